@@ -1,1 +1,9 @@
-export {}
+/**
+ * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another.
+ */
+import { runSegmentsBench } from "./segments.js"
+
+const heading = (title: string) => console.log(`\n=== ${title} ===\n`)
+
+heading("SMS segment counting")
+await runSegmentsBench()

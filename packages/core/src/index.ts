@@ -1,1 +1,31 @@
-export {}
+/**
+ * Sendline's core: the domain, its ports and its use cases. No I/O of its own.
+ *
+ * @since 0.1.0
+ */
+export * as Account from "./Account.js"
+export * as AccountStore from "./AccountStore.js"
+export * as Admin from "./Admin.js"
+export * as Auth from "./Auth.js"
+export * as Cursor from "./Cursor.js"
+export * as Demo from "./Demo.js"
+export * as Errors from "./Errors.js"
+export * as Event from "./Event.js"
+export * as EventStore from "./EventStore.js"
+export * as Idempotency from "./Idempotency.js"
+export * as IdempotencyStore from "./IdempotencyStore.js"
+export * as Ids from "./Ids.js"
+export * as Markets from "./Markets.js"
+export * as Message from "./Message.js"
+export * as MessageStore from "./MessageStore.js"
+export * as Messaging from "./Messaging.js"
+export * as MessagingConfig from "./MessagingConfig.js"
+export * as Permission from "./Permission.js"
+export * as Phone from "./Phone.js"
+export * as Segments from "./Segments.js"
+export * as SenderId from "./SenderId.js"
+export * as SenderIdStore from "./SenderIdStore.js"
+export * as Services from "./Services.js"
+export * as SubscriptionStore from "./SubscriptionStore.js"
+export * as Timestamp from "./Timestamp.js"
+export * as UrlPolicy from "./UrlPolicy.js"

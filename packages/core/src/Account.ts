@@ -1,0 +1,51 @@
+/**
+ * Accounts (organisations) and API keys of CONTRACT §2.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import { Permission } from "./Permission.js"
+
+/** The kinds of account. @since 0.1.0 @category models */
+export const AccountType = Schema.Literal("brand", "aggregator", "cpaas", "operator")
+/** @since 0.1.0 @category models */
+export type AccountType = typeof AccountType.Type
+
+/** A legal identifier a brand account owns, which makes it the Brand Owner. @since 0.1.0 @category models */
+export const OwnedIdentifier = Schema.Struct({ identifierType: Schema.String, identifierValue: Schema.String })
+/** @since 0.1.0 @category models */
+export type OwnedIdentifier = typeof OwnedIdentifier.Type
+
+/** An organisation. @since 0.1.0 @category models */
+export const Account = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  type: AccountType,
+  adminEmail: Schema.String,
+  network: Schema.optional(Schema.String),
+  markets: Schema.Array(Schema.String),
+  identifiers: Schema.Array(OwnedIdentifier),
+  createdAt: Schema.Number
+})
+/** @since 0.1.0 @category models */
+export type Account = typeof Account.Type
+
+/** A stored API key: only the SHA-256 digest of its secret is kept. @since 0.1.0 @category models */
+export const ApiKey = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  digest: Schema.String,
+  permissions: Schema.Array(Permission),
+  expiresAt: Schema.optional(Schema.Number),
+  revokedAt: Schema.optional(Schema.Number),
+  createdAt: Schema.Number
+})
+/** @since 0.1.0 @category models */
+export type ApiKey = typeof ApiKey.Type
+
+/** Who is calling: the key's account and permissions, established by `Auth`. @since 0.1.0 @category models */
+export interface Principal {
+  readonly accountId: string
+  readonly keyId: string
+  readonly permissions: ReadonlySet<Permission>
+}

@@ -1,0 +1,154 @@
+/**
+ * Administration (CONTRACT §2, §10): accounts, API keys and imported Sender IDs. A library call and
+ * the CLI; there is no public HTTP endpoint for it.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Account, AccountType, ApiKey, OwnedIdentifier } from "./Account.js"
+import { AccountStore } from "./AccountStore.js"
+import * as Auth from "./Auth.js"
+import { InvalidRequest, NotFound, type StoreUnavailable } from "./Errors.js"
+import { IdGenerator } from "./Ids.js"
+import { Markets } from "./Markets.js"
+import type { Permission } from "./Permission.js"
+import * as SenderId from "./SenderId.js"
+import { SenderIdStore } from "./SenderIdStore.js"
+
+/** @since 0.1.0 @category models */
+export interface CreateAccount {
+  readonly name: string
+  readonly type: AccountType
+  readonly adminEmail: string
+  readonly network?: string | undefined
+  readonly market?: string | undefined
+  readonly identifiers?: ReadonlyArray<OwnedIdentifier> | undefined
+}
+
+/** @since 0.1.0 @category models */
+export interface CreateKey {
+  readonly accountId: string
+  readonly permissions: ReadonlyArray<Permission>
+  readonly expiresAt?: number | undefined
+}
+
+/** A new key: the stored record and its secret, shown only now. @since 0.1.0 @category models */
+export interface IssuedKey {
+  readonly apiKey: ApiKey
+  readonly secret: string
+}
+
+/** @since 0.1.0 @category models */
+export interface ImportSenderId {
+  readonly accountId: string
+  readonly senderId: string
+  readonly market: string
+  readonly brandName: string
+}
+
+/** Administration. @since 0.1.0 @category services */
+export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
+  readonly createAccount: (input: CreateAccount) => Effect.Effect<Account, InvalidRequest | StoreUnavailable>
+  readonly createKey: (input: CreateKey) => Effect.Effect<IssuedKey, InvalidRequest | NotFound | StoreUnavailable>
+  readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
+  /** Records a Sender ID registered elsewhere as `registered` for a year. */
+  readonly importSenderId: (
+    input: ImportSenderId
+  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | StoreUnavailable>
+}>() {}
+
+const invalid = (field: string, message: string) => new InvalidRequest({ code: "invalid_parameter", field, message })
+const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const accounts = yield* AccountStore
+  const senderIds = yield* SenderIdStore
+  const markets = yield* Markets
+  const ids = yield* IdGenerator
+
+  const requireAccount = (id: string) =>
+    Effect.flatMap(
+      accounts.findAccount(id),
+      Option.match({ onNone: () => Effect.fail(new NotFound({ message: `No account ${id}.` })), onSome: Effect.succeed })
+    )
+
+  const createAccount = (input: CreateAccount) =>
+    Effect.gen(function*() {
+      if (input.name.trim() === "") return yield* invalid("name", "name must not be empty.")
+      if (!email.test(input.adminEmail)) return yield* invalid("admin_email", "admin_email must be an e-mail address.")
+      if (input.type === "operator") {
+        const market = Option.fromNullable(input.market).pipe(Option.flatMap(markets.get))
+        if (Option.isNone(market)) return yield* invalid("market", "An operator needs a configured market.")
+        if (input.network === undefined || !market.value.networks.includes(input.network)) {
+          return yield* invalid("network", `network must be one of ${market.value.networks.join(", ")}.`)
+        }
+      }
+      const account: Account = {
+        id: yield* ids.make("acct"),
+        name: input.name,
+        type: input.type,
+        adminEmail: input.adminEmail,
+        ...(input.type === "operator" ? { network: input.network! } : {}),
+        markets: input.market === undefined ? [] : [input.market],
+        identifiers: input.type === "brand" ? [...(input.identifiers ?? [])] : [],
+        createdAt: yield* Clock.currentTimeMillis
+      }
+      yield* accounts.insertAccount(account)
+      return account
+    })
+
+  const createKey = (input: CreateKey) =>
+    Effect.gen(function*() {
+      yield* requireAccount(input.accountId)
+      if (input.permissions.length === 0) return yield* invalid("permissions", "A key needs at least one permission.")
+      const secret = "sk_" + (yield* ids.token(40))
+      const apiKey: ApiKey = {
+        id: yield* ids.make("key"),
+        accountId: input.accountId,
+        digest: Auth.digest(secret),
+        permissions: [...new Set(input.permissions)],
+        ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
+        createdAt: yield* Clock.currentTimeMillis
+      }
+      yield* accounts.insertKey(apiKey)
+      return { apiKey, secret }
+    })
+
+  const revokeKey = (id: string) =>
+    Effect.gen(function*() {
+      const revoked = yield* accounts.revokeKey(id, yield* Clock.currentTimeMillis)
+      if (!revoked) return yield* new NotFound({ message: `No active key ${id}.` })
+    })
+
+  const importSenderId = (input: ImportSenderId) =>
+    Effect.gen(function*() {
+      yield* requireAccount(input.accountId)
+      if (!SenderId.isValidFormat(input.senderId)) {
+        return yield* invalid("sender_id", "sender_id must be 1–11 letters, digits or spaces, with a letter.")
+      }
+      if (Option.isNone(markets.get(input.market))) return yield* invalid("market", `Market ${input.market} is not configured.`)
+      const now = yield* Clock.currentTimeMillis
+      const record: SenderId.SenderIdRecord = {
+        id: yield* ids.make("sid"),
+        accountId: input.accountId,
+        senderId: input.senderId,
+        market: input.market,
+        brandName: input.brandName,
+        status: "registered",
+        createdAt: now,
+        registeredAt: now,
+        expiresAt: now + SenderId.termMillis
+      }
+      yield* senderIds.insert(record)
+      return record
+    })
+
+  return Admin.of({ createAccount, createKey, revokeKey, importSenderId })
+})
+
+/** @since 0.1.0 @category layers */
+export const layer: Layer.Layer<Admin, never, AccountStore | SenderIdStore | Markets | IdGenerator> = Layer.effect(
+  Admin,
+  make
+)

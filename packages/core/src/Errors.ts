@@ -1,0 +1,97 @@
+/**
+ * The tagged errors of CONTRACT §8. Each carries its stable `code`; the HTTP status is chosen in
+ * `@sendline/http` only.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/** One field-level problem, as listed in an error's `details`. @since 0.1.0 @category models */
+export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.String })
+/** @since 0.1.0 @category models */
+export type FieldIssue = typeof FieldIssue.Type
+
+/** The 422 codes of CONTRACT §3 (and later sections): a well-formed request breaks a rule. @since 0.1.0 @category models */
+export const RuleCode = Schema.Literal(
+  "invalid_market",
+  "unsupported_market",
+  "invalid_phone_number",
+  "not_a_mobile_number",
+  "phone_market_mismatch",
+  "invalid_sender_id",
+  "sender_id_not_registered",
+  "empty_body",
+  "body_too_long",
+  "reference_too_long",
+  "invalid_callback_url",
+  "no_signing_secret",
+  "schedule_in_past",
+  "schedule_too_far"
+)
+/** @since 0.1.0 @category models */
+export type RuleCode = typeof RuleCode.Type
+
+/** A well-formed request that breaks a business rule (422). @since 0.1.0 @category errors */
+export class RuleViolation extends Schema.TaggedError<RuleViolation>("@sendline/core/RuleViolation")(
+  "RuleViolation",
+  { code: RuleCode, message: Schema.String, field: Schema.optional(Schema.String) }
+) {}
+
+/** A malformed request: bad shape, bad query parameter or bad cursor (400). @since 0.1.0 @category errors */
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@sendline/core/InvalidRequest")(
+  "InvalidRequest",
+  {
+    code: Schema.Literal("invalid_request", "invalid_parameter", "invalid_cursor"),
+    message: Schema.String,
+    field: Schema.optional(Schema.String),
+    details: Schema.optional(Schema.Array(FieldIssue))
+  }
+) {}
+
+/** Missing, malformed, unknown, expired or revoked API key (401). @since 0.1.0 @category errors */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@sendline/core/Unauthenticated")(
+  "Unauthenticated",
+  { message: Schema.String }
+) {}
+
+/** The key lacks the permission the operation needs (403). @since 0.1.0 @category errors */
+export class PermissionDenied extends Schema.TaggedError<PermissionDenied>("@sendline/core/PermissionDenied")(
+  "PermissionDenied",
+  { code: Schema.Literal("permission_denied", "brand_relationship_pending"), message: Schema.String }
+) {}
+
+/** An unknown resource, or one of another account (404). @since 0.1.0 @category errors */
+export class NotFound extends Schema.TaggedError<NotFound>("@sendline/core/NotFound")(
+  "NotFound",
+  { message: Schema.String }
+) {}
+
+/** The request conflicts with the resource's current state (409). @since 0.1.0 @category errors */
+export class Conflict extends Schema.TaggedError<Conflict>("@sendline/core/Conflict")(
+  "Conflict",
+  {
+    code: Schema.Literal(
+      "idempotency_conflict",
+      "idempotency_in_progress",
+      "invalid_state_transition",
+      "sender_id_taken"
+    ),
+    message: Schema.String
+  }
+) {}
+
+/** Too many requests for this key (429); `retryAfterSeconds` goes to `Retry-After`. @since 0.1.0 @category errors */
+export class RateLimited extends Schema.TaggedError<RateLimited>("@sendline/core/RateLimited")(
+  "RateLimited",
+  { message: Schema.String, retryAfterSeconds: Schema.Number }
+) {}
+
+/** The store could not be reached or failed (503). @since 0.1.0 @category errors */
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>("@sendline/core/StoreUnavailable")(
+  "StoreUnavailable",
+  { message: Schema.String, cause: Schema.optional(Schema.Defect) }
+) {}
+
+/** Builds a `RuleViolation` for `code`, naming `field`. @since 0.1.0 @category constructors */
+export const rule = (code: RuleCode, field: string, message: string): RuleViolation =>
+  new RuleViolation({ code, field, message })

@@ -1,0 +1,40 @@
+/**
+ * Storage port for idempotency keys (CONTRACT §1): a unique (account, key) row reserved before the
+ * request runs, holding the response once it is done.
+ *
+ * @since 0.1.0
+ */
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { StoreUnavailable } from "./Errors.js"
+
+/** A response kept for replay, byte for byte. @since 0.1.0 @category models */
+export interface StoredResponse {
+  readonly status: number
+  readonly body: string
+}
+
+/** One idempotency key of one account. @since 0.1.0 @category models */
+export interface IdempotencyRecord {
+  readonly accountId: string
+  readonly key: string
+  /** A digest of method, path and body: the same key with another request is a conflict. */
+  readonly fingerprint: string
+  readonly createdAt: number
+  readonly response: Option.Option<StoredResponse>
+}
+
+/** Idempotency keys. @since 0.1.0 @category ports */
+export class IdempotencyStore extends Context.Tag("@sendline/core/IdempotencyStore")<IdempotencyStore, {
+  /**
+   * Atomically reserves `record`'s key unless a row created at or after `expiredBefore` holds it:
+   * none when reserved (a stale row is replaced), else the row that holds it.
+   */
+  readonly reserve: (
+    record: IdempotencyRecord,
+    expiredBefore: number
+  ) => Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable>
+  readonly complete: (accountId: string, key: string, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
+  /** Forgets a reservation whose request failed unexpectedly, so that it may be retried. */
+  readonly release: (accountId: string, key: string) => Effect.Effect<void, StoreUnavailable>
+}>() {}

@@ -1,0 +1,80 @@
+/**
+ * Messages (CONTRACT §3): the record, its statuses and the moves between them.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/** Message statuses. @since 0.1.0 @category models */
+export const MessageStatus = Schema.Literal(
+  "scheduled",
+  "queued",
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "cancelled"
+)
+/** @since 0.1.0 @category models */
+export type MessageStatus = typeof MessageStatus.Type
+
+/** Body encodings. @since 0.1.0 @category models */
+export const Encoding = Schema.Literal("GSM-7", "UCS-2")
+
+/** A price as a decimal string with 4 places and a currency. @since 0.1.0 @category models */
+export const Price = Schema.Struct({ amount: Schema.String, currency: Schema.String })
+
+/** Why a message failed or was not delivered. @since 0.1.0 @category models */
+export const MessageError = Schema.Struct({ code: Schema.String, message: Schema.String })
+
+/** A message `msg_…`; timestamps are epoch milliseconds. @since 0.1.0 @category models */
+export const Message = Schema.Struct({
+  id: Schema.String,
+  accountId: Schema.String,
+  status: MessageStatus,
+  to: Schema.String,
+  senderId: Schema.String,
+  body: Schema.String,
+  segments: Schema.Number,
+  encoding: Encoding,
+  market: Schema.String,
+  reference: Schema.optional(Schema.String),
+  callbackUrl: Schema.optional(Schema.String),
+  price: Price,
+  createdAt: Schema.Number,
+  scheduledAt: Schema.optional(Schema.Number),
+  sentAt: Schema.optional(Schema.Number),
+  deliveredAt: Schema.optional(Schema.Number),
+  error: Schema.optional(MessageError)
+})
+/** @since 0.1.0 @category models */
+export type Message = typeof Message.Type
+
+const moves: Record<MessageStatus, ReadonlyArray<MessageStatus>> = {
+  scheduled: ["queued", "cancelled"],
+  queued: ["sent", "failed"],
+  sent: ["delivered", "undelivered"],
+  delivered: [],
+  undelivered: [],
+  failed: [],
+  cancelled: []
+}
+
+/** Whether CONTRACT §3 allows the move `from → to`. @since 0.1.0 @category transitions */
+export const canMove = (from: MessageStatus, to: MessageStatus): boolean => moves[from].includes(to)
+
+/** List filters of CONTRACT §3, already validated; dates are epoch milliseconds, both inclusive. @since 0.1.0 @category models */
+export interface MessageFilter {
+  readonly market?: string
+  readonly status?: MessageStatus
+  readonly senderId?: string
+  readonly reference?: string
+  readonly from?: number
+  readonly to?: number
+}
+
+/** A keyset position: the last row's `createdAt` and `id` (newest first). @since 0.1.0 @category models */
+export interface Keyset {
+  readonly createdAt: number
+  readonly id: string
+}

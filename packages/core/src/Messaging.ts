@@ -1,0 +1,269 @@
+/**
+ * The messaging use case (CONTRACT §3): send, preview, get, list and cancel.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "./Account.js"
+import { requirePermission } from "./Auth.js"
+import * as Cursor from "./Cursor.js"
+import { Conflict, InvalidRequest, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "./Errors.js"
+import * as Event from "./Event.js"
+import { IdGenerator } from "./Ids.js"
+import type * as Markets from "./Markets.js"
+import { Markets as MarketsTag, price } from "./Markets.js"
+import type { Message, MessageFilter } from "./Message.js"
+import { MessageStore } from "./MessageStore.js"
+import { MessagingConfig } from "./MessagingConfig.js"
+import * as Phone from "./Phone.js"
+import * as SenderId from "./SenderId.js"
+import { SenderIdStore } from "./SenderIdStore.js"
+import * as Segments from "./Segments.js"
+import { SubscriptionStore } from "./SubscriptionStore.js"
+import * as UrlPolicy from "./UrlPolicy.js"
+
+/** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.1.0 @category models */
+export interface SendInput {
+  readonly to: string
+  readonly senderId: string
+  readonly body: string
+  readonly market: string
+  readonly reference?: string | undefined
+  readonly callbackUrl?: string | undefined
+  readonly scheduledAt?: number | undefined
+}
+
+/** What a preview tells before sending. @since 0.1.0 @category models */
+export interface Preview extends Segments.SegmentInfo {
+  readonly price: Option.Option<Markets.Price>
+}
+
+/** A list request: filters, an optional cursor and the requested page size. @since 0.1.0 @category models */
+export interface ListInput {
+  readonly filter: MessageFilter
+  readonly cursor?: string | undefined
+  readonly pageSize?: number | undefined
+}
+
+/** One page of a keyset-paginated list. @since 0.1.0 @category models */
+export interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly hasMore: boolean
+  readonly nextCursor: string | null
+  readonly pageSize: number
+}
+
+/** Default and largest page sizes (CONTRACT §1). @since 0.1.0 @category constants */
+export const pageSizes = { default: 50, max: 100 } as const
+
+/** The messaging use case. @since 0.1.0 @category services */
+export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging, {
+  readonly send: (
+    principal: Principal,
+    input: SendInput
+  ) => Effect.Effect<Message, RuleViolation | PermissionDenied | StoreUnavailable>
+  readonly preview: (
+    principal: Principal,
+    input: { readonly body: string; readonly market?: string | undefined }
+  ) => Effect.Effect<Preview, RuleViolation | PermissionDenied>
+  readonly get: (principal: Principal, id: string) => Effect.Effect<Message, NotFound | PermissionDenied | StoreUnavailable>
+  readonly list: (
+    principal: Principal,
+    input: ListInput
+  ) => Effect.Effect<Page<Message>, InvalidRequest | PermissionDenied | StoreUnavailable>
+  readonly cancel: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Message, NotFound | Conflict | PermissionDenied | StoreUnavailable>
+}>() {}
+
+const marketPattern = /^[A-Z]{2}$/
+
+const codePoints = (text: string): number => {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0xd800 || c > 0xdbff || i + 1 === text.length) n++
+  }
+  return n
+}
+
+const notFound = (id: string) => new NotFound({ message: `No message ${id}.` })
+
+/** @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const messages = yield* MessageStore
+  const senderIds = yield* SenderIdStore
+  const subscriptions = yield* SubscriptionStore
+  const markets = yield* MarketsTag
+  const ids = yield* IdGenerator
+  const config = yield* MessagingConfig
+
+  const checkMarket = (code: string): Effect.Effect<Markets.Market, RuleViolation> => {
+    if (!marketPattern.test(code)) {
+      return Effect.fail(rule("invalid_market", "market", "market must be an ISO 3166-1 alpha-2 code such as AU."))
+    }
+    return Option.match(markets.get(code), {
+      onNone: () => Effect.fail(rule("unsupported_market", "market", `Sending to market ${code} is not supported.`)),
+      onSome: Effect.succeed
+    })
+  }
+
+  const send = (principal: Principal, input: SendInput) =>
+    Effect.gen(function*() {
+      yield* requirePermission(principal, "messaging:send")
+      const market = yield* checkMarket(input.market)
+      const phoneProblem = Phone.check(input.to, market.code)
+      if (phoneProblem !== undefined) {
+        return yield* rule(phoneProblem, "to", phoneMessages[phoneProblem](input.to, market.code))
+      }
+      if (!SenderId.isValidFormat(input.senderId)) {
+        return yield* rule(
+          "invalid_sender_id",
+          "sender_id",
+          "sender_id must be 1–11 letters, digits or spaces, with at least one letter and no leading or trailing space."
+        )
+      }
+      const now = yield* Clock.currentTimeMillis
+      const registered = yield* senderIds.findRegistered(principal.accountId, input.senderId, market.code)
+      if (Option.isNone(registered) || !SenderId.canSend(registered.value, now)) {
+        return yield* rule(
+          "sender_id_not_registered",
+          "sender_id",
+          `Sender ID ${input.senderId} is not registered to your account for ${market.code}.`
+        )
+      }
+      if (input.body.length === 0) return yield* rule("empty_body", "body", "body must not be empty.")
+      const info = Segments.count(input.body)
+      if (info.segments > config.maxSegments) {
+        return yield* rule(
+          "body_too_long",
+          "body",
+          `body needs ${info.segments} segments; at most ${config.maxSegments} are allowed.`
+        )
+      }
+      if (input.reference !== undefined && codePoints(input.reference) > 255) {
+        return yield* rule("reference_too_long", "reference", "reference must be at most 255 characters.")
+      }
+      if (input.callbackUrl !== undefined) {
+        if (!UrlPolicy.allows(input.callbackUrl, config.callbackPolicy)) {
+          return yield* rule(
+            "invalid_callback_url",
+            "callback_url",
+            "callback_url must be an https URL on a public host."
+          )
+        }
+        if (!(yield* subscriptions.hasActive(principal.accountId))) {
+          return yield* rule(
+            "no_signing_secret",
+            "callback_url",
+            "callback_url needs an active webhook subscription whose secret signs its deliveries."
+          )
+        }
+      }
+      if (input.scheduledAt !== undefined) {
+        if (input.scheduledAt <= now) {
+          return yield* rule("schedule_in_past", "scheduled_at", "scheduled_at must be in the future.")
+        }
+        if (input.scheduledAt > now + config.maxScheduleAheadMillis) {
+          return yield* rule("schedule_too_far", "scheduled_at", "scheduled_at must be at most 7 days ahead.")
+        }
+      }
+      const message: Message = {
+        id: yield* ids.make("msg"),
+        accountId: principal.accountId,
+        status: input.scheduledAt === undefined ? "queued" : "scheduled",
+        to: input.to,
+        senderId: input.senderId,
+        body: input.body,
+        segments: info.segments,
+        encoding: info.encoding,
+        market: market.code,
+        ...(input.reference === undefined ? {} : { reference: input.reference }),
+        ...(input.callbackUrl === undefined ? {} : { callbackUrl: input.callbackUrl }),
+        ...(input.scheduledAt === undefined ? {} : { scheduledAt: input.scheduledAt }),
+        price: price(market, info.segments),
+        createdAt: now
+      }
+      const event = message.status === "queued"
+        ? Option.some(Event.forMessage(yield* ids.make("evt"), message, now))
+        : Option.none()
+      yield* messages.insert(message, event)
+      return message
+    })
+
+  const preview = (principal: Principal, input: { readonly body: string; readonly market?: string | undefined }) =>
+    Effect.gen(function*() {
+      yield* requirePermission(principal, "messaging:send")
+      const market = input.market === undefined ? Option.none() : Option.some(yield* checkMarket(input.market))
+      const info = Segments.count(input.body)
+      return { ...info, price: Option.map(market, (m) => price(m, info.segments)) } satisfies Preview
+    })
+
+  const get = (principal: Principal, id: string) =>
+    Effect.gen(function*() {
+      yield* requirePermission(principal, "messaging:read")
+      const found = yield* messages.findById(principal.accountId, id)
+      if (Option.isNone(found)) return yield* notFound(id)
+      return found.value
+    })
+
+  const list = (principal: Principal, input: ListInput) =>
+    Effect.gen(function*() {
+      yield* requirePermission(principal, "messaging:read")
+      const pageSize = Math.min(input.pageSize ?? pageSizes.default, pageSizes.max)
+      const filters = { ...input.filter }
+      let after = Option.none<{ readonly createdAt: number; readonly id: string }>()
+      if (input.cursor !== undefined) {
+        const position = Cursor.decode(input.cursor, filters)
+        if (Option.isNone(position)) {
+          return yield* new InvalidRequest({
+            code: "invalid_cursor",
+            field: "cursor",
+            message: "cursor is not valid for this list and these filters."
+          })
+        }
+        after = Option.some({ createdAt: position.value.sortKey, id: position.value.id })
+      }
+      const rows = yield* messages.list(principal.accountId, input.filter, after, pageSize + 1)
+      const hasMore = rows.length > pageSize
+      const items = hasMore ? rows.slice(0, pageSize) : rows
+      const last = items[items.length - 1]
+      return {
+        items,
+        hasMore,
+        nextCursor: hasMore && last !== undefined ? Cursor.encode({ sortKey: last.createdAt, id: last.id }, filters) : null,
+        pageSize
+      } satisfies Page<Message>
+    })
+
+  const notCancellable = (status: string) =>
+    new Conflict({
+      code: "invalid_state_transition",
+      message: `Only a scheduled message can be cancelled; this one is ${status}.`
+    })
+
+  const cancel = (principal: Principal, id: string) =>
+    Effect.gen(function*() {
+      const current = yield* get(principal, id)
+      if (current.status !== "scheduled") return yield* notCancellable(current.status)
+      const cancelled: Message = { ...current, status: "cancelled" }
+      if (yield* messages.transition(cancelled, "scheduled", Option.none())) return cancelled
+      return yield* notCancellable((yield* get(principal, id)).status)
+    })
+
+  return Messaging.of({ send, preview, get, list, cancel })
+})
+
+const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => string> = {
+  invalid_phone_number: (to) => `${to} is not a valid E.164 phone number.`,
+  not_a_mobile_number: (to) => `${to} is not a mobile number.`,
+  phone_market_mismatch: (to, market) => `${to} is not a number in market ${market}.`
+}
+
+/** @since 0.1.0 @category layers */
+export const layer: Layer.Layer<
+  Messaging,
+  never,
+  MessageStore | SenderIdStore | SubscriptionStore | MarketsTag | IdGenerator | MessagingConfig
+> = Layer.effect(Messaging, make)

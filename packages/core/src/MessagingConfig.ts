@@ -1,0 +1,33 @@
+/**
+ * Settings of the messaging use case; read from the environment in `@sendline/http`, given as
+ * values by embedders.
+ *
+ * @since 0.1.0
+ */
+import { Context, Layer } from "effect"
+import type { UrlPolicy } from "./UrlPolicy.js"
+import * as Url from "./UrlPolicy.js"
+
+/** @since 0.1.0 @category models */
+export interface Settings {
+  /** The most segments one message may have (CONTRACT §3 default 10). */
+  readonly maxSegments: number
+  /** How far ahead `scheduled_at` may be (7 days). */
+  readonly maxScheduleAheadMillis: number
+  /** What `callback_url` may point at (CONTRACT §7). */
+  readonly callbackPolicy: UrlPolicy
+}
+
+/** @since 0.1.0 @category constants */
+export const defaults: Settings = {
+  maxSegments: 10,
+  maxScheduleAheadMillis: 7 * 86_400_000,
+  callbackPolicy: Url.strict
+}
+
+/** Messaging settings. @since 0.1.0 @category services */
+export class MessagingConfig extends Context.Tag("@sendline/core/MessagingConfig")<MessagingConfig, Settings>() {}
+
+/** The given settings, over the defaults. @since 0.1.0 @category layers */
+export const layer = (settings: Partial<Settings> = {}): Layer.Layer<MessagingConfig> =>
+  Layer.succeed(MessagingConfig, { ...defaults, ...settings })

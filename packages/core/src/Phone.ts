@@ -1,0 +1,23 @@
+/**
+ * Recipient checks of CONTRACT §3 with libphonenumber-js: E.164, valid for its numbering plan, a
+ * mobile number where the metadata can tell, and in the market.
+ *
+ * @since 0.1.0
+ */
+import { parsePhoneNumberFromString } from "libphonenumber-js/max"
+
+/** Why a recipient is refused, as a CONTRACT §3 code. @since 0.1.0 @category models */
+export type PhoneProblem = "invalid_phone_number" | "not_a_mobile_number" | "phone_market_mismatch"
+
+const e164 = /^\+[1-9]\d{1,14}$/
+
+/** Checks `to` for sending in `market`; `undefined` when it passes. @since 0.1.0 @category checks */
+export const check = (to: string, market: string): PhoneProblem | undefined => {
+  if (!e164.test(to)) return "invalid_phone_number"
+  const phone = parsePhoneNumberFromString(to)
+  if (phone === undefined || !phone.isValid()) return "invalid_phone_number"
+  const type = phone.getType()
+  if (type !== undefined && type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return "not_a_mobile_number"
+  if (phone.country !== market) return "phone_market_mismatch"
+  return undefined
+}

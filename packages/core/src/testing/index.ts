@@ -1,0 +1,12 @@
+/**
+ * Test kits for code built on `@sendline/core` (needs `@effect/vitest` and `vitest`).
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * The shared suite every store runs.
+ *
+ * @since 0.1.0
+ */
+export * as StoreSuite from "./StoreSuite.js"

@@ -1,0 +1,198 @@
+/**
+ * The `sendline` command line (CONTRACT §10). Every command that creates something prints one JSON
+ * object on stdout; errors go to stderr with a non-zero exit.
+ *
+ * @since 0.1.0
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp } from "@sendline/core"
+import { Config as EffectConfig, Console, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import * as Config from "./Config.js"
+import * as Server from "./Server.js"
+import * as Store from "./Store.js"
+
+/** The use cases over the configured store. @since 0.1.0 @category layers */
+export const coreLayer = (config: Config.ServerConfig) =>
+  Services.layerWith.pipe(
+    Layer.provideMerge(Layer.mergeAll(
+      Markets.layer,
+      Ids.layer,
+      MessagingConfig.layer({
+        maxSegments: config.maxSegments,
+        callbackPolicy: { allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate }
+      })
+    )),
+    Layer.provideMerge(Store.layer(config))
+  )
+
+const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>
+  Effect.flatMap(Config.server, (config) => Effect.provide(effect, coreLayer(config)))
+
+const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
+
+const accountJson = (a: Account.Account) => ({
+  id: a.id,
+  name: a.name,
+  type: a.type,
+  admin_email: a.adminEmail,
+  ...(a.network === undefined ? {} : { network: a.network }),
+  markets: a.markets,
+  identifiers: a.identifiers.map((i) => ({ identifier_type: i.identifierType, identifier_value: i.identifierValue })),
+  created_at: Timestamp.format(a.createdAt)
+})
+
+const keyJson = ({ apiKey, secret }: Admin.IssuedKey) => ({
+  id: apiKey.id,
+  key: secret,
+  account_id: apiKey.accountId,
+  permissions: apiKey.permissions,
+  expires_at: apiKey.expiresAt === undefined ? null : Timestamp.format(apiKey.expiresAt),
+  created_at: Timestamp.format(apiKey.createdAt)
+})
+
+const invalid = (field: string, message: string) => new Errors.InvalidRequest({ code: "invalid_parameter", field, message })
+
+const demo = Options.boolean("demo").pipe(
+  Options.withDescription("Create the demo organisation once and print a new all-permission demo key")
+)
+
+const serve = Command.make("serve", { demo }, ({ demo }) =>
+  Effect.gen(function*() {
+    const config = yield* Config.server
+    const program = Effect.gen(function*() {
+      if (demo) {
+        const issued = yield* Demo.ensure
+        yield* Console.log(
+          [
+            "",
+            "  Sendline demo organisation ready.",
+            `  Demo API key (all permissions): ${issued.secret}`,
+            `  Registered Sender ID "${Demo.senderId}" in ${(yield* Markets.Markets).all.map((m) => m.code).join(", ")}.`,
+            ""
+          ].join("\n")
+        )
+      }
+      return yield* Layer.launch(
+        Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond })
+      )
+    })
+    return yield* Effect.provide(program, coreLayer(config))
+  })).pipe(Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)"))
+
+const migrate = Command.make("migrate", {}, () =>
+  Effect.flatMap(Config.server, (config) =>
+    Effect.provide(Effect.logInfo("Migrations applied"), Store.layer(config)))).pipe(
+    Command.withDescription("Create or update the database schema")
+  )
+
+const accountType = Options.choice("type", Account.AccountType.literals)
+const identifier = Options.text("identifier").pipe(
+  Options.repeated,
+  Options.withDescription("A legal identifier the account owns, TYPE:VALUE (brand accounts)")
+)
+
+const createAccount = Command.make("create", {
+  name: Options.text("name"),
+  type: accountType,
+  adminEmail: Options.text("admin-email"),
+  network: Options.optional(Options.text("network")),
+  market: Options.optional(Options.text("market")),
+  identifier
+}, (o) =>
+  withCore(Effect.gen(function*() {
+    const identifiers = []
+    for (const raw of o.identifier) {
+      const [type, ...rest] = raw.split(":")
+      if (type === undefined || type === "" || rest.join(":") === "") {
+        return yield* invalid("identifier", `--identifier ${raw} must be TYPE:VALUE.`)
+      }
+      identifiers.push({ identifierType: type, identifierValue: rest.join(":") })
+    }
+    const admin = yield* Admin.Admin
+    const account = yield* admin.createAccount({
+      name: o.name,
+      type: o.type,
+      adminEmail: o.adminEmail,
+      network: Option.getOrUndefined(o.network),
+      market: Option.getOrUndefined(o.market),
+      identifiers
+    })
+    yield* printJson(accountJson(account))
+  }))).pipe(Command.withDescription("Create an account (organisation)"))
+
+const createKey = Command.make("create", {
+  account: Options.text("account"),
+  permissions: Options.text("permissions").pipe(Options.withDescription("Comma-separated, e.g. messaging:send,messaging:read")),
+  expiresAt: Options.optional(Options.text("expires-at"))
+}, (o) =>
+  withCore(Effect.gen(function*() {
+    const permissions: Array<Permission.Permission> = []
+    for (const p of o.permissions.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+      if (!Schema.is(Permission.Permission)(p)) {
+        return yield* invalid("permissions", `Unknown permission ${p}; known: ${Permission.all.join(", ")}.`)
+      }
+      permissions.push(p)
+    }
+    let expiresAt: number | undefined
+    if (Option.isSome(o.expiresAt)) {
+      const parsed = Timestamp.parse(o.expiresAt.value)
+      if (Option.isNone(parsed)) return yield* invalid("expires-at", "--expires-at must be an RFC 3339 date-time.")
+      expiresAt = parsed.value
+    }
+    const admin = yield* Admin.Admin
+    yield* printJson(keyJson(yield* admin.createKey({ accountId: o.account, permissions, expiresAt })))
+  }))).pipe(Command.withDescription("Create an API key; its secret is printed once"))
+
+const revokeKey = Command.make("revoke", { id: Args.text({ name: "KEY_ID" }) }, ({ id }) =>
+  withCore(Effect.gen(function*() {
+    yield* (yield* Admin.Admin).revokeKey(id)
+    yield* printJson({ id, revoked: true })
+  }))).pipe(Command.withDescription("Revoke an API key"))
+
+const importSid = Command.make("import", {
+  account: Options.text("account"),
+  senderId: Options.text("sender-id"),
+  market: Options.text("market"),
+  brandName: Options.text("brand-name")
+}, (o) =>
+  withCore(Effect.gen(function*() {
+    const record = yield* (yield* Admin.Admin).importSenderId({
+      accountId: o.account,
+      senderId: o.senderId,
+      market: o.market,
+      brandName: o.brandName
+    })
+    yield* printJson({
+      id: record.id,
+      account_id: record.accountId,
+      sender_id: record.senderId,
+      market: record.market,
+      brand_name: record.brandName,
+      status: record.status,
+      created_at: Timestamp.format(record.createdAt),
+      registered_at: record.registeredAt === undefined ? null : Timestamp.format(record.registeredAt),
+      expires_at: record.expiresAt === undefined ? null : Timestamp.format(record.expiresAt)
+    })
+  }))).pipe(Command.withDescription("Record a Sender ID registered elsewhere as registered"))
+
+/** The `sendline` command with its subcommands. @since 0.1.0 @category commands */
+export const command = Command.make("sendline").pipe(
+  Command.withSubcommands([
+    serve,
+    migrate,
+    Command.make("accounts").pipe(Command.withSubcommands([createAccount])),
+    Command.make("keys").pipe(Command.withSubcommands([createKey, revokeKey])),
+    Command.make("sids").pipe(Command.withSubcommands([importSid]))
+  ])
+)
+
+/** Runs the command line on the whole `process.argv`. @since 0.1.0 @category running */
+export const run = Command.run(command, { name: "sendline", version: "0.1.0" })
+
+/** The log level from `LOG_LEVEL` (default Info). @since 0.1.0 @category layers */
+export const logLevelLayer = Layer.unwrapEffect(
+  Effect.map(
+    EffectConfig.logLevel("LOG_LEVEL").pipe(EffectConfig.withDefault(LogLevel.Info)),
+    (level) => Logger.minimumLogLevel(level)
+  )
+)

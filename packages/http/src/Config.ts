@@ -1,0 +1,31 @@
+/**
+ * The server's configuration from the environment (CONTRACT §9), with its defaults. The only place
+ * that reads the environment.
+ *
+ * @since 0.1.0
+ */
+import { Config, Option, Redacted } from "effect"
+
+/** @since 0.1.0 @category models */
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly sqlitePath: string
+  readonly rateLimitPerSecond: number
+  readonly webhookAllowHttp: boolean
+  readonly webhookAllowPrivate: boolean
+  readonly maxSegments: number
+}
+
+/** Every setting, with CONTRACT §9's names. @since 0.1.0 @category config */
+export const server: Config.Config<ServerConfig> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(3000)),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  sqlitePath: Config.string("SQLITE_PATH").pipe(Config.withDefault("data/sendline.sqlite")),
+  rateLimitPerSecond: Config.number("RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(100)),
+  webhookAllowHttp: Config.boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
+  webhookAllowPrivate: Config.boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  maxSegments: Config.integer("MAX_MESSAGE_SEGMENTS").pipe(Config.withDefault(10))
+})

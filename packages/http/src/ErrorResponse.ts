@@ -1,0 +1,145 @@
+/**
+ * Every failure leaves as CONTRACT §1's error envelope with CONTRACT §8's status and code: domain
+ * errors, schema decode failures, unknown routes, unreadable bodies and defects alike.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiError, HttpServerError, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Cause, Effect, Option } from "effect"
+import * as RequestContext from "./RequestContext.js"
+
+/** What goes into `error`. @since 0.1.0 @category models */
+export interface ApiError {
+  readonly status: number
+  readonly code: string
+  readonly message: string
+  readonly field?: string | undefined
+  readonly details?: ReadonlyArray<{ readonly field: string; readonly issue: string }> | undefined
+  readonly headers?: Record<string, string> | undefined
+}
+
+/** The error envelope response for `error`. @since 0.1.0 @category responses */
+export const render = (error: ApiError): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.map(RequestContext.meta, (meta) =>
+    HttpServerResponse.text(
+      JSON.stringify({
+        ok: false,
+        error: {
+          code: error.code,
+          message: error.message,
+          ...(error.field === undefined ? {} : { field: error.field }),
+          ...(error.details === undefined ? {} : { details: error.details })
+        },
+        meta
+      }),
+      {
+        status: error.status,
+        contentType: "application/json",
+        ...(error.headers === undefined ? {} : { headers: error.headers })
+      }
+    ))
+
+const hasTag = (u: unknown): u is { readonly _tag: string } =>
+  typeof u === "object" && u !== null && "_tag" in u && typeof (u as { _tag: unknown })._tag === "string"
+
+const field = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
+
+const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ApiError => {
+  const details = error.issues.map((issue) => ({ field: field(issue.path), issue: issue.message }))
+  const first = details[0]
+  const inQuery = method === "GET" || method === "DELETE"
+  return {
+    status: 400,
+    code: inQuery ? "invalid_parameter" : "invalid_request",
+    message: first === undefined
+      ? "The request is malformed."
+      : details.length === 1
+      ? `${first.field === "" ? "The request body" : first.field}: ${first.issue}`
+      : `The ${inQuery ? "query" : "request body"} has ${details.length} problems; see details.`,
+    ...(details.length === 1 && first !== undefined && first.field !== "" ? { field: first.field } : {}),
+    details
+  }
+}
+
+/** Maps a known failure to its status and code; none for anything unexpected. @since 0.1.0 @category mapping */
+export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServerRequest): Option.Option<ApiError> => {
+  if (!hasTag(error)) return Option.none()
+  const e = error as any
+  switch (error._tag) {
+    case "RuleViolation":
+      return Option.some({ status: 422, code: e.code, message: e.message, field: e.field })
+    case "InvalidRequest":
+      return Option.some({ status: 400, code: e.code, message: e.message, field: e.field, details: e.details })
+    case "Unauthenticated":
+      return Option.some({
+        status: 401,
+        code: "unauthenticated",
+        message: e.message,
+        headers: { "www-authenticate": "Bearer" }
+      })
+    case "PermissionDenied":
+      return Option.some({ status: 403, code: e.code, message: e.message })
+    case "NotFound":
+      return Option.some({ status: 404, code: "not_found", message: e.message })
+    case "Conflict":
+      return Option.some({ status: 409, code: e.code, message: e.message })
+    case "RateLimited":
+      return Option.some({
+        status: 429,
+        code: "rate_limited",
+        message: e.message,
+        headers: { "retry-after": String(e.retryAfterSeconds) }
+      })
+    case "StoreUnavailable":
+      return Option.some({
+        status: 503,
+        code: "unavailable",
+        message: "The service is temporarily unavailable; retry shortly.",
+        headers: { "retry-after": "1" }
+      })
+    case "HttpApiDecodeError":
+      return Option.some(decodeError(error as HttpApiError.HttpApiDecodeError, request.method))
+    case "RouteNotFound":
+      return Option.some({ status: 404, code: "not_found", message: `No route ${request.method} ${request.url}.` })
+  }
+  return Option.none()
+}
+
+const tooLarge: ApiError = { status: 413, code: "payload_too_large", message: "The request body exceeds 64 KiB." }
+
+/** Maps a defect: unreadable bodies are the client's fault, anything else is ours. @since 0.1.0 @category mapping */
+export const fromDefect = (defect: unknown): ApiError => {
+  if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
+    const text = String((defect.cause as { message?: unknown } | undefined)?.message ?? defect.description ?? "")
+    if (/too large|max.*size|exceed/i.test(text)) return tooLarge
+    return { status: 400, code: "invalid_request", message: "The request body is not valid JSON." }
+  }
+  return { status: 500, code: "internal_error", message: "Something went wrong on our side; it has been logged." }
+}
+
+/** The response for any cause, logging what is unexpected. @since 0.1.0 @category responses */
+export const fromCause = (
+  cause: Cause.Cause<unknown>,
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const known = fromFailure(failure.value, request)
+    if (Option.isSome(known)) return render(known.value)
+  }
+  const defect = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
+  const error = fromDefect(defect)
+  return error.status === 500
+    ? Effect.zipRight(Effect.logError("Request failed", cause), render(error))
+    : render(error)
+}
+
+/** 413 for a declared body over the limit. @since 0.1.0 @category constants */
+export const payloadTooLarge = tooLarge
+
+/** 415 for a body that is not JSON. @since 0.1.0 @category constants */
+export const unsupportedMediaType: ApiError = {
+  status: 415,
+  code: "unsupported_media_type",
+  message: "Request bodies must be JSON, sent with Content-Type: application/json."
+}

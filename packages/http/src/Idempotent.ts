@@ -1,0 +1,51 @@
+/**
+ * `Idempotency-Key` on POST (CONTRACT §1): the first response is kept and replayed byte for byte;
+ * a request that fails is not kept, so the key may be retried.
+ *
+ * @since 0.1.0
+ */
+import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { type Account, Errors, Idempotency } from "@sendline/core"
+import { Effect, Exit, Option } from "effect"
+import { createHash } from "node:crypto"
+import * as Respond from "./Respond.js"
+
+/**
+ * Runs `body` under the request's `Idempotency-Key`, if it has one, and answers with its response.
+ *
+ * @since 0.1.0
+ * @category combinators
+ */
+export const run = <E, R>(
+  principal: Account.Principal,
+  body: Effect.Effect<Respond.Body, E, R>
+): Effect.Effect<
+  HttpServerResponse.HttpServerResponse,
+  E | Errors.InvalidRequest | Errors.Conflict | Errors.StoreUnavailable,
+  R | Idempotency.Idempotency | HttpServerRequest.HttpServerRequest
+> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const key = request.headers["idempotency-key"]
+    if (key === undefined) return Respond.toResponse(yield* body)
+    if (!Idempotency.isValidKey(key)) {
+      return yield* new Errors.InvalidRequest({
+        code: "invalid_request",
+        field: "Idempotency-Key",
+        message: "Idempotency-Key must be 1–255 printable characters."
+      })
+    }
+    const idempotency = yield* Idempotency.Idempotency
+    const text = yield* Effect.orElseSucceed(request.text, () => "")
+    const url = request.url.split("?")[0]
+    const fingerprint = createHash("sha256").update(`${request.method} ${url}\n${text}`).digest("hex")
+    const replay = yield* idempotency.begin(principal.accountId, key, fingerprint)
+    if (Option.isSome(replay)) return Respond.toResponse(replay.value, { "idempotent-replayed": "true" })
+    const result = yield* body.pipe(
+      Effect.tap((done) => idempotency.complete(principal.accountId, key, done)),
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(principal.accountId, key))
+      )
+    )
+    return Respond.toResponse(result)
+  })

@@ -1,0 +1,172 @@
+/**
+ * The JSON shapes of `/v1`: request payloads, resources and envelopes (CONTRACT §1). The schemas
+ * document the API (OpenAPI, typed client); the `*Json` functions build the same shapes fast.
+ *
+ * @since 0.1.0
+ */
+import { Message, Timestamp } from "@sendline/core"
+import { Option, Schema } from "effect"
+import type * as Messaging from "@sendline/core/Messaging"
+
+const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
+
+/** Body of `POST /v1/messaging/messages`. @since 0.1.0 @category requests */
+export const SendMessage = Schema.Struct({
+  to: Schema.String,
+  sender_id: Schema.String,
+  body: Schema.String,
+  market: Schema.String,
+  reference: optionalNullable(Schema.String),
+  callback_url: optionalNullable(Schema.String),
+  scheduled_at: optionalNullable(Timestamp.FromString)
+}).annotations({ identifier: "SendMessage", parseOptions: { errors: "all" } })
+
+/** Body of `POST /v1/messaging/preview`. @since 0.1.0 @category requests */
+export const PreviewMessage = Schema.Struct({
+  body: Schema.String,
+  market: optionalNullable(Schema.String)
+}).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
+
+const PageSize = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1)).annotations({
+  description: "results per page, default 50; above 100 is clamped to 100"
+})
+const DateStart = Schema.String.pipe(
+  Schema.filter((s) => Option.isSome(Timestamp.parseDateFilter(s, false)), {
+    message: () => "Expected an RFC 3339 date-time or a YYYY-MM-DD date"
+  })
+)
+
+/** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
+export const ListMessagesQuery = Schema.Struct({
+  market: Schema.optional(Schema.String),
+  status: Schema.optional(Message.MessageStatus),
+  sender_id: Schema.optional(Schema.String),
+  reference: Schema.optional(Schema.String),
+  from: Schema.optional(DateStart),
+  to: Schema.optional(DateStart),
+  cursor: Schema.optional(Schema.String),
+  page_size: Schema.optional(PageSize)
+}).annotations({ parseOptions: { errors: "all" } })
+
+const TimestampJson = Schema.String.annotations({ format: "date-time", examples: ["2026-11-22T07:00:00.000+00:00"] })
+const PriceJson = Schema.Struct({ amount: Schema.String, currency: Schema.String })
+
+/** A message, full form. @since 0.1.0 @category resources */
+export const MessageFull = Schema.Struct({
+  id: Schema.String,
+  status: Message.MessageStatus,
+  to: Schema.String,
+  sender_id: Schema.String,
+  body: Schema.String,
+  segments: Schema.Int,
+  encoding: Message.Encoding,
+  market: Schema.String,
+  reference: Schema.NullOr(Schema.String),
+  price: PriceJson,
+  created_at: TimestampJson,
+  scheduled_at: Schema.optional(TimestampJson),
+  sent_at: Schema.optional(TimestampJson),
+  delivered_at: Schema.optional(TimestampJson),
+  error: Schema.optional(Schema.Struct({ code: Schema.String, message: Schema.String }))
+}).annotations({ identifier: "Message" })
+
+/** A message, reduced form (list items). @since 0.1.0 @category resources */
+export const MessageItem = Schema.Struct({
+  id: Schema.String,
+  status: Message.MessageStatus,
+  to: Schema.String,
+  sender_id: Schema.String,
+  segments: Schema.Int,
+  market: Schema.String,
+  reference: Schema.NullOr(Schema.String),
+  created_at: TimestampJson,
+  delivered_at: Schema.optional(TimestampJson)
+}).annotations({ identifier: "MessageListItem" })
+
+/** What a preview answers. @since 0.1.0 @category resources */
+export const PreviewResult = Schema.Struct({
+  encoding: Message.Encoding,
+  segments: Schema.Int,
+  characters: Schema.Int,
+  units_per_segment: Schema.Int,
+  ucs2_characters: Schema.Array(Schema.String),
+  price: Schema.optional(PriceJson)
+}).annotations({ identifier: "Preview" })
+
+/** `meta` of every envelope. @since 0.1.0 @category envelopes */
+export const Meta = Schema.Struct({ request_id: Schema.String, timestamp: TimestampJson })
+
+/** `pagination` of a list envelope. @since 0.1.0 @category envelopes */
+export const Pagination = Schema.Struct({
+  has_more: Schema.Boolean,
+  next_cursor: Schema.NullOr(Schema.String),
+  page_size: Schema.Int
+})
+
+/** The success envelope around one resource. @since 0.1.0 @category envelopes */
+export const Envelope = <S extends Schema.Schema.Any>(data: S) =>
+  Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })
+
+/** The success envelope around a page of resources. @since 0.1.0 @category envelopes */
+export const ListEnvelope = <S extends Schema.Schema.Any>(item: S) =>
+  Schema.Struct({ ok: Schema.Literal(true), data: Schema.Array(item), pagination: Pagination, meta: Meta })
+
+/** The error envelope (CONTRACT §1). @since 0.1.0 @category envelopes */
+export const ErrorEnvelope = Schema.Struct({
+  ok: Schema.Literal(false),
+  error: Schema.Struct({
+    code: Schema.String,
+    message: Schema.String,
+    field: Schema.optional(Schema.String),
+    details: Schema.optional(Schema.Array(Schema.Struct({ field: Schema.String, issue: Schema.String })))
+  }),
+  meta: Meta
+}).annotations({ identifier: "Error" })
+
+/** A message in full form. @since 0.1.0 @category encoding */
+export const messageFull = (m: Message.Message): typeof MessageFull.Encoded => {
+  const json: Record<string, unknown> = {
+    id: m.id,
+    status: m.status,
+    to: m.to,
+    sender_id: m.senderId,
+    body: m.body,
+    segments: m.segments,
+    encoding: m.encoding,
+    market: m.market,
+    reference: m.reference ?? null,
+    price: m.price,
+    created_at: Timestamp.format(m.createdAt)
+  }
+  if (m.scheduledAt !== undefined) json.scheduled_at = Timestamp.format(m.scheduledAt)
+  if (m.sentAt !== undefined) json.sent_at = Timestamp.format(m.sentAt)
+  if (m.deliveredAt !== undefined) json.delivered_at = Timestamp.format(m.deliveredAt)
+  if (m.error !== undefined) json.error = m.error
+  return json as typeof MessageFull.Encoded
+}
+
+/** A message in reduced form. @since 0.1.0 @category encoding */
+export const messageItem = (m: Message.Message): typeof MessageItem.Encoded => {
+  const json: Record<string, unknown> = {
+    id: m.id,
+    status: m.status,
+    to: m.to,
+    sender_id: m.senderId,
+    segments: m.segments,
+    market: m.market,
+    reference: m.reference ?? null,
+    created_at: Timestamp.format(m.createdAt)
+  }
+  if (m.deliveredAt !== undefined) json.delivered_at = Timestamp.format(m.deliveredAt)
+  return json as typeof MessageItem.Encoded
+}
+
+/** A preview. @since 0.1.0 @category encoding */
+export const preview = (p: Messaging.Preview): typeof PreviewResult.Encoded => ({
+  encoding: p.encoding,
+  segments: p.segments,
+  characters: p.characters,
+  units_per_segment: p.unitsPerSegment,
+  ucs2_characters: p.ucs2Characters,
+  ...(Option.isSome(p.price) ? { price: p.price.value } : {})
+})

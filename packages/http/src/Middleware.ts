@@ -1,0 +1,76 @@
+/**
+ * The outermost middleware of `/v1`: gives each request its `req_…` id, refuses bodies that are
+ * too large (413) or not JSON (415), caps the body size, and turns every failure into the error
+ * envelope, with `X-Request-Id` on every response.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder, HttpIncomingMessage, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Ids } from "@sendline/core"
+import { Cause, Effect, Option } from "effect"
+import { Api } from "./Api.js"
+import * as ErrorResponse from "./ErrorResponse.js"
+import * as RequestContext from "./RequestContext.js"
+
+/** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
+export const maxBodyBytes = 64 * 1024
+
+const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.ApiError | undefined => {
+  const length = request.headers["content-length"]
+  const declared = length === undefined ? 0 : Number(length)
+  if (declared > maxBodyBytes) return ErrorResponse.payloadTooLarge
+  const hasBody = declared > 0 || request.headers["transfer-encoding"] !== undefined
+  if (hasBody && !jsonType.test(request.headers["content-type"] ?? "")) return ErrorResponse.unsupportedMediaType
+  return undefined
+}
+
+const routes = Object.values(Api.groups).flatMap((group) =>
+  Object.values(group.endpoints).map((endpoint) => ({
+    method: endpoint.method,
+    pattern: new RegExp("^" + endpoint.path.replace(/:[^/]+/g, "[^/]+") + "/?$")
+  }))
+)
+
+/** The methods that `path` answers, for 405 and `Allow`. @since 0.1.0 @category routing */
+export const allowedMethods = (path: string): ReadonlyArray<string> =>
+  routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
+
+const methodNotAllowed = (request: HttpServerRequest.HttpServerRequest, allowed: ReadonlyArray<string>) =>
+  ErrorResponse.render({
+    status: 405,
+    code: "method_not_allowed",
+    message: `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
+    headers: { allow: allowed.join(", ") }
+  })
+
+const recover = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure) && HttpServerError.isServerError(failure.value) && failure.value._tag === "RouteNotFound") {
+    const allowed = allowedMethods(request.url.split("?")[0]!)
+    if (allowed.length > 0) return methodNotAllowed(request, allowed)
+  }
+  return ErrorResponse.fromCause(cause, request)
+}
+
+/** @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.middleware(
+  Effect.map(Ids.IdGenerator, (ids) => (app) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+      Effect.flatMap(ids.make("req"), (requestId) => {
+        const refused = precheck(request)
+        const handled = refused === undefined
+          ? app.pipe(
+            HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
+            Effect.catchAllCause((cause) => recover(cause, request))
+          )
+          : ErrorResponse.render(refused)
+        return handled.pipe(
+          Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
+          Effect.locally(RequestContext.current, { requestId })
+        )
+      })
+    )
+  )
+)

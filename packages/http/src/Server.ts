@@ -1,0 +1,56 @@
+/**
+ * Assembles the `/v1` server: the API's handlers, its middleware, the OpenAPI document, and a
+ * Node HTTP listener.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import type { Auth, Idempotency, Ids, Messaging } from "@sendline/core"
+import { Layer } from "effect"
+import { createServer } from "node:http"
+import { Api } from "./Api.js"
+import * as Authentication from "./Authentication.js"
+import * as Messages from "./Http/Messages.js"
+import * as Middleware from "./Middleware.js"
+import * as RateLimiter from "./RateLimiter.js"
+
+/** What the API needs from the core. @since 0.1.0 @category models */
+export type Requirements = Messaging.Messaging | Auth.Auth | Idempotency.Idempotency | Ids.IdGenerator
+
+/** @since 0.1.0 @category models */
+export interface Options {
+  /** Requests per second per API key; 0 turns the limit off. */
+  readonly rateLimitPerSecond: number
+}
+
+/**
+ * The API without a listener: provide an `HttpServer` (or use `HttpApiBuilder.toWebHandler`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerApi = (options: Options) =>
+  Layer.mergeAll(Middleware.layer, HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })).pipe(
+    Layer.provideMerge(
+      HttpApiBuilder.api(Api).pipe(
+        Layer.provide(Layer.mergeAll(Messages.layer, Messages.healthLayer)),
+        Layer.provide(Authentication.layer)
+      )
+    ),
+    Layer.provide(RateLimiter.layer(options.rateLimitPerSecond))
+  )
+
+/** Serves the API on an HTTP server that is provided. @since 0.1.0 @category layers */
+export const layerServe = (options: Options) =>
+  HttpApiBuilder.serve().pipe(
+    HttpMiddleware.withTracerDisabledWhen(() => true),
+    Layer.provide(layerApi(options))
+  )
+
+/** Serves the API on `host:port`, logging the address. @since 0.1.0 @category layers */
+export const layer = (options: Options & { readonly port: number; readonly host: string }) =>
+  layerServe(options).pipe(
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+  )

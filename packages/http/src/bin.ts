@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+/**
+ * The `sendline` executable.
+ *
+ * @since 0.1.0
+ */
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Cause, Console, Effect, Layer, Option } from "effect"
+import * as Cli from "./Cli.js"
+
+const describe = (error: unknown): string => {
+  if (typeof error === "object" && error !== null && "message" in error) {
+    const code = "code" in error ? `${String(error.code)}: ` : ""
+    const field = "field" in error && error.field !== undefined ? ` (${String(error.field)})` : ""
+    return `${code}${String(error.message)}${field}`
+  }
+  return String(error)
+}
+
+Cli.run(process.argv).pipe(
+  Effect.catchAllCause((cause) => {
+    if (Cause.isInterruptedOnly(cause)) return Effect.void
+    const failure = Cause.failureOption(cause)
+    // @effect/cli has already printed usage errors
+    if (Option.isSome(failure) && (failure.value as { _tag?: string })._tag === "ValidationError") {
+      return Effect.sync(() => (process.exitCode = 1))
+    }
+    return Console.error(
+      `sendline: ${Option.match(failure, { onNone: () => Cause.pretty(cause), onSome: describe })}`
+    ).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1))))
+  }),
+  Effect.provide(Layer.merge(NodeContext.layer, Cli.logLevelLayer)),
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

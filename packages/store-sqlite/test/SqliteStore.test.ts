@@ -1,0 +1,119 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import type { Account } from "@sendline/core/Account"
+import { AccountStore } from "@sendline/core/AccountStore"
+import { StoreUnavailable } from "@sendline/core/Errors"
+import { StoreSuite } from "@sendline/core/testing"
+import { SqliteStore } from "@sendline/store-sqlite"
+import { Effect, Layer } from "effect"
+import { randomUUID } from "node:crypto"
+import { rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll } from "vitest"
+
+const temporaryFiles: Array<string> = []
+const temporaryDatabase = (label: string) => {
+  const filename = join(tmpdir(), `sendline-${label}-${randomUUID()}.db`)
+  temporaryFiles.push(filename)
+  return filename
+}
+afterAll(() => {
+  for (const file of temporaryFiles) {
+    for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(file + suffix, { force: true })
+  }
+})
+
+StoreSuite.suite("sqlite :memory:", SqliteStore.layerSqlite({ filename: ":memory:" }))
+
+StoreSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: temporaryDatabase("suite") }))
+
+describe("SqliteStore", () => {
+  const tables = (sql: SqlClient.SqlClient) =>
+    Effect.map(
+      sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sendline_%' ORDER BY name`,
+      (rows) => rows.map((row) => row.name)
+    )
+
+  it.effect("migrations are idempotent: make runs twice on one file, and again on a new connection", () =>
+    Effect.gen(function*() {
+      const filename = temporaryDatabase("migrate")
+      const once = Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* SqliteStore.make
+        yield* SqliteStore.make
+        return {
+          migrations: yield* sql<{ migration_id: number }>`SELECT migration_id FROM sendline_migrations`,
+          tables: yield* tables(sql)
+        }
+      }).pipe(Effect.provide(SqliteClient.layer({ filename })))
+      const first = yield* once
+      const second = yield* once
+      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1])
+      assert.deepStrictEqual(second, first)
+      assert.deepStrictEqual(first.tables, [
+        "sendline_accounts",
+        "sendline_api_keys",
+        "sendline_events",
+        "sendline_idempotency_keys",
+        "sendline_messages",
+        "sendline_migrations",
+        "sendline_sender_ids",
+        "sendline_webhook_subscriptions"
+      ])
+    }))
+
+  it.effect("a file database runs in WAL mode with foreign keys on", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [journal] = yield* sql<{ journal_mode: string }>`PRAGMA journal_mode`
+      const [foreignKeys] = yield* sql<{ foreign_keys: number }>`PRAGMA foreign_keys`
+      const [synchronous] = yield* sql<{ synchronous: number }>`PRAGMA synchronous`
+      assert.strictEqual(journal?.journal_mode, "wal")
+      assert.strictEqual(foreignKeys?.foreign_keys, 1)
+      assert.strictEqual(synchronous?.synchronous, 1, "NORMAL")
+    }).pipe(
+      Effect.provide(
+        SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: temporaryDatabase("wal") })))
+      )
+    ))
+
+  it.effect("a failing statement is StoreUnavailable, without SQL text, the cause kept", () =>
+    Effect.gen(function*() {
+      const accounts = yield* AccountStore
+      const account: Account = {
+        id: "acct_duplicate",
+        name: "Twice",
+        type: "cpaas",
+        adminEmail: "ops@example.com",
+        markets: [],
+        identifiers: [],
+        createdAt: 0
+      }
+      yield* accounts.insertAccount(account)
+      const error = yield* Effect.flip(accounts.insertAccount(account))
+      assert.instanceOf(error, StoreUnavailable)
+      assert.notMatch(error.message, /INSERT|sendline_/)
+      assert.instanceOf(error.cause, SqlError)
+    }).pipe(Effect.provide(SqliteStore.layerSqlite({ filename: ":memory:" }))))
+
+  it.effect("the message list uses an index for every filter, never a sort or a table scan", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const filters = ["", "AND market = 'AU'", "AND status = 'queued'", "AND sender_id = 'Acme'", "AND reference = 'r'"]
+      for (const filter of filters) {
+        const plan = yield* sql.unsafe<{ detail: string }>(
+          `EXPLAIN QUERY PLAN SELECT * FROM sendline_messages
+           WHERE account_id = 'acct' ${filter} AND created_at >= 1 AND (created_at, id) < (5, 'msg')
+           ORDER BY created_at DESC, id DESC LIMIT 50`
+        )
+        const details = plan.map((row) => row.detail).join(" | ")
+        assert.match(details, /USING INDEX sendline_messages_/, details)
+        assert.notMatch(details, /TEMP B-TREE|SCAN sendline_messages(?! USING)/, details)
+      }
+    }).pipe(
+      Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))
+    ))
+})
