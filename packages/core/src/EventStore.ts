@@ -10,6 +10,6 @@ import type { Event } from "./Event.js"
 
 /** Reads events. @since 0.1.0 @category ports */
 export class EventStore extends Context.Tag("@sendline/core/EventStore")<EventStore, {
-  /** The events of one subject (a message, a Sender ID…), oldest first. */
+  /** The events of one subject (a message, a Sender ID…), oldest first: createdAt, then id. */
   readonly listBySubject: (accountId: string, subjectId: string) => Effect.Effect<ReadonlyArray<Event>, StoreUnavailable>
 }>() {}

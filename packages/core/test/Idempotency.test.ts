@@ -1,0 +1,63 @@
+import { assert, layer } from "@effect/vitest"
+import { Idempotency } from "@sendline/core"
+import { Effect, Either, Option, TestClock } from "effect"
+import * as TestCore from "./TestCore.js"
+
+const outcome = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<Option.Option<A>, E>) =>
+  Effect.map(Effect.either(effect), (r) =>
+    Either.isLeft(r) ? ("code" in r.left ? String(r.left.code) : r.left._tag) : Option.isSome(r.right) ? "replay" : "go")
+
+layer(TestCore.layer)("Idempotency", (it) => {
+  it.effect("first use goes ahead, a repeat while running is in progress, after completion it replays", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const idempotency = yield* Idempotency.Idempotency
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f1")), "go")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f1")), "idempotency_in_progress")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f2")), "idempotency_conflict")
+      yield* idempotency.complete(account.id, "k1", { status: 201, body: "{\"ok\":true}" })
+      const replay = yield* idempotency.begin(account.id, "k1", "f1")
+      assert.deepStrictEqual(Option.getOrThrow(replay), { status: 201, body: "{\"ok\":true}" })
+    }))
+
+  it.effect("a released key may be used again", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const idempotency = yield* Idempotency.Idempotency
+      yield* idempotency.begin(account.id, "k", "f")
+      yield* idempotency.release(account.id, "k")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k", "other")), "go")
+    }))
+
+  it.effect("keys are kept 24 hours, then forgotten", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const idempotency = yield* Idempotency.Idempotency
+      yield* idempotency.begin(account.id, "k", "f")
+      yield* idempotency.complete(account.id, "k", { status: 201, body: "{}" })
+      yield* TestClock.adjust("24 hours")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k", "g")), "idempotency_conflict")
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k", "g")), "go")
+    }))
+
+  it.effect("concurrent first uses of one key: exactly one goes ahead", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const idempotency = yield* Idempotency.Idempotency
+      const results = yield* Effect.all(
+        Array.from({ length: 20 }, () => outcome(idempotency.begin(account.id, "same", "f"))),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(results.filter((r) => r === "go").length, 1)
+      assert.strictEqual(results.filter((r) => r === "idempotency_in_progress").length, 19)
+    }))
+
+  it("accepts 1–255 printable characters as a key", () => {
+    assert.isTrue(Idempotency.isValidKey("a"))
+    assert.isTrue(Idempotency.isValidKey("x".repeat(255)))
+    assert.isFalse(Idempotency.isValidKey(""))
+    assert.isFalse(Idempotency.isValidKey("x".repeat(256)))
+    assert.isFalse(Idempotency.isValidKey("tab\there"))
+  })
+})

@@ -1,0 +1,174 @@
+import { assert, describe, layer } from "@effect/vitest"
+import { EventStore, Messaging } from "@sendline/core"
+import { Clock, Effect, Either, Option, TestClock } from "effect"
+import * as TestCore from "./TestCore.js"
+
+const day = 86_400_000
+
+const codeOf = <A, E>(effect: Effect.Effect<A, E, Messaging.Messaging>) =>
+  Effect.map(Effect.either(effect), (result) => (Either.isLeft(result) ? (result.left as { code?: string }).code : "ok"))
+
+layer(TestCore.layer)("Messaging", (it) => {
+  it.effect("send queues the message and writes message.queued in the same store", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const message = yield* messaging.send(principal, TestCore.auMessage)
+      assert.strictEqual(message.status, "queued")
+      assert.strictEqual(message.segments, 1)
+      assert.deepStrictEqual(message.price, { amount: "0.0500", currency: "AUD" })
+      const events = yield* (yield* EventStore.EventStore).listBySubject(principal.accountId, message.id)
+      assert.deepStrictEqual(events.map((e) => e.type), ["message.queued"])
+      assert.strictEqual(events[0]!.data.sender_id, "Acme")
+    }))
+
+  it.effect("a scheduled send emits no event until it is queued", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const now = yield* Clock.currentTimeMillis
+      const message = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: now + day })
+      assert.strictEqual(message.status, "scheduled")
+      assert.strictEqual(message.scheduledAt, now + day)
+      const events = yield* (yield* EventStore.EventStore).listBySubject(principal.accountId, message.id)
+      assert.strictEqual(events.length, 0)
+    }))
+
+  it.effect("scheduled_at is allowed exactly 7 days ahead and refused one millisecond later", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const now = yield* Clock.currentTimeMillis
+      const send = (scheduledAt: number) => codeOf(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))
+      assert.strictEqual(yield* send(now + 7 * day), "ok")
+      assert.strictEqual(yield* send(now + 7 * day + 1), "schedule_too_far")
+      assert.strictEqual(yield* send(now), "schedule_in_past")
+      assert.strictEqual(yield* send(now + 1), "ok")
+    }))
+
+  it.effect("a Sender ID stops sending when its 365-day term ends", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      yield* TestClock.adjust(`${365 * day - 1} millis`)
+      assert.strictEqual(yield* codeOf(messaging.send(principal, TestCore.auMessage)), "ok")
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* codeOf(messaging.send(principal, TestCore.auMessage)), "sender_id_not_registered")
+    }))
+
+  it.effect("checks run in CONTRACT order: the first broken rule wins", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const send = (patch: Partial<Messaging.SendInput>) => codeOf(messaging.send(principal, { ...TestCore.auMessage, ...patch }))
+      assert.strictEqual(yield* send({ market: "au", to: "nope", body: "" }), "invalid_market")
+      assert.strictEqual(yield* send({ market: "US", to: "nope" }), "unsupported_market")
+      assert.strictEqual(yield* send({ to: "0412345678", senderId: "" }), "invalid_phone_number")
+      assert.strictEqual(yield* send({ to: "+61298765432" }), "not_a_mobile_number")
+      assert.strictEqual(yield* send({ to: "+64211234567" }), "phone_market_mismatch")
+      assert.strictEqual(yield* send({ senderId: "Twelve chars", body: "" }), "invalid_sender_id")
+      assert.strictEqual(yield* send({ senderId: "Other", body: "" }), "sender_id_not_registered")
+      assert.strictEqual(yield* send({ body: "", reference: "x".repeat(300) }), "empty_body")
+      assert.strictEqual(yield* send({ body: "a".repeat(153 * 10 + 1) }), "body_too_long")
+      assert.strictEqual(yield* send({ body: "a".repeat(153 * 10) }), "ok")
+      assert.strictEqual(yield* send({ reference: "é".repeat(256) }), "reference_too_long")
+      assert.strictEqual(yield* send({ reference: "😀".repeat(255) }), "ok")
+      assert.strictEqual(yield* send({ callbackUrl: "http://example.com/hook" }), "invalid_callback_url")
+      assert.strictEqual(yield* send({ callbackUrl: "https://10.0.0.1/hook" }), "invalid_callback_url")
+      assert.strictEqual(yield* send({ callbackUrl: "https://example.com/hook" }), "no_signing_secret")
+    }))
+
+  it.effect("send needs messaging:send; get and list need messaging:read", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount(["messaging:read"])
+      const messaging = yield* Messaging.Messaging
+      assert.strictEqual(yield* codeOf(messaging.send(principal, TestCore.auMessage)), "permission_denied")
+      const writer = yield* TestCore.seedAccount(["messaging:send"])
+      const sent = yield* messaging.send(writer.principal, TestCore.auMessage)
+      assert.strictEqual(yield* codeOf(messaging.get(writer.principal, sent.id)), "permission_denied")
+    }))
+
+  it.effect("another account's message is not found", () =>
+    Effect.gen(function*() {
+      const a = yield* TestCore.seedAccount()
+      const b = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const sent = yield* messaging.send(a.principal, TestCore.auMessage)
+      const result = yield* Effect.either(messaging.get(b.principal, sent.id))
+      assert.isTrue(Either.isLeft(result) && result.left._tag === "NotFound")
+    }))
+
+  it.effect("cancel moves scheduled to cancelled and refuses anything else", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const scheduled = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: (yield* Clock.currentTimeMillis) + day })
+      assert.strictEqual((yield* messaging.cancel(principal, scheduled.id)).status, "cancelled")
+      assert.strictEqual((yield* messaging.get(principal, scheduled.id)).status, "cancelled")
+      assert.strictEqual(yield* codeOf(messaging.cancel(principal, scheduled.id)), "invalid_state_transition")
+      const queued = yield* messaging.send(principal, TestCore.auMessage)
+      assert.strictEqual(yield* codeOf(messaging.cancel(principal, queued.id)), "invalid_state_transition")
+    }))
+
+  it.effect("concurrent cancels of one message: exactly one wins", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const scheduled = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: (yield* Clock.currentTimeMillis) + day })
+      const results = yield* Effect.all(
+        Array.from({ length: 8 }, () => codeOf(messaging.cancel(principal, scheduled.id))),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(results.filter((r) => r === "ok").length, 1)
+      assert.strictEqual(results.filter((r) => r === "invalid_state_transition").length, 7)
+    }))
+
+  it.effect("list pages newest first with keyset cursors, clamped to 100", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const sent: Array<string> = []
+      for (let i = 0; i < 7; i++) {
+        sent.push((yield* messaging.send(principal, { ...TestCore.auMessage, reference: `r${i}` })).id)
+        yield* TestClock.adjust(i % 2 === 0 ? "0 millis" : "1 second") // some share a millisecond
+      }
+      const seen: Array<string> = []
+      let cursor: string | undefined
+      for (;;) {
+        const page = yield* messaging.list(principal, { filter: {}, cursor, pageSize: 3 })
+        seen.push(...page.items.map((m) => m.id))
+        assert.strictEqual(page.nextCursor === null, !page.hasMore)
+        if (page.nextCursor === null) break
+        cursor = page.nextCursor
+      }
+      assert.deepStrictEqual(seen, [...sent].reverse())
+      assert.strictEqual((yield* messaging.list(principal, { filter: {}, pageSize: 500 })).pageSize, 100)
+    }))
+
+  it.effect("a cursor is refused with other filters or when altered", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      yield* messaging.send(principal, TestCore.auMessage)
+      yield* messaging.send(principal, TestCore.auMessage)
+      const page = yield* messaging.list(principal, { filter: { market: "AU" }, pageSize: 1 })
+      const cursor = page.nextCursor!
+      assert.strictEqual(yield* codeOf(messaging.list(principal, { filter: { market: "NZ" }, cursor })), "invalid_cursor")
+      const altered = cursor.slice(0, -2) + (cursor.endsWith("A") ? "BB" : "AA")
+      assert.strictEqual(yield* codeOf(messaging.list(principal, { filter: { market: "AU" }, cursor: altered })), "invalid_cursor")
+      assert.strictEqual(yield* codeOf(messaging.list(principal, { filter: { market: "AU" }, cursor })), "ok")
+    }))
+
+  it.effect("preview counts any body and prices it only with a market", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const long = yield* messaging.preview(principal, { body: "a".repeat(153 * 20), market: "NZ" })
+      assert.strictEqual(long.segments, 20)
+      assert.deepStrictEqual(Option.getOrThrow(long.price), { amount: "1.2000", currency: "NZD" })
+      const ucs2 = yield* messaging.preview(principal, { body: "It’s 😀" })
+      assert.strictEqual(ucs2.encoding, "UCS-2")
+      assert.deepStrictEqual(ucs2.ucs2Characters, ["’", "😀"])
+      assert.isTrue(Option.isNone(ucs2.price))
+    }))
+})

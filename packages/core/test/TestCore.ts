@@ -1,0 +1,32 @@
+/**
+ * The core's use cases over a real SQLite `:memory:` store, with deterministic ids, for tests
+ * that drive time with TestClock.
+ */
+import { Admin, Ids, Markets, MessagingConfig, Services } from "@sendline/core"
+import type { Account, Permission } from "@sendline/core"
+import { SqliteStore } from "@sendline/store-sqlite"
+import { Effect, Layer } from "effect"
+
+/** Use cases + store, fresh per `layer(...)` block. */
+export const layer = Services.layerWith.pipe(
+  Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer())),
+  Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" }))
+)
+
+/** A new account with a key holding `permissions` and the Sender ID "Acme" registered in AU. */
+export const seedAccount = (permissions: ReadonlyArray<Permission.Permission> = ["messaging:send", "messaging:read"]) =>
+  Effect.gen(function*() {
+    const admin = yield* Admin.Admin
+    const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.test" })
+    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    const issued = yield* admin.createKey({ accountId: account.id, permissions })
+    const principal: Account.Principal = {
+      accountId: account.id,
+      keyId: issued.apiKey.id,
+      permissions: new Set(issued.apiKey.permissions)
+    }
+    return { account, issued, principal }
+  })
+
+/** A valid AU send request from "Acme". */
+export const auMessage = { to: "+61412345678", senderId: "Acme", body: "Hello", market: "AU" } as const

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Timestamp } from "@sendline/core"
+import { Option } from "effect"
+
+describe("Timestamp", () => {
+  it("formats UTC with +00:00 and milliseconds, never Z", () => {
+    expect(Timestamp.format(Date.UTC(2026, 10, 22, 7, 0, 0, 5))).toBe("2026-11-22T07:00:00.005+00:00")
+  })
+
+  it("parses Z, numeric offsets and fractions to the same instant", () => {
+    const instant = Date.UTC(2026, 10, 22, 7, 0, 0, 250)
+    expect(Timestamp.parse("2026-11-22T07:00:00.25Z")).toEqual(Option.some(instant))
+    expect(Timestamp.parse("2026-11-22T17:30:00.250+10:30")).toEqual(Option.some(instant))
+    expect(Timestamp.parse("2026-11-22T02:00:00.250-05:00")).toEqual(Option.some(instant))
+  })
+
+  it("refuses what is not RFC 3339", () => {
+    for (const bad of ["2026-11-22", "2026-11-22T07:00:00", "2026-02-30T00:00:00Z", "tomorrow", "2026-11-22T24:00:00Z"]) {
+      expect(Timestamp.parse(bad)).toEqual(Option.none())
+    }
+  })
+
+  it("reads a plain date filter as the start or the end of that UTC day", () => {
+    expect(Timestamp.parseDateFilter("2026-11-22", false)).toEqual(Option.some(Date.UTC(2026, 10, 22)))
+    expect(Timestamp.parseDateFilter("2026-11-22", true)).toEqual(Option.some(Date.UTC(2026, 10, 23) - 1))
+    expect(Timestamp.parseDateFilter("2026-13-01", false)).toEqual(Option.none())
+  })
+})
