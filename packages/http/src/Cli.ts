@@ -6,7 +6,7 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp } from "@sendline/core"
-import { Config as EffectConfig, Console, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { Config as EffectConfig, ConfigError, Console, Effect, Either, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
 import * as Store from "./Store.js"
@@ -189,10 +189,38 @@ export const command = Command.make("sendline").pipe(
 /** Runs the command line on the whole `process.argv`. @since 0.1.0 @category running */
 export const run = Command.run(command, { name: "sendline", version: "0.1.0" })
 
-/** The log level from `LOG_LEVEL` (default Info). @since 0.1.0 @category layers */
-export const logLevelLayer = Layer.unwrapEffect(
-  Effect.map(
-    EffectConfig.logLevel("LOG_LEVEL").pipe(EffectConfig.withDefault(LogLevel.Info)),
-    (level) => Logger.minimumLogLevel(level)
-  )
+const levelNames: Record<string, LogLevel.LogLevel> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None
+}
+
+/** `LOG_LEVEL`, any case: all, trace, debug, info (default), warning, error, fatal, none. @since 0.1.0 @category config */
+export const logLevel: EffectConfig.Config<LogLevel.LogLevel> = EffectConfig.string("LOG_LEVEL").pipe(
+  EffectConfig.mapOrFail((name) =>
+    name.toLowerCase() in levelNames
+      ? Either.right(levelNames[name.toLowerCase()]!)
+      : Either.left(ConfigError.InvalidData([], `LOG_LEVEL must be one of ${Object.keys(levelNames).join(", ")}`))
+  ),
+  EffectConfig.withDefault(LogLevel.Info)
+)
+
+/**
+ * Logs at `LOG_LEVEL` to stderr, so that stdout carries only what commands print.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const loggingLayer = Layer.unwrapEffect(
+  Effect.map(logLevel, (level) =>
+    Layer.merge(
+      Logger.minimumLogLevel(level),
+      Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: "auto" }))
+    ))
 )

@@ -18,6 +18,7 @@ const describe = (error: unknown): string => {
 }
 
 Cli.run(process.argv).pipe(
+  Effect.provide(Layer.merge(NodeContext.layer, Cli.loggingLayer)),
   Effect.catchAllCause((cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.void
     const failure = Cause.failureOption(cause)
@@ -29,6 +30,5 @@ Cli.run(process.argv).pipe(
       `sendline: ${Option.match(failure, { onNone: () => Cause.pretty(cause), onSome: describe })}`
     ).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1))))
   }),
-  Effect.provide(Layer.merge(NodeContext.layer, Cli.logLevelLayer)),
   NodeRuntime.runMain({ disableErrorReporting: true })
 )
