@@ -2,8 +2,12 @@
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another.
  */
 import { runSegmentsBench } from "./segments.js"
+import { runSendBench } from "./send.js"
 
 const heading = (title: string) => console.log(`\n=== ${title} ===\n`)
 
 heading("SMS segment counting")
 await runSegmentsBench()
+
+heading("Send throughput (HTTP)")
+await runSendBench()

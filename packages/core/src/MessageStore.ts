@@ -32,4 +32,19 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     from: MessageStatus,
     event: Option.Option<Event>
   ) => Effect.Effect<boolean, StoreUnavailable>
+  /**
+   * Claims up to `limit` messages due for `work` at `now` that no live claim holds, and holds them
+   * until `leaseUntil`, oldest first: `dispatch` takes `queued` messages, `schedule` takes
+   * `scheduled` ones whose `scheduledAt` has come. Two claimers, in one process or several, never
+   * get the same message while its lease lasts; a claimer that dies loses it when the lease ends.
+   */
+  readonly claim: (
+    work: ClaimWork,
+    now: number,
+    limit: number,
+    leaseUntil: number
+  ) => Effect.Effect<ReadonlyArray<Message>, StoreUnavailable>
 }>() {}
+
+/** The kinds of message work a worker claims. @since 0.1.0 @category models */
+export type ClaimWork = "dispatch" | "schedule"

@@ -200,13 +200,15 @@ export const make = Effect.gen(function*() {
       return { ...info, price: Option.map(market, (m) => price(m, info.segments)) } satisfies Preview
     })
 
-  const get = (principal: Principal, id: string) =>
+  const find = (principal: Principal, id: string) =>
     Effect.gen(function*() {
-      yield* requirePermission(principal, "messaging:read")
       const found = yield* messages.findById(principal.accountId, id)
       if (Option.isNone(found)) return yield* notFound(id)
       return found.value
     })
+
+  const get = (principal: Principal, id: string) =>
+    Effect.zipRight(requirePermission(principal, "messaging:read"), find(principal, id))
 
   const list = (principal: Principal, input: ListInput) =>
     Effect.gen(function*() {
@@ -245,11 +247,12 @@ export const make = Effect.gen(function*() {
 
   const cancel = (principal: Principal, id: string) =>
     Effect.gen(function*() {
-      const current = yield* get(principal, id)
+      yield* requirePermission(principal, "messaging:send")
+      const current = yield* find(principal, id)
       if (current.status !== "scheduled") return yield* notCancellable(current.status)
       const cancelled: Message = { ...current, status: "cancelled" }
       if (yield* messages.transition(cancelled, "scheduled", Option.none())) return cancelled
-      return yield* notCancellable((yield* get(principal, id)).status)
+      return yield* notCancellable((yield* find(principal, id)).status)
     })
 
   return Messaging.of({ send, preview, get, list, cancel })

@@ -15,7 +15,8 @@ const e164 = /^\+[1-9]\d{1,14}$/
 export const check = (to: string, market: string): PhoneProblem | undefined => {
   if (!e164.test(to)) return "invalid_phone_number"
   const phone = parsePhoneNumberFromString(to)
-  if (phone === undefined || !phone.isValid()) return "invalid_phone_number"
+  // `number` is the canonical E.164 form: `+610412345678` (trunk prefix kept) is valid but not E.164.
+  if (phone === undefined || !phone.isValid() || phone.number !== to) return "invalid_phone_number"
   const type = phone.getType()
   if (type !== undefined && type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return "not_a_mobile_number"
   if (phone.country !== market) return "phone_market_mismatch"

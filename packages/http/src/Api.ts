@@ -4,7 +4,15 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSchema,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
 import type { Account } from "@sendline/core"
 import { Errors } from "@sendline/core"
 import { Context, Schema } from "effect"
@@ -19,7 +27,11 @@ export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincip
 /** Bearer-key authentication and the per-key rate limit. @since 0.1.0 @category middleware */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   provides: CurrentPrincipal,
-  failure: Schema.Union(Errors.Unauthenticated, Errors.RateLimited, Errors.StoreUnavailable),
+  failure: Schema.Union(
+    Errors.Unauthenticated.annotations(HttpApiSchema.annotations({ status: 401 })),
+    Errors.RateLimited.annotations(HttpApiSchema.annotations({ status: 429 })),
+    Errors.StoreUnavailable.annotations(HttpApiSchema.annotations({ status: 503 }))
+  ),
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
@@ -68,6 +80,47 @@ export class HealthGroup extends HttpApiGroup.make("health").add(
   HttpApiEndpoint.get("health", "/health").addSuccess(Schema.Struct({ ok: Schema.Literal(true) }))
 ) {}
 
+const errorDescriptions: Record<string, string> = {
+  "400": "invalid_request, invalid_parameter or invalid_cursor: the request is malformed.",
+  "401": "unauthenticated: the API key is missing, malformed, unknown, expired or revoked.",
+  "403": "permission_denied: the API key lacks the permission named in the message.",
+  "404": "not_found: no such resource in this account.",
+  "409": "idempotency_conflict, idempotency_in_progress or invalid_state_transition.",
+  "422": `A rule is broken: ${Errors.RuleCode.literals.join(", ")}.`,
+  "429": "rate_limited: retry after Retry-After seconds.",
+  "503": "unavailable: retry after Retry-After seconds."
+}
+
+// Errors leave as the error envelope (Middleware), not as core's tagged errors: document that, and
+// drop the schemas that no response refers to any more.
+const documentErrorEnvelope = (spec: Record<string, any>): Record<string, any> => {
+  for (const operations of Object.values<Record<string, any>>(spec.paths)) {
+    for (const operation of Object.values<Record<string, any>>(operations)) {
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+        if (Number(status) < 400) continue
+        operation.responses[status] = {
+          description: errorDescriptions[status] ?? response.description,
+          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } }
+        }
+      }
+    }
+  }
+  const schemas: Record<string, unknown> = spec.components.schemas
+  const used = new Set<string>()
+  const visit = (value: unknown): void => {
+    for (const [, ref] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      const name = ref!.replace(/~1/g, "/").replace(/~0/g, "~")
+      if (!used.has(name)) {
+        used.add(name)
+        visit(schemas[name] ?? null)
+      }
+    }
+  }
+  visit(spec.paths)
+  for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name]
+  return spec
+}
+
 /** The whole API. @since 0.1.0 @category api */
 export class Api extends HttpApi.make("sendline")
   .add(MessagesGroup)
@@ -79,6 +132,8 @@ export class Api extends HttpApi.make("sendline")
   .addError(Errors.Conflict, { status: 409 })
   .addError(Errors.RateLimited, { status: 429 })
   .addError(Errors.StoreUnavailable, { status: 503 })
+  .annotate(HttpApi.AdditionalSchemas, [Json.ErrorEnvelope])
+  .annotate(OpenApi.Transform, documentErrorEnvelope)
   .annotate(OpenApi.Title, "Sendline")
   .annotate(OpenApi.Version, "1")
 {}

@@ -45,7 +45,9 @@ const hasTag = (u: unknown): u is { readonly _tag: string } =>
 const field = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
 
 const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ApiError => {
+  // One issue per field: a nullable optional field that fails reports each union member, keep the first.
   const details = error.issues.map((issue) => ({ field: field(issue.path), issue: issue.message }))
+    .filter((detail, i, all) => all.findIndex((d) => d.field === detail.field) === i)
   const first = details[0]
   const inQuery = method === "GET" || method === "DELETE"
   return {

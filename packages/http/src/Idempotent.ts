@@ -10,6 +10,15 @@ import { Effect, Exit, Option } from "effect"
 import { createHash } from "node:crypto"
 import * as Respond from "./Respond.js"
 
+// A replay is the first response whole: its `X-Request-Id` is the first request's, as in its `meta`.
+const replayed = (stored: Respond.Body): HttpServerResponse.HttpServerResponse => {
+  const requestId = (JSON.parse(stored.body) as { meta?: { request_id?: unknown } }).meta?.request_id
+  return Respond.toResponse(stored, {
+    "idempotent-replayed": "true",
+    ...(typeof requestId === "string" ? { "x-request-id": requestId } : {})
+  })
+}
+
 /**
  * Runs `body` under the request's `Idempotency-Key`, if it has one, and answers with its response.
  *
@@ -40,7 +49,7 @@ export const run = <E, R>(
     const url = request.url.split("?")[0]
     const fingerprint = createHash("sha256").update(`${request.method} ${url}\n${text}`).digest("hex")
     const replay = yield* idempotency.begin(principal.accountId, key, fingerprint)
-    if (Option.isSome(replay)) return Respond.toResponse(replay.value, { "idempotent-replayed": "true" })
+    if (Option.isSome(replay)) return replayed(replay.value)
     const result = yield* body.pipe(
       Effect.tap((done) => idempotency.complete(principal.accountId, key, done)),
       Effect.onExit((exit) =>

@@ -28,7 +28,8 @@ export const PreviewMessage = Schema.Struct({
 }).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
 
 const PageSize = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1)).annotations({
-  description: "results per page, default 50; above 100 is clamped to 100"
+  description: "results per page, default 50; above 100 is clamped to 100",
+  message: () => ({ message: "Expected an integer of at least 1", override: true })
 })
 const DateStart = Schema.String.pipe(
   Schema.filter((s) => Option.isSome(Timestamp.parseDateFilter(s, false)), {

@@ -15,7 +15,8 @@ import * as RequestContext from "./RequestContext.js"
 /** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
 export const maxBodyBytes = 64 * 1024
 
-const jsonType = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+// Only `application/json` (with parameters): the API parses no other type as JSON.
+const jsonType = /^application\/json\s*(?:;|$)/i
 
 const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.ApiError | undefined => {
   const length = request.headers["content-length"]
@@ -25,6 +26,16 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.A
   if (hasBody && !jsonType.test(request.headers["content-type"] ?? "")) return ErrorResponse.unsupportedMediaType
   return undefined
 }
+
+/** A chunked body is over the limit only once read; past 1 MiB the connection is dropped. */
+const chunkedTooLarge = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<boolean, unknown> =>
+  request.headers["content-length"] === undefined && request.headers["transfer-encoding"] !== undefined
+    ? request.text.pipe(
+      // The text is cached: the handlers read it again without a second pass over the socket.
+      Effect.map((text) => Buffer.byteLength(text) > maxBodyBytes),
+      HttpIncomingMessage.withMaxBodySize(Option.some(16 * maxBodyBytes))
+    )
+    : Effect.succeed(false)
 
 const routes = Object.values(Api.groups).flatMap((group) =>
   Object.values(group.endpoints).map((endpoint) => ({
@@ -61,13 +72,19 @@ export const layer = HttpApiBuilder.middleware(
       Effect.flatMap(ids.make("req"), (requestId) => {
         const refused = precheck(request)
         const handled = refused === undefined
-          ? app.pipe(
+          ? Effect.flatMap(chunkedTooLarge(request), (tooLarge) =>
+            tooLarge ? ErrorResponse.render(ErrorResponse.payloadTooLarge) : app).pipe(
             HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
             Effect.catchAllCause((cause) => recover(cause, request))
           )
           : ErrorResponse.render(refused)
         return handled.pipe(
-          Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)),
+          // An idempotent replay already carries the request id of the response it replays.
+          Effect.map((response) =>
+            response.headers["x-request-id"] === undefined
+              ? HttpServerResponse.setHeader(response, "x-request-id", requestId)
+              : response
+          ),
           Effect.locally(RequestContext.current, { requestId })
         )
       })

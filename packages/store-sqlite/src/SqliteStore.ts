@@ -12,6 +12,7 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { OwnedIdentifier } from "@sendline/core/Account"
 import type { Account, AccountType, ApiKey } from "@sendline/core/Account"
 import { AccountStore } from "@sendline/core/AccountStore"
+import * as Batcher from "@sendline/core/Batcher"
 import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Event, EventType } from "@sendline/core/Event"
 import { EventStore } from "@sendline/core/EventStore"
@@ -23,7 +24,7 @@ import type { Permission } from "@sendline/core/Permission"
 import type { SenderIdRecord, SenderIdStatus } from "@sendline/core/SenderId"
 import { SenderIdStore } from "@sendline/core/SenderIdStore"
 import { SubscriptionStore } from "@sendline/core/SubscriptionStore"
-import type { ConfigError } from "effect"
+import type { ConfigError, Scope } from "effect"
 import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import type { ParseError } from "effect/ParseResult"
 
@@ -122,6 +123,11 @@ const migrations = Migrator.fromRecord({
       PRIMARY KEY (account_id, key)
     ) STRICT, WITHOUT ROWID`,
     `CREATE INDEX sendline_idempotency_keys_created ON sendline_idempotency_keys (created_at)`
+  ),
+  "0002_claims": statements(
+    `ALTER TABLE sendline_messages ADD COLUMN claimed_until INTEGER`,
+    `CREATE INDEX sendline_messages_dispatch ON sendline_messages (created_at, id) WHERE status = 'queued'`,
+    `CREATE INDEX sendline_messages_schedule ON sendline_messages (scheduled_at, id) WHERE status = 'scheduled'`
   )
 })
 
@@ -295,6 +301,40 @@ const idempotencyFromRow = (row: IdempotencyRow): IdempotencyRecord => ({
 
 const orNull = <A>(value: A | undefined): A | null => value === undefined ? null : value
 
+/** A message as the columns of its row. */
+const messageRow = (m: Message) => ({
+  id: m.id,
+  account_id: m.accountId,
+  status: m.status,
+  recipient: m.to,
+  sender_id: m.senderId,
+  body: m.body,
+  segments: m.segments,
+  encoding: m.encoding,
+  market: m.market,
+  reference: orNull(m.reference),
+  callback_url: orNull(m.callbackUrl),
+  price: priceJson(m.price),
+  error: errorJson(m.error),
+  created_at: m.createdAt,
+  scheduled_at: orNull(m.scheduledAt),
+  sent_at: orNull(m.sentAt),
+  delivered_at: orNull(m.deliveredAt)
+})
+
+/** An event as the columns of its row. */
+const eventRow = (e: Event) => ({
+  id: e.id,
+  account_id: e.accountId,
+  type: e.type,
+  subject_id: e.subjectId,
+  data: JSON.stringify(e.data),
+  created_at: e.createdAt
+})
+
+/** The most items one batched statement carries (17 columns × 256 stays far below SQLite's variable limit). */
+const batchLimit = 256
+
 // ---------------------------------------------------------------------------------------------
 // the store
 // ---------------------------------------------------------------------------------------------
@@ -311,7 +351,7 @@ const unavailable = (cause: SqlError | ParseError) =>
 export const make: Effect.Effect<
   Context.Context<AccountStore | SenderIdStore | MessageStore | EventStore | SubscriptionStore | IdempotencyStore>,
   StoreUnavailable,
-  SqlClient.SqlClient
+  SqlClient.SqlClient | Scope.Scope
 > = Effect.gen(function*() {
   // Every query below names its snake_case columns itself, whatever transforms the client has.
   const sql = (yield* SqlClient.SqlClient).withoutTransforms()
@@ -336,6 +376,65 @@ export const make: Effect.Effect<
   const first = <R, A>(rows: ReadonlyArray<R>, f: (row: R) => A): Option.Option<A> =>
     rows.length === 0 ? Option.none() : Option.some(f(rows[0]!))
 
+  // --- batched hot paths ----------------------------------------------------------------------
+  // Every send authenticates a key, looks up its Sender ID and inserts a message with its event.
+  // Concurrent requests share one query or one transaction for each (see Batcher).
+
+  const keysByDigest = yield* Batcher.make({
+    maxBatch: batchLimit,
+    run: (digests: ReadonlyArray<string>) =>
+      read(Effect.map(
+        sql<ApiKeyRow>`SELECT * FROM sendline_api_keys WHERE digest IN ${sql.in(digests)}`,
+        (rows) => {
+          const byDigest = new Map(rows.map((row) => [row.digest, row]))
+          return digests.map((digest) => Option.map(Option.fromNullable(byDigest.get(digest)), apiKeyFromRow))
+        }
+      ))
+  })
+
+  interface RegisteredQuery {
+    readonly accountId: string
+    readonly senderId: string
+    readonly market: string
+  }
+  const registeredKey = (q: RegisteredQuery) => `${q.accountId}\u0000${q.senderId}\u0000${q.market}`
+  const registeredSenderIds = yield* Batcher.make({
+    maxBatch: batchLimit,
+    run: (queries: ReadonlyArray<RegisteredQuery>) =>
+      read(Effect.map(
+        sql<SenderIdRow>`SELECT * FROM sendline_sender_ids
+          WHERE status = 'registered' AND (account_id, sender_id, market) IN (VALUES ${
+          sql.csv(queries.map((q) => sql`(${q.accountId}, ${q.senderId}, ${q.market})`))
+        })
+          ORDER BY created_at DESC, id DESC`,
+        (rows) => {
+          // newest first: keep the first row seen for each (account, Sender ID, market)
+          const newest = new Map<string, SenderIdRow>()
+          for (const row of rows) {
+            const key = registeredKey({ accountId: row.account_id, senderId: row.sender_id, market: row.market })
+            if (!newest.has(key)) newest.set(key, row)
+          }
+          return queries.map((q) => Option.map(Option.fromNullable(newest.get(registeredKey(q))), senderIdFromRow))
+        }
+      ))
+  })
+
+  interface NewMessage {
+    readonly message: Message
+    readonly event: Option.Option<Event>
+  }
+  // Group commit: the messages and events of many concurrent sends in one transaction.
+  const messageInserts = yield* Batcher.make({
+    maxBatch: batchLimit,
+    run: (batch: ReadonlyArray<NewMessage>) => {
+      const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
+      return write(Effect.zipRight(
+        sql`INSERT INTO sendline_messages ${sql.insert(batch.map(({ message }) => messageRow(message)))}`,
+        events.length === 0 ? Effect.void : Effect.asVoid(sql`INSERT INTO sendline_events ${sql.insert(events.map(eventRow))}`)
+      )).pipe(Effect.as(batch.map(() => undefined)))
+    }
+  })
+
   // --- accounts and keys ---------------------------------------------------------------------
 
   const findAccountRow = SqlSchema.findOne({
@@ -358,11 +457,7 @@ export const make: Effect.Effect<
         (id, account_id, digest, permissions, expires_at, revoked_at, created_at)
         VALUES (${key.id}, ${key.accountId}, ${key.digest}, ${JSON.stringify(key.permissions)},
           ${orNull(key.expiresAt)}, ${orNull(key.revokedAt)}, ${key.createdAt})`),
-    findKeyByDigest: (digest) =>
-      read(Effect.map(
-        sql<ApiKeyRow>`SELECT * FROM sendline_api_keys WHERE digest = ${digest}`,
-        (rows) => first(rows, apiKeyFromRow)
-      )),
+    findKeyByDigest: keysByDigest.submit,
     revokeKey: (id, at) =>
       write(Effect.map(
         sql`UPDATE sendline_api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`,
@@ -383,36 +478,18 @@ export const make: Effect.Effect<
         sql<SenderIdRow>`SELECT * FROM sendline_sender_ids WHERE id = ${id} AND account_id = ${accountId}`,
         (rows) => first(rows, senderIdFromRow)
       )),
-    findRegistered: (accountId, senderId, market) =>
-      read(Effect.map(
-        sql<SenderIdRow>`SELECT * FROM sendline_sender_ids
-          WHERE account_id = ${accountId} AND sender_id = ${senderId} AND market = ${market} AND status = 'registered'
-          ORDER BY created_at DESC, id DESC LIMIT 1`,
-        (rows) => first(rows, senderIdFromRow)
-      ))
+    findRegistered: (accountId, senderId, market) => registeredSenderIds.submit({ accountId, senderId, market })
   })
 
   // --- messages and events -------------------------------------------------------------------
 
-  const insertEvent = (event: Event) =>
-    sql`INSERT INTO sendline_events (id, account_id, type, subject_id, data, created_at)
-      VALUES (${event.id}, ${event.accountId}, ${event.type}, ${event.subjectId}, ${JSON.stringify(event.data)},
-        ${event.createdAt})`
+  const insertEvent = (event: Event) => sql`INSERT INTO sendline_events ${sql.insert(eventRow(event))}`
 
   const insertEventIfAny = (event: Option.Option<Event>): Effect.Effect<void, SqlError> =>
     Option.isSome(event) ? Effect.asVoid(insertEvent(event.value)) : Effect.void
 
   const messages = MessageStore.of({
-    insert: (m, event) =>
-      write(Effect.zipRight(
-        sql`INSERT INTO sendline_messages
-          (id, account_id, status, recipient, sender_id, body, segments, encoding, market, reference, callback_url,
-           price, error, created_at, scheduled_at, sent_at, delivered_at)
-          VALUES (${m.id}, ${m.accountId}, ${m.status}, ${m.to}, ${m.senderId}, ${m.body}, ${m.segments}, ${m.encoding},
-            ${m.market}, ${orNull(m.reference)}, ${orNull(m.callbackUrl)}, ${priceJson(m.price)}, ${errorJson(m.error)},
-            ${m.createdAt}, ${orNull(m.scheduledAt)}, ${orNull(m.sentAt)}, ${orNull(m.deliveredAt)})`,
-        insertEventIfAny(event)
-      )),
+    insert: (message, event) => messageInserts.submit({ message, event }),
     findById: (accountId, id) =>
       read(Effect.map(
         sql<MessageRow>`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
@@ -443,6 +520,28 @@ export const make: Effect.Effect<
           WHERE id = ${m.id} AND account_id = ${m.accountId} AND status = ${from}
           RETURNING id`,
         (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(insertEventIfAny(event), true)
+      )),
+    // One statement: SQLite has a single writer, so the select and the update cannot interleave
+    // with another claimer's (PostgreSQL needs FOR UPDATE SKIP LOCKED for the same guarantee).
+    claim: (work, now, limit, leaseUntil) =>
+      write(Effect.map(
+        sql<MessageRow>`UPDATE sendline_messages SET claimed_until = ${leaseUntil}
+          WHERE id IN (
+            SELECT id FROM sendline_messages
+            WHERE ${
+          work === "dispatch"
+            ? sql`status = 'queued'`
+            : sql`status = 'scheduled' AND scheduled_at <= ${now}`
+        } AND (claimed_until IS NULL OR claimed_until <= ${now})
+            ORDER BY ${work === "dispatch" ? sql`created_at` : sql`scheduled_at`}, id
+            LIMIT ${limit})
+          RETURNING *`,
+        (rows) =>
+          rows.map(messageFromRow).sort((a, b) =>
+            work === "dispatch"
+              ? a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)
+              : a.scheduledAt! - b.scheduledAt! || (a.id < b.id ? -1 : 1)
+          )
       ))
   })
 
@@ -521,7 +620,7 @@ export const layer: Layer.Layer<
   AccountStore | SenderIdStore | MessageStore | EventStore | SubscriptionStore | IdempotencyStore,
   StoreUnavailable,
   SqlClient.SqlClient
-> = Layer.effectContext(make)
+> = Layer.scopedContext(make)
 
 /**
  * All six storage ports on a SQLite database file of their own (`:memory:` for tests).

@@ -48,10 +48,10 @@ describe("SqliteStore", () => {
           migrations: yield* sql<{ migration_id: number }>`SELECT migration_id FROM sendline_migrations`,
           tables: yield* tables(sql)
         }
-      }).pipe(Effect.provide(SqliteClient.layer({ filename })))
+      }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename })))
       const first = yield* once
       const second = yield* once
-      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1])
+      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1, 2])
       assert.deepStrictEqual(second, first)
       assert.deepStrictEqual(first.tables, [
         "sendline_accounts",

@@ -15,6 +15,7 @@ import { EventStore } from "../EventStore.js"
 import type { IdempotencyRecord } from "../IdempotencyStore.js"
 import { IdempotencyStore } from "../IdempotencyStore.js"
 import type { Keyset, Message, MessageFilter } from "../Message.js"
+import type { ClaimWork } from "../MessageStore.js"
 import { MessageStore } from "../MessageStore.js"
 import type { SenderIdRecord } from "../SenderId.js"
 import { SenderIdStore } from "../SenderIdStore.js"
@@ -125,6 +126,30 @@ const listAllPages = (accountId: string, filter: MessageFilter, pageSize: number
       after = Option.some({ createdAt: last.createdAt, id: last.id })
     }
     return pages
+  })
+
+/** The latest time a Date can hold: leases this long never end within a test. */
+const FOREVER = 8_640_000_000_000_000
+
+/**
+ * Claims every message still claimable for `work` (other tests' too: claims span accounts) under a
+ * lease that never ends, so that a claim test sees only the messages it inserts itself.
+ */
+const drainClaims = (work: ClaimWork) =>
+  Effect.gen(function*() {
+    const messages = yield* MessageStore
+    for (let i = 0; i < 1_000; i++) {
+      if ((yield* messages.claim(work, FOREVER - 1, 1_000, FOREVER)).length === 0) return
+    }
+  })
+
+const drainAllClaims = Effect.zipRight(drainClaims("dispatch"), drainClaims("schedule"))
+
+/** The order claims promise: dispatch by createdAt, schedule by scheduledAt, then id. */
+const oldestFirst = (work: ClaimWork) => (messages: ReadonlyArray<Message>) =>
+  [...messages].sort((a, b) => {
+    const at = (m: Message) => work === "schedule" ? m.scheduledAt ?? 0 : m.createdAt
+    return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   })
 
 const makeReservation = (accountId: string, key: string, fingerprint: string, createdAt: number): IdempotencyRecord => ({
@@ -477,6 +502,142 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const winner = attempts[results.indexOf(true)]!
         assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(winner.next))
         assert.deepStrictEqual(yield* events.listBySubject(accountId, queued.id), [winner.event])
+      }))
+
+    // --- MessageStore: claim -----------------------------------------------------------------
+
+    it.effect("MessageStore: claim takes only due work: queued for dispatch, scheduled whose time has come", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        yield* drainAllClaims
+        const accountId = yield* freshAccount
+        const now = T + 10_000
+        const queued = makeMessage(accountId, fresh("msg"), { reference: "claim-me", callbackUrl: "https://x.example/cb" })
+        const dueEarlier = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: now - 1 })
+        const dueNow = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: now })
+        const later = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: now + 1 })
+        const done: ReadonlyArray<Message> = [
+          makeMessage(accountId, fresh("msg"), { status: "sent", sentAt: T }),
+          makeMessage(accountId, fresh("msg"), { status: "delivered", sentAt: T, deliveredAt: T }),
+          makeMessage(accountId, fresh("msg"), { status: "undelivered", error: { code: "c", message: "m" } }),
+          makeMessage(accountId, fresh("msg"), { status: "failed", error: { code: "c", message: "m" } }),
+          makeMessage(accountId, fresh("msg"), { status: "cancelled", scheduledAt: now - 5 })
+        ]
+        for (const m of [queued, dueEarlier, dueNow, later, ...done]) yield* messages.insert(m, Option.none())
+
+        assert.deepStrictEqual(yield* messages.claim("dispatch", now, 100, now + 30_000), [queued], "the whole message")
+        assert.deepStrictEqual(
+          yield* messages.claim("schedule", now, 100, now + 30_000),
+          [dueEarlier, dueNow],
+          "scheduledAt <= now"
+        )
+        assert.deepStrictEqual(yield* messages.claim("schedule", now + 1, 100, now + 30_000), [later])
+        assert.deepStrictEqual(yield* messages.claim("dispatch", FOREVER - 1, 100, FOREVER), [], "nothing else is due")
+        assert.deepStrictEqual(yield* messages.claim("schedule", FOREVER - 1, 100, FOREVER), [])
+        assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(queued), "claiming changes nothing else")
+      }))
+
+    it.effect("MessageStore: claim is oldest first and takes at most limit", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        yield* drainAllClaims
+        const accountId = yield* freshAccount
+        const base = fresh("msg")
+        // ids, creation times and schedules each sort in a different order
+        const queued = [
+          makeMessage(accountId, `${base}c`, { createdAt: T + 3 }),
+          makeMessage(accountId, `${base}a`, { createdAt: T + 5 }),
+          makeMessage(accountId, `${base}e`, { createdAt: T + 1 }),
+          makeMessage(accountId, `${base}b`, { createdAt: T + 3 }),
+          makeMessage(accountId, `${base}d`, { createdAt: T + 2 })
+        ]
+        const scheduled = [
+          makeMessage(accountId, `${base}f`, { status: "scheduled", createdAt: T + 1, scheduledAt: T + 300 }),
+          makeMessage(accountId, `${base}g`, { status: "scheduled", createdAt: T + 2, scheduledAt: T + 100 }),
+          makeMessage(accountId, `${base}h`, { status: "scheduled", createdAt: T + 3, scheduledAt: T + 200 })
+        ]
+        for (const m of [...queued, ...scheduled]) yield* messages.insert(m, Option.none())
+        const now = T + 1_000
+        const lease = now + 30_000
+
+        const dispatchOrder = oldestFirst("dispatch")(queued)
+        assert.deepStrictEqual(ids(dispatchOrder), [`${base}e`, `${base}d`, `${base}b`, `${base}c`, `${base}a`])
+        assert.deepStrictEqual(ids(yield* messages.claim("dispatch", now, 2, lease)), ids(dispatchOrder.slice(0, 2)))
+        assert.deepStrictEqual(ids(yield* messages.claim("dispatch", now, 2, lease)), ids(dispatchOrder.slice(2, 4)))
+        assert.deepStrictEqual(ids(yield* messages.claim("dispatch", now, 2, lease)), ids(dispatchOrder.slice(4)))
+        assert.deepStrictEqual(yield* messages.claim("dispatch", now, 2, lease), [])
+
+        assert.deepStrictEqual(ids(yield* messages.claim("schedule", now, 2, lease)), [`${base}g`, `${base}h`])
+        assert.deepStrictEqual(ids(yield* messages.claim("schedule", now, 2, lease)), [`${base}f`])
+      }))
+
+    it.effect("MessageStore: a claimed message is not claimed again until its lease ends, then it is", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        yield* drainAllClaims
+        const accountId = yield* freshAccount
+        const queued = makeMessage(accountId, fresh("msg"))
+        const scheduled = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: T })
+        yield* messages.insert(queued, Option.none())
+        yield* messages.insert(scheduled, Option.none())
+
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T, 10, T + 30_000), [queued])
+        assert.deepStrictEqual(yield* messages.claim("schedule", T, 10, T + 30_000), [scheduled])
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T, 10, T + 30_000), [], "held")
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 29_999, 10, T + 60_000), [], "held to the end")
+        assert.deepStrictEqual(yield* messages.claim("schedule", T + 29_999, 10, T + 60_000), [])
+
+        // the lease ends at leaseUntil: a claimer that died loses the message then
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 30_000, 10, T + 90_000), [queued])
+        assert.deepStrictEqual(yield* messages.claim("schedule", T + 30_000, 10, T + 90_000), [scheduled])
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 89_999, 10, T + 120_000), [], "held again")
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 90_000, 10, T + 120_000), [queued])
+      }))
+
+    it.effect("MessageStore: concurrent claimers never get the same message", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        yield* drainAllClaims
+        const accountId = yield* freshAccount
+        const all = Array.from({ length: 20 }, (_, i) => makeMessage(accountId, fresh("msg"), { createdAt: T + i }))
+        for (const m of all) yield* messages.insert(m, Option.none())
+        const now = T + 1_000
+        const claims = yield* Effect.all(
+          Array.from({ length: 8 }, () => messages.claim("dispatch", now, 3, now + 30_000)),
+          { concurrency: "unbounded" }
+        )
+        for (const claim of claims) assert.isAtMost(claim.length, 3)
+        const concurrent = claims.flat().map((m) => m.id)
+        assert.strictEqual(new Set(concurrent).size, concurrent.length, "no message claimed twice")
+        // a claimer may find fewer rows than it asked for while others hold them, never the same ones
+        const rest = ids(yield* messages.claim("dispatch", now, 100, now + 30_000))
+        assert.deepStrictEqual([...concurrent, ...rest].sort(), ids(all).sort(), "every message claimed exactly once")
+      }))
+
+    it.effect("MessageStore: a transitioned message is no longer claimable for its old work", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        yield* drainAllClaims
+        const accountId = yield* freshAccount
+        const queued = makeMessage(accountId, fresh("msg"))
+        const scheduled = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: T })
+        const cancelled = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: T })
+        for (const m of [queued, scheduled, cancelled]) yield* messages.insert(m, Option.none())
+
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T, 10, T + 30_000), [queued])
+        assert.isTrue(yield* messages.transition({ ...queued, status: "sent", sentAt: T + 1 }, "queued", Option.none()))
+        assert.isTrue(yield* messages.transition({ ...cancelled, status: "cancelled" }, "scheduled", Option.none()))
+        assert.deepStrictEqual(ids(yield* messages.claim("schedule", T, 10, T + 30_000)), [scheduled.id])
+
+        // The claim was for the work of the old status: once queued, the message is due for
+        // dispatch at once, while the schedule lease still runs.
+        const nowQueued: Message = { ...scheduled, status: "queued" }
+        assert.isTrue(yield* messages.transition(nowQueued, "scheduled", Option.none()))
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 1, 10, T + 30_000), [nowQueued])
+
+        // after every lease has ended, nothing is due for its old work
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 60_000, 10, T + 90_000), [])
+        assert.deepStrictEqual(yield* messages.claim("schedule", T + 60_000, 10, T + 90_000), [])
       }))
 
     // --- EventStore --------------------------------------------------------------------------

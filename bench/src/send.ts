@@ -1,0 +1,385 @@
+/**
+ * Send throughput: `POST /v1/messaging/messages` on `sendline serve --demo` (embedded SQLite) under
+ * autocannon at 32 connections, beside a bare `node:http` server answering a constant JSON body,
+ * measured in the same run. Both servers run as child processes, one after the other, so neither
+ * shares an event loop with autocannon or with each other.
+ *
+ * The runner (`startServer`, `measure`, `runServerBench`) takes any server command and environment,
+ * so other store variants (PostgreSQL) can reuse it with their own `ServerSpec`.
+ *
+ * Environment: BENCH_SECONDS (measured run, default 10), BENCH_WARMUP_SECONDS (default 2),
+ * BENCH_CPU_PROF_DIR (when set, the Sendline child runs with `--cpu-prof` and writes its profile there).
+ */
+import autocannon from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const CONNECTIONS = 32
+const READY_TIMEOUT_MS = 30_000
+const STOP_TIMEOUT_MS = 10_000
+const OUTPUT_LIMIT = 64 * 1024
+const TARGET_RATIO = 0.1
+const TARGET_P99_MS = 30
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url))
+const SEND_PATH = "/v1/messaging/messages"
+const SEND_BODY = JSON.stringify({ to: "+61412345678", sender_id: "Sendline", body: "Bench message", market: "AU" })
+
+const secondsFromEnv = (name: string, fallback: number): number => {
+  const raw = process.env[name]
+  if (raw === undefined || raw.trim() === "") return fallback
+  const value = Number(raw)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, got ${raw}`)
+  return value
+}
+
+/** A server to bench: the command and arguments that start it, run from the repository root. */
+export interface ServerSpec {
+  /** Shown in the results table. */
+  readonly name: string
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  /** Merged over `process.env`; `undefined` removes a variable. `PORT` and `HOST` are set by the runner. */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/** A started server child: its origin, its output so far, and how to stop it. */
+export interface RunningServer {
+  readonly name: string
+  /** e.g. `http://127.0.0.1:40123` */
+  readonly origin: string
+  /** Everything the child has written to stdout so far (the last 64 KiB). */
+  readonly stdout: () => string
+  /** Resolves with the first match of `pattern` in stdout, waiting up to `timeoutMs` for it. */
+  readonly waitForStdout: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>
+  /** SIGTERM, then SIGKILL if it has not exited within 10 s; resolves once it has exited. */
+  readonly stop: () => Promise<void>
+}
+
+/** The request autocannon repeats, on the server's origin. */
+export interface RequestSpec {
+  readonly method: "GET" | "POST"
+  readonly path: string
+  readonly headers: Readonly<Record<string, string>>
+  readonly body?: string
+}
+
+/** Load shape: connections, warm-up and measured durations in seconds. */
+export interface LoadSpec {
+  readonly connections: number
+  readonly warmupSeconds: number
+  readonly durationSeconds: number
+}
+
+/** One server's figures from the measured run. */
+export interface ServerFigures {
+  readonly name: string
+  /** Mean of autocannon's per-second request counts. */
+  readonly requestsPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly non2xx: number
+  readonly errors: number
+  readonly timeouts: number
+  readonly completed2xx: number
+  readonly summary: autocannon.Result
+}
+
+/** What `runSendBench` measured. */
+export interface SendBenchResult {
+  readonly load: LoadSpec
+  readonly bare: ServerFigures
+  readonly sendline: ServerFigures
+  /** Sendline req/s ÷ bare node:http req/s. */
+  readonly ratio: number
+  readonly targetMet: boolean
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error("could not find a free port"))))
+    })
+  })
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+const tail = (text: string, lines = 20) => text.trimEnd().split("\n").slice(-lines).join("\n")
+
+// Children still running when the bench process exits (e.g. on an uncaught error) are killed.
+const live = new Set<ChildProcess>()
+process.on("exit", () => {
+  for (const child of live) child.kill("SIGKILL")
+})
+
+/** Spawns `spec` on a free port and resolves once `GET /health` answers 2xx (fails after ~30 s or if it exits). */
+export async function startServer(spec: ServerSpec): Promise<RunningServer> {
+  const port = await freePort()
+  const host = "127.0.0.1"
+  const origin = `http://${host}:${port}`
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...process.env, ...spec.env, PORT: String(port), HOST: host })) {
+    if (v !== undefined) env[k] = v
+  }
+  const child = spawn(spec.command, [...spec.args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+  live.add(child)
+  let stdout = ""
+  let stderr = ""
+  const waiters = new Set<() => void>()
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout = (stdout + chunk).slice(-OUTPUT_LIMIT)
+    for (const wake of waiters) wake()
+  })
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-OUTPUT_LIMIT)
+  })
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exit = { code, signal }
+      live.delete(child)
+      for (const wake of waiters) wake()
+      resolve()
+    })
+  })
+  let spawnError: Error | undefined
+  child.once("error", (error) => {
+    spawnError = error
+    live.delete(child)
+  })
+
+  const describeFailure = (what: string) =>
+    new Error(
+      `${spec.name}: ${what}` +
+        (exit === undefined ? "" : ` (exited with ${exit.signal ?? `code ${exit.code}`})`) +
+        `\n--- stdout (tail) ---\n${tail(stdout)}\n--- stderr (tail) ---\n${tail(stderr)}`
+    )
+
+  const stop = async () => {
+    if (exit !== undefined || spawnError !== undefined) return
+    child.kill("SIGTERM")
+    const killed = await Promise.race([exited.then(() => false), sleep(STOP_TIMEOUT_MS).then(() => true)])
+    if (killed) {
+      child.kill("SIGKILL")
+      await exited
+    }
+  }
+
+  const waitForStdout = (pattern: RegExp, timeoutMs = 5_000) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const match = stdout.match(pattern)
+        if (match !== null) return done(() => resolve(match))
+        if (exit !== undefined) return done(() => reject(describeFailure(`no ${pattern} in its output`)))
+      }
+      const timer = setTimeout(
+        () => done(() => reject(describeFailure(`no ${pattern} in its output within ${timeoutMs} ms`))),
+        timeoutMs
+      )
+      const done = (settle: () => void) => {
+        clearTimeout(timer)
+        waiters.delete(check)
+        settle()
+      }
+      waiters.add(check)
+      check()
+    })
+
+  try {
+    const deadline = Date.now() + READY_TIMEOUT_MS
+    for (;;) {
+      if (spawnError !== undefined) throw describeFailure(`could not start: ${spawnError.message}`)
+      if (exit !== undefined) throw describeFailure("exited before it was ready")
+      try {
+        const response = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(1_000) })
+        await response.arrayBuffer()
+        if (response.ok) break
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw describeFailure(`GET /health did not answer 2xx within ${READY_TIMEOUT_MS / 1000} s`)
+      await sleep(200)
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return { name: spec.name, origin, stdout: () => stdout, waitForStdout, stop }
+}
+
+const figures = (name: string, summary: autocannon.Result): ServerFigures => ({
+  name,
+  requestsPerSecond: summary.requests.mean,
+  p50Ms: summary.latency.p50,
+  p99Ms: summary.latency.p99,
+  non2xx: summary.non2xx,
+  errors: summary.errors,
+  timeouts: summary.timeouts,
+  completed2xx: summary["2xx"],
+  summary
+})
+
+/** Runs autocannon against `origin`: a warm-up whose figures are discarded, then the measured run. */
+export async function measure(origin: string, request: RequestSpec, load: LoadSpec): Promise<autocannon.Result> {
+  const options = {
+    url: `${origin}${request.path}`,
+    connections: load.connections,
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body })
+  }
+  if (load.warmupSeconds > 0) await autocannon({ ...options, duration: load.warmupSeconds })
+  return autocannon({ ...options, duration: load.durationSeconds })
+}
+
+/** Starts `spec`, builds its request (`prepare`), measures it under `load`, runs `verify`, and always stops it. */
+export async function runServerBench(
+  spec: ServerSpec,
+  load: LoadSpec,
+  prepare: (server: RunningServer) => Promise<RequestSpec>,
+  verify?: (server: RunningServer, request: RequestSpec, summary: autocannon.Result) => Promise<void>
+): Promise<ServerFigures> {
+  const server = await startServer(spec)
+  try {
+    const request = await prepare(server)
+    const summary = await measure(server.origin, request, load)
+    if (verify !== undefined) await verify(server, request, summary)
+    return figures(spec.name, summary)
+  } finally {
+    await server.stop()
+  }
+}
+
+/** The request the send bench repeats, authorised with `key`. */
+export const sendRequest = (key: string): RequestSpec => ({
+  method: "POST",
+  path: SEND_PATH,
+  headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+  body: SEND_BODY
+})
+
+/** `prepare` for `sendline serve --demo`: reads the demo key from its output. */
+export const demoKeyRequest = async (server: RunningServer): Promise<RequestSpec> => {
+  const match = await server.waitForStdout(/Demo API key \(all permissions\): (sk_\S+)/)
+  return sendRequest(match[1]!)
+}
+
+/** `verify` for a Sendline send run: no non-2xx or socket errors, and the messages are listed afterwards. */
+export const verifyStored = async (
+  server: RunningServer,
+  request: RequestSpec,
+  summary: autocannon.Result
+): Promise<void> => {
+  const problems: Array<string> = []
+  if (summary.non2xx > 0) problems.push(`${summary.non2xx} non-2xx responses (${JSON.stringify(summary.statusCodeStats)})`)
+  if (summary.errors > 0 || summary.timeouts > 0) problems.push(`${summary.errors} errors, ${summary.timeouts} timeouts`)
+  if (summary["2xx"] === 0) problems.push("no 2xx responses at all")
+  const response = await fetch(`${server.origin}${SEND_PATH}?page_size=1`, {
+    headers: { authorization: request.headers["authorization"]! },
+    signal: AbortSignal.timeout(10_000)
+  })
+  const text = await response.text()
+  let listed: ReadonlyArray<{ readonly to?: unknown }> = []
+  try {
+    const json = JSON.parse(text) as { readonly data?: unknown }
+    if (Array.isArray(json.data)) listed = json.data
+  } catch {
+    // reported below
+  }
+  if (!response.ok || listed.length === 0 || listed[0]!.to !== "+61412345678") {
+    problems.push(`GET ${SEND_PATH}?page_size=1 did not list a bench message: ${response.status} ${text.slice(0, 300)}`)
+  }
+  if (problems.length > 0) throw new Error(`${server.name}: send bench run is not valid:\n  ${problems.join("\n  ")}`)
+}
+
+// `node --conditions=@sendline/source --import tsx [nodeFlags] script [scriptArgs]`, as `npm run sendline` does.
+const node = (
+  script: string,
+  scriptArgs: ReadonlyArray<string> = [],
+  nodeFlags: ReadonlyArray<string> = []
+): Pick<ServerSpec, "command" | "args"> => ({
+  command: process.execPath,
+  args: ["--conditions=@sendline/source", "--import", "tsx", ...nodeFlags, script, ...scriptArgs]
+})
+
+const format = {
+  rate: (n: number) => Math.round(n).toLocaleString("en-US"),
+  ms: (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2))
+}
+
+/** Benches `POST /v1/messaging/messages` on `sendline serve --demo` (SQLite) against bare node:http and prints a table. */
+export async function runSendBench(): Promise<SendBenchResult> {
+  const load: LoadSpec = {
+    connections: CONNECTIONS,
+    warmupSeconds: secondsFromEnv("BENCH_WARMUP_SECONDS", 2),
+    durationSeconds: secondsFromEnv("BENCH_SECONDS", 10)
+  }
+  const profileDir = process.env["BENCH_CPU_PROF_DIR"]
+  console.log(
+    `POST ${SEND_PATH}, ${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.durationSeconds} s measured ` +
+      `per server; each server is a child process, run one at a time`
+  )
+
+  const bare = await runServerBench(
+    { name: "bare node:http", ...node("bench/src/bare-server.ts"), env: {} },
+    load,
+    async () => sendRequest("sk_bare")
+  )
+
+  const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-"))
+  let sendline: ServerFigures
+  try {
+    sendline = await runServerBench(
+      {
+        name: "Sendline (SQLite)",
+        ...node(
+          "packages/http/src/bin.ts",
+          ["serve", "--demo"],
+          profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]
+        ),
+        env: {
+          SQLITE_PATH: join(dataDir, "sendline.sqlite"),
+          DATABASE_URL: undefined,
+          RATE_LIMIT_PER_SECOND: "0",
+          LOG_LEVEL: "warning"
+        }
+      },
+      load,
+      demoKeyRequest,
+      verifyStored
+    )
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+
+  console.log(
+    `\n  ${"server".padEnd(20)} ${"req/s (mean)".padStart(12)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${
+      "non-2xx".padStart(8)
+    } ${"2xx total".padStart(10)}`
+  )
+  for (const r of [bare, sendline]) {
+    console.log(
+      `  ${r.name.padEnd(20)} ${format.rate(r.requestsPerSecond).padStart(12)} ${format.ms(r.p50Ms).padStart(7)} ${
+        format.ms(r.p99Ms).padStart(7)
+      } ${String(r.non2xx).padStart(8)} ${format.rate(r.completed2xx).padStart(10)}`
+    )
+  }
+  const ratio = sendline.requestsPerSecond / bare.requestsPerSecond
+  const targetMet = ratio >= TARGET_RATIO && sendline.p99Ms < TARGET_P99_MS
+  console.log(`\nSendline / bare node:http: ${ratio.toFixed(2)}×`)
+  console.log(
+    `target ≥ ${TARGET_RATIO.toFixed(2)}× with p99 < ${TARGET_P99_MS} ms at ${load.connections} connections: ${
+      targetMet ? "met" : "NOT met"
+    }`
+  )
+  if (profileDir !== undefined) console.log(`Sendline CPU profile written under ${profileDir}`)
+  return { load, bare, sendline, ratio, targetMet }
+}

@@ -1,0 +1,133 @@
+import { assert, layer } from "@effect/vitest"
+import { Clock, Effect, TestClock } from "effect"
+import * as Json from "../src/Json.js"
+import * as H from "./harness.js"
+
+const withKey = (key: string, caller?: H.Caller): H.RequestOptions => ({
+  headers: { "idempotency-key": key },
+  ...(caller === undefined ? {} : { key: caller.key })
+})
+
+const freshCaller = H.newCaller({ senderIds: [["Acme", "AU"]] })
+
+const count = (caller: H.Caller) => Effect.map(H.list({}, { key: caller.key }), (reply) => reply.json.data.length as number)
+
+layer(H.layer())("Idempotency-Key", (it) => {
+  it.effect("same key, same request: the first response replayed byte for byte, one message", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const first = yield* H.send(H.validSend, withKey("order-1", caller))
+      assert.strictEqual(first.status, 201, first.text)
+      assert.isNull(first.headers.get("idempotent-replayed"))
+      yield* TestClock.adjust("1 hour")
+      const second = yield* H.send(H.validSend, withKey("order-1", caller))
+      assert.strictEqual(second.status, 201)
+      assert.strictEqual(second.text, first.text)
+      assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
+      H.decode(Json.Envelope(Json.MessageFull), second.json)
+      H.assertMeta(second)
+      assert.strictEqual(yield* count(caller), 1)
+    }))
+
+  it.effect("same key, different body or path: 409 idempotency_conflict, nothing created", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      assert.strictEqual((yield* H.send(H.validSend, withKey("k", caller))).status, 201)
+      H.assertError(yield* H.send({ ...H.validSend, body: "Other" }, withKey("k", caller)), 409, "idempotency_conflict")
+      H.assertError(yield* H.preview({ body: "Hi" }, withKey("k", caller)), 409, "idempotency_conflict")
+      assert.strictEqual(yield* count(caller), 1)
+    }))
+
+  it.effect("20 concurrent identical requests with one key create exactly one message", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const replies = yield* Effect.all(
+        Array.from({ length: 20 }, () => H.send(H.validSend, withKey("burst", caller))),
+        { concurrency: "unbounded" }
+      )
+      const created = replies.filter((r) => r.status === 201)
+      assert.isAtLeast(created.length, 1)
+      assert.strictEqual(created.filter((r) => r.headers.get("idempotent-replayed") === null).length, 1)
+      for (const reply of created) assert.strictEqual(reply.text, created[0]!.text)
+      for (const reply of replies.filter((r) => r.status !== 201)) {
+        H.assertError(reply, 409, "idempotency_in_progress")
+      }
+      assert.strictEqual(yield* count(caller), 1)
+      const later = yield* H.send(H.validSend, withKey("burst", caller))
+      assert.strictEqual(later.text, created[0]!.text)
+    }))
+
+  it.effect("keys are scoped per account: one key on two accounts makes two messages", () =>
+    Effect.gen(function*() {
+      const a = yield* freshCaller
+      const b = yield* freshCaller
+      const fromA = yield* H.send(H.validSend, withKey("shared", a))
+      const fromB = yield* H.send(H.validSend, withKey("shared", b))
+      assert.strictEqual(fromA.status, 201)
+      assert.strictEqual(fromB.status, 201)
+      assert.isNull(fromB.headers.get("idempotent-replayed"))
+      assert.notStrictEqual(fromA.json.data.id, fromB.json.data.id)
+      assert.deepStrictEqual([yield* count(a), yield* count(b)], [1, 1])
+    }))
+
+  it.effect("keys are shared by the keys of one account", () =>
+    Effect.gen(function*() {
+      const a = yield* freshCaller
+      const other = yield* H.newKey(a.accountId, ["messaging:send"])
+      const first = yield* H.send(H.validSend, withKey("same-account", a))
+      const second = yield* H.send(H.validSend, withKey("same-account", other))
+      assert.strictEqual(second.text, first.text)
+      assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
+    }))
+
+  it.effect("a key of 1 to 255 printable characters is accepted; 256 characters or none is 400", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      assert.strictEqual((yield* H.send(H.validSend, withKey("k".repeat(255), caller))).status, 201)
+      assert.strictEqual((yield* H.send(H.validSend, withKey("x", caller))).status, 201)
+      H.assertError(yield* H.send(H.validSend, withKey("k".repeat(256), caller)), 400, "invalid_request", "Idempotency-Key")
+      H.assertError(yield* H.send(H.validSend, withKey("é-key", caller)), 400, "invalid_request", "Idempotency-Key")
+      assert.strictEqual(yield* count(caller), 2)
+    }))
+
+  it.effect("a request refused with 422 is not kept: the key can be retried with a corrected request", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      H.assertError(yield* H.send({ ...H.validSend, body: "" }, withKey("retry", caller)), 422, "empty_body")
+      const fixed = yield* H.send(H.validSend, withKey("retry", caller))
+      assert.strictEqual(fixed.status, 201, fixed.text)
+      assert.isNull(fixed.headers.get("idempotent-replayed"))
+    }))
+
+  it.effect("cancel with a key: the retry replays the 200 instead of a 409", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const now = yield* Clock.currentTimeMillis
+      const scheduled = yield* H.send(
+        { ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() },
+        { key: caller.key }
+      )
+      const path = `/v1/messaging/messages/${scheduled.json.data.id}/cancel`
+      const first = yield* H.request("POST", path, withKey("cancel-1", caller))
+      const retry = yield* H.request("POST", path, withKey("cancel-1", caller))
+      assert.strictEqual(first.status, 200, first.text)
+      assert.strictEqual(retry.status, 200)
+      assert.strictEqual(retry.text, first.text)
+      assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
+      H.assertError(yield* H.request("POST", path, { key: caller.key }), 409, "invalid_state_transition")
+    }))
+
+  it.effect("a key is kept 24 hours, then reusable", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const first = yield* H.send(H.validSend, withKey("daily", caller))
+      yield* TestClock.adjust("23 hours")
+      assert.strictEqual((yield* H.send(H.validSend, withKey("daily", caller))).text, first.text)
+      yield* TestClock.adjust(3_600_000 + 1)
+      const next = yield* H.send(H.validSend, withKey("daily", caller))
+      assert.strictEqual(next.status, 201)
+      assert.isNull(next.headers.get("idempotent-replayed"))
+      assert.notStrictEqual(next.json.data.id, first.json.data.id)
+      assert.strictEqual(yield* count(caller), 2)
+    }))
+})

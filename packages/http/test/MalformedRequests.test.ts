@@ -1,0 +1,173 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { request as httpRequest } from "node:http"
+import * as H from "./harness.js"
+
+const jsonHeaders = { "content-type": "application/json" }
+
+/** A POST whose body goes out in chunks, without Content-Length. */
+const chunkedPost = (path: string, chunks: ReadonlyArray<string>) =>
+  Effect.flatMap(H.Harness, (harness) =>
+    Effect.async<H.Reply>((resume) => {
+      const req = httpRequest(harness.url + path, {
+        method: "POST",
+        headers: { ...jsonHeaders, authorization: `Bearer ${harness.main.key}` }
+      }, (res) => {
+        let text = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => (text += chunk))
+        res.on("end", () => {
+          const headers = new Headers()
+          for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") headers.set(name, value)
+          resume(Effect.succeed({ status: res.statusCode!, headers, text, json: JSON.parse(text) }))
+        })
+      })
+      req.on("error", (error) => resume(Effect.die(error)))
+      for (const chunk of chunks) req.write(chunk)
+      req.end()
+    }))
+
+layer(H.layer())("malformed requests", (it) => {
+  it.effect("400 invalid_request: bad JSON", () =>
+    Effect.gen(function*() {
+      for (const body of ["{", "{\"to\": }", "not json", ""]) {
+        const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
+        H.assertError(reply, 400, "invalid_request")
+      }
+    }))
+
+  it.effect("400 invalid_request: a JSON body that is not an object", () =>
+    Effect.gen(function*() {
+      for (const json of [[], "hello", 42, null, true, [H.validSend]]) {
+        H.assertError(yield* H.send(json), 400, "invalid_request")
+      }
+    }))
+
+  it.effect("400 invalid_request: wrong JSON types, each field in details", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.send({ ...H.validSend, to: 61412345678, body: ["Hello"], reference: 7 })
+      H.assertError(reply, 400, "invalid_request", null)
+      assert.deepStrictEqual(reply.json.error.details.map((d: { field: string }) => d.field), ["to", "body", "reference"])
+      for (const detail of reply.json.error.details) assert.isString(detail.issue)
+    }))
+
+  it.effect("400 invalid_request: every missing field listed with its issue", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.send({})
+      H.assertError(reply, 400, "invalid_request", null)
+      assert.deepStrictEqual(reply.json.error.details, [
+        { field: "to", issue: "is missing" },
+        { field: "sender_id", issue: "is missing" },
+        { field: "body", issue: "is missing" },
+        { field: "market", issue: "is missing" }
+      ])
+    }))
+
+  it.effect("400 invalid_request: one missing field is also named in error.field", () =>
+    Effect.gen(function*() {
+      const { body: _, ...withoutBody } = H.validSend
+      const reply = yield* H.send(withoutBody)
+      H.assertError(reply, 400, "invalid_request", "body")
+      assert.deepStrictEqual(reply.json.error.details, [{ field: "body", issue: "is missing" }])
+    }))
+
+  it.effect("400 invalid_request: scheduled_at that is not an RFC 3339 date-time", () =>
+    Effect.gen(function*() {
+      for (const scheduled_at of ["tomorrow", "2026-11-23", "2026-11-23 10:00:00", "2026-02-30T10:00:00Z", 1764000000]) {
+        H.assertError(yield* H.send({ ...H.validSend, scheduled_at }), 400, "invalid_request", "scheduled_at")
+      }
+    }))
+
+  it.effect("404 not_found in the envelope for an unknown route, with or without a key", () =>
+    Effect.gen(function*() {
+      for (const key of [undefined, null]) {
+        for (const path of ["/v1/nothing", "/v2/messaging/messages", "/", "/v1/messaging/messages/msg_x/uncancel"]) {
+          H.assertError(yield* H.request("GET", path, { key }), 404, "not_found")
+        }
+      }
+    }))
+
+  it.effect("405 method_not_allowed with Allow, on every known path", () =>
+    Effect.gen(function*() {
+      const cases = [
+        ["DELETE", "/v1/messaging/messages", ["GET", "POST"]],
+        ["PUT", "/v1/messaging/messages", ["GET", "POST"]],
+        ["PATCH", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b", ["GET"]],
+        ["GET", "/v1/messaging/preview", ["POST"]],
+        ["GET", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel", ["POST"]],
+        ["POST", "/health", ["GET"]]
+      ] as const
+      for (const [method, path, allowed] of cases) {
+        const reply = yield* H.request(method, path)
+        H.assertError(reply, 405, "method_not_allowed")
+        assert.deepStrictEqual(reply.headers.get("allow")?.split(/,\s*/).sort(), [...allowed], `${method} ${path}`)
+      }
+    }))
+
+  it.effect("a trailing slash is served like the path without it, never a 405 for an allowed method", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.request("GET", "/v1/messaging/messages/")
+      assert.notStrictEqual(reply.status, 405, reply.text)
+      assert.include([200, 404], reply.status, reply.text)
+      H.assertMeta(reply)
+    }))
+
+  it.effect("415 unsupported_media_type: a body that is not declared JSON", () =>
+    Effect.gen(function*() {
+      const body = JSON.stringify(H.validSend)
+      const types = ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", "application/vnd.api+json", undefined]
+      for (const type of types) {
+        // fetch labels a string body text/plain;charset=UTF-8 when no type is given
+        const reply = yield* H.request("POST", "/v1/messaging/messages", {
+          body,
+          ...(type === undefined ? {} : { headers: { "content-type": type } })
+        })
+        H.assertError(reply, 415, "unsupported_media_type")
+      }
+    }))
+
+  it.effect("application/json is accepted with parameters and in any case", () =>
+    Effect.gen(function*() {
+      for (const type of ["application/json; charset=utf-8", "Application/JSON", "application/json;charset=UTF-8"]) {
+        const reply = yield* H.request("POST", "/v1/messaging/messages", {
+          body: JSON.stringify(H.validSend),
+          headers: { "content-type": type }
+        })
+        assert.strictEqual(reply.status, 201, `${type}: ${reply.text}`)
+      }
+    }))
+
+  it.effect("413 payload_too_large: a body over 64 KiB with Content-Length", () =>
+    Effect.gen(function*() {
+      const json = { ...H.validSend, body: "a".repeat(64 * 1024) }
+      const reply = yield* H.send(json)
+      H.assertError(reply, 413, "payload_too_large")
+    }))
+
+  it.effect("a body of exactly 64 KiB is read (and refused by the segment rule, not by size)", () =>
+    Effect.gen(function*() {
+      const empty = JSON.stringify({ ...H.validSend, body: "" })
+      const body = JSON.stringify({ ...H.validSend, body: "a".repeat(64 * 1024 - empty.length) })
+      assert.strictEqual(Buffer.byteLength(body), 64 * 1024)
+      const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
+      H.assertError(reply, 422, "body_too_long", "body")
+      const over = yield* H.request("POST", "/v1/messaging/messages", { body: body + " ", headers: jsonHeaders })
+      H.assertError(over, 413, "payload_too_large")
+    }))
+
+  it.effect("413 payload_too_large: a chunked body over 64 KiB without Content-Length", () =>
+    Effect.gen(function*() {
+      const body = JSON.stringify({ ...H.validSend, body: "a".repeat(80 * 1024) })
+      const chunks = body.match(/[\s\S]{1,8192}/g)!
+      const reply = yield* chunkedPost("/v1/messaging/messages", chunks)
+      H.assertError(reply, 413, "payload_too_large")
+    }))
+
+  it.effect("a small chunked body is served normally", () =>
+    Effect.gen(function*() {
+      const body = JSON.stringify(H.validSend)
+      const reply = yield* chunkedPost("/v1/messaging/messages", [body.slice(0, 10), body.slice(10)])
+      assert.strictEqual(reply.status, 201, reply.text)
+      H.assertMeta(reply)
+    }))
+})

@@ -1,0 +1,165 @@
+import { assert, layer } from "@effect/vitest"
+import { Clock, Effect } from "effect"
+import * as H from "./harness.js"
+
+type JsonSchema = Record<string, any>
+
+/** The problems of `value` against the subset of JSON Schema that the generated document uses. */
+const validate = (schema: JsonSchema, value: unknown, defs: Record<string, JsonSchema>, at = "$"): Array<string> => {
+  if (schema.$ref !== undefined) {
+    const name = String(schema.$ref).replace("#/components/schemas/", "").replace(/~1/g, "/").replace(/~0/g, "~")
+    assert.isDefined(defs[name], `schema ${name} is defined`)
+    return validate(defs[name]!, value, defs, at)
+  }
+  if (schema.anyOf !== undefined) {
+    const fits = schema.anyOf.some((option: JsonSchema) => validate(option, value, defs, at).length === 0)
+    return fits ? [] : [`${at}: ${JSON.stringify(value)} matches none of anyOf`]
+  }
+  if (schema.enum !== undefined && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} not in enum`]
+  switch (schema.type) {
+    case "object": {
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return [`${at}: not an object`]
+      const record = value as Record<string, unknown>
+      const problems = (schema.required ?? []).filter((key: string) => !(key in record)).map((key: string) =>
+        `${at}.${key}: missing`
+      )
+      for (const [key, item] of Object.entries(record)) {
+        const property = schema.properties?.[key]
+        if (property !== undefined) problems.push(...validate(property, item, defs, `${at}.${key}`))
+        else if (schema.additionalProperties === false) problems.push(`${at}.${key}: not documented`)
+      }
+      return problems
+    }
+    case "array":
+      return Array.isArray(value)
+        ? value.flatMap((item, i) => validate(schema.items ?? {}, item, defs, `${at}[${i}]`))
+        : [`${at}: not an array`]
+    case "string":
+      return typeof value === "string" ? [] : [`${at}: not a string`]
+    case "integer":
+      return Number.isInteger(value) ? [] : [`${at}: not an integer`]
+    case "number":
+      return typeof value === "number" ? [] : [`${at}: not a number`]
+    case "boolean":
+      return typeof value === "boolean" ? [] : [`${at}: not a boolean`]
+    case "null":
+      return value === null ? [] : [`${at}: not null`]
+  }
+  return []
+}
+
+const fetchDocument = Effect.map(H.request("GET", "/v1/openapi.json", { key: null }), (reply) => reply.json)
+
+layer(H.layer())("OpenAPI document and health", (it) => {
+  it.effect("GET /v1/openapi.json: 200 JSON, without a key, describing the messaging endpoints", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.request("GET", "/v1/openapi.json", { key: null })
+      assert.strictEqual(reply.status, 200, reply.text)
+      assert.match(reply.headers.get("content-type") ?? "", /^application\/json/)
+      assert.match(reply.headers.get("x-request-id") ?? "", H.requestIdPattern)
+      const doc = reply.json
+      assert.match(doc.openapi, /^3\./)
+      const messages = doc.paths["/v1/messaging/messages"]
+      assert.containsAllKeys(messages, ["get", "post"])
+      assert.containsAllKeys(doc.paths["/v1/messaging/preview"], ["post"])
+      assert.containsAllKeys(doc.paths["/v1/messaging/messages/{id}"], ["get"])
+      assert.containsAllKeys(doc.paths["/v1/messaging/messages/{id}/cancel"], ["post"])
+      assert.containsAllKeys(messages.post.responses, ["201", "400", "401", "403", "422", "429", "503"])
+      assert.deepStrictEqual(messages.post.security, [{ bearer: [] }])
+      assert.strictEqual(doc.components.securitySchemes.bearer.scheme, "bearer")
+      const query = messages.get.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)
+      assert.includeMembers(query, [
+        "query:market",
+        "query:status",
+        "query:sender_id",
+        "query:reference",
+        "query:from",
+        "query:to",
+        "query:cursor",
+        "query:page_size"
+      ])
+      assert.containsAllKeys(doc.components.schemas, ["Message", "MessageListItem", "Preview", "SendMessage", "Error"])
+    }))
+
+  it.effect("every error response is documented as the error envelope; no internal schema names leak", () =>
+    Effect.gen(function*() {
+      const doc = yield* fetchDocument
+      for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+        for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
+          assert.notProperty(operation.responses, "500", `${method} ${path}: no error is a 500 by design`)
+          for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+            if (Number(status) < 400) continue
+            assert.deepStrictEqual(
+              response.content["application/json"].schema,
+              { $ref: "#/components/schemas/Error" },
+              `${method} ${path} ${status}`
+            )
+            assert.notInclude(response.description, "@sendline")
+          }
+        }
+      }
+      for (const name of Object.keys(doc.components.schemas)) assert.notMatch(name, /@sendline|HttpApi|Defect/)
+    }))
+
+  it.effect("real responses, successes and errors, validate against the document's schemas", () =>
+    Effect.gen(function*() {
+      const doc = yield* fetchDocument
+      const defs = doc.components.schemas
+      const check = (method: string, path: string, reply: H.Reply) => {
+        const response = doc.paths[path]?.[method]?.responses[String(reply.status)]
+        assert.isDefined(response, `${method} ${path} documents ${reply.status}`)
+        const problems = validate(response.content["application/json"].schema, reply.json, defs)
+        assert.deepStrictEqual(problems, [], `${method} ${path} ${reply.status}: ${reply.text}`)
+      }
+      const now = yield* Clock.currentTimeMillis
+      const reader = yield* H.newKey((yield* H.Harness).main.accountId, ["messaging:read"])
+      const sent = yield* H.send({ ...H.validSend, reference: "r-1" })
+      const scheduled = yield* H.send({ ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
+      const cases: ReadonlyArray<readonly [string, string, H.Reply]> = [
+        ["post", "/v1/messaging/messages", sent],
+        ["post", "/v1/messaging/messages", scheduled],
+        ["post", "/v1/messaging/messages", yield* H.send({ ...H.validSend, market: "US" })],
+        ["post", "/v1/messaging/messages", yield* H.send({ to: 1 })],
+        ["post", "/v1/messaging/messages", yield* H.send(H.validSend, { key: null })],
+        ["post", "/v1/messaging/messages", yield* H.send(H.validSend, { key: reader.key })],
+        ["post", "/v1/messaging/preview", yield* H.preview({ body: "It’s 😀", market: "AU" })],
+        ["post", "/v1/messaging/preview", yield* H.preview({ body: "Hi" })],
+        ["get", "/v1/messaging/messages", yield* H.list({ page_size: "1" })],
+        ["get", "/v1/messaging/messages", yield* H.list({ page_size: "0" })],
+        ["get", "/v1/messaging/messages", yield* H.list({ cursor: "cur_x" })],
+        ["get", "/v1/messaging/messages/{id}", yield* H.request("GET", `/v1/messaging/messages/${sent.json.data.id}`)],
+        ["get", "/v1/messaging/messages/{id}", yield* H.request("GET", "/v1/messaging/messages/msg_unknown")],
+        [
+          "post",
+          "/v1/messaging/messages/{id}/cancel",
+          yield* H.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`)
+        ],
+        [
+          "post",
+          "/v1/messaging/messages/{id}/cancel",
+          yield* H.request("POST", `/v1/messaging/messages/${sent.json.data.id}/cancel`)
+        ],
+        ["get", "/health", yield* H.request("GET", "/health", { key: null })]
+      ]
+      assert.deepStrictEqual(
+        cases.map(([, , reply]) => reply.status),
+        [201, 201, 422, 400, 401, 403, 200, 200, 200, 400, 400, 200, 404, 200, 409, 200]
+      )
+      for (const [method, path, reply] of cases) check(method, path, reply)
+
+      // the checker itself refuses what the document does not describe
+      const created = doc.paths["/v1/messaging/messages"].post.responses["201"].content["application/json"].schema
+      assert.isNotEmpty(validate(created, { ...sent.json, data: { ...sent.json.data, extra: 1 } }, defs))
+      assert.isNotEmpty(validate(created, { ...sent.json, data: { ...sent.json.data, segments: "1" } }, defs))
+      assert.isNotEmpty(validate(created, { ...sent.json, data: { ...sent.json.data, status: "lost" } }, defs))
+      assert.isNotEmpty(validate(created, { ...sent.json, meta: {} }, defs))
+    }))
+
+  it.effect("GET /health: 200 without a key", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.request("GET", "/health", { key: null })
+      assert.strictEqual(reply.status, 200, reply.text)
+      assert.deepStrictEqual(reply.json, { ok: true })
+      assert.match(reply.headers.get("x-request-id") ?? "", H.requestIdPattern)
+    }))
+})

@@ -1,0 +1,179 @@
+/**
+ * The HTTP test harness: the real `/v1` server on an ephemeral port, over the core use cases and a
+ * SQLite `:memory:` database, with raw `fetch` helpers that keep status, headers and bytes.
+ *
+ * Meant for `@effect/vitest`'s `layer(Harness.layer())`: its `TestClock` is then the server's clock
+ * too, so tests move the server's time with `TestClock.adjust` (no sleeps). The clock starts at
+ * `Harness.start`.
+ */
+import { assert } from "@effect/vitest"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Admin, Demo, Permission, Services } from "@sendline/core"
+import { SqliteStore } from "@sendline/store-sqlite"
+import { Context, Effect, Layer, Schema, TestClock } from "effect"
+import { createServer } from "node:http"
+import * as Json from "../src/Json.js"
+import * as Server from "../src/Server.js"
+
+/** The server's clock at start: 2026-11-22T07:00:00.000Z. */
+export const start = Date.UTC(2026, 10, 22, 7, 0, 0)
+
+/** A caller: an account and one of its API keys. */
+export interface Caller {
+  readonly accountId: string
+  readonly keyId: string
+  readonly key: string
+}
+
+/** What came back: status, headers, the raw body and its JSON (undefined when not JSON). */
+export interface Reply {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  readonly json: any
+}
+
+/** How to send a request. */
+export interface RequestOptions {
+  /** The API key; defaults to the main caller's; `null` sends no `Authorization` header. */
+  readonly key?: string | null | undefined
+  /** A value sent as JSON with `Content-Type: application/json`. */
+  readonly json?: unknown
+  /** A raw body (no content type unless given in `headers`). */
+  readonly body?: string
+  readonly headers?: Record<string, string>
+}
+
+/** The running server. */
+export class Harness extends Context.Tag("@sendline/http/test/Harness")<Harness, {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string
+  /** An account with every permission and Sender ID `Acme` registered in every market. */
+  readonly main: Caller
+  /** The demo organisation (`Demo.ensure`): another account, with Sender ID `Sendline` everywhere. */
+  readonly demo: Caller
+}>() {}
+
+/** Sends one request to the server and reads the whole reply. */
+export const request = (method: string, path: string, options: RequestOptions = {}): Effect.Effect<Reply, never, Harness> =>
+  Effect.flatMap(Harness, (harness) =>
+    Effect.promise(async () => {
+      const headers: Record<string, string> = {}
+      const key = options.key === undefined ? harness.main.key : options.key
+      if (key !== null) headers.authorization = `Bearer ${key}`
+      let body: string | undefined = options.body
+      if (options.json !== undefined) {
+        headers["content-type"] = "application/json"
+        body = JSON.stringify(options.json)
+      }
+      const response = await fetch(harness.url + path, {
+        method,
+        headers: { ...headers, ...options.headers },
+        ...(body === undefined ? {} : { body })
+      })
+      const text = await response.text()
+      let json: unknown
+      try {
+        json = JSON.parse(text)
+      } catch {
+        json = undefined
+      }
+      return { status: response.status, headers: response.headers, text, json }
+    }))
+
+/** A valid send request for the main caller; override fields as needed. */
+export const validSend = { to: "+61412345678", sender_id: "Acme", body: "Hello from Acme", market: "AU" }
+
+/** `POST /v1/messaging/messages` with `json` (the main caller's key unless given). */
+export const send = (json: unknown, options: Omit<RequestOptions, "json"> = {}) =>
+  request("POST", "/v1/messaging/messages", { ...options, json })
+
+/** `POST /v1/messaging/preview` with `json`. */
+export const preview = (json: unknown, options: Omit<RequestOptions, "json"> = {}) =>
+  request("POST", "/v1/messaging/preview", { ...options, json })
+
+/** `GET /v1/messaging/messages` with `query`. */
+export const list = (query: Record<string, string> = {}, options: RequestOptions = {}) =>
+  request("GET", "/v1/messaging/messages?" + new URLSearchParams(query).toString(), options)
+
+/** A new account with `senderIds` registered (each `[senderId, market]`) and a key with `permissions`. */
+export const newCaller = (options: {
+  readonly senderIds?: ReadonlyArray<readonly [string, string]>
+  readonly permissions?: ReadonlyArray<Permission.Permission>
+} = {}): Effect.Effect<Caller, never, Admin.Admin> =>
+  Effect.gen(function*() {
+    const admin = yield* Admin.Admin
+    const account = yield* admin.createAccount({ name: "Test Org", type: "cpaas", adminEmail: "admin@test.example" })
+    for (const [senderId, market] of options.senderIds ?? []) {
+      yield* admin.importSenderId({ accountId: account.id, senderId, market, brandName: "Test Brand" })
+    }
+    return yield* newKey(account.id, options.permissions ?? Permission.all)
+  }).pipe(Effect.orDie)
+
+/** A new key of `accountId`. */
+export const newKey = (
+  accountId: string,
+  permissions: ReadonlyArray<Permission.Permission>,
+  expiresAt?: number
+): Effect.Effect<Caller, never, Admin.Admin> =>
+  Effect.flatMap(Admin.Admin, (admin) => admin.createKey({ accountId, permissions, expiresAt })).pipe(
+    Effect.map(({ apiKey, secret }) => ({ accountId, keyId: apiKey.id, key: secret })),
+    Effect.orDie
+  )
+
+/** `req_` + 26 lowercase Crockford base32 characters. */
+export const requestIdPattern = /^req_[0-9a-hjkmnp-tv-z]{26}$/
+
+/** RFC 3339, UTC as `+00:00`, with milliseconds. */
+export const timestampPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}\+00:00$/
+
+/** Decodes `value` with a documented schema, refusing any field the schema does not document. */
+export const decode = <A, I>(schema: Schema.Schema<A, I>, value: unknown): A =>
+  Schema.decodeUnknownSync(schema, { onExcessProperty: "error" })(value)
+
+/** Asserts the envelope's `meta` and the `X-Request-Id` header agree and are well formed. */
+export const assertMeta = (reply: Reply): void => {
+  const requestId = reply.headers.get("x-request-id")
+  assert.match(requestId ?? "", requestIdPattern)
+  assert.strictEqual(reply.json?.meta?.request_id, requestId)
+  assert.match(reply.json.meta.timestamp, timestampPattern)
+  assert.match(reply.headers.get("content-type") ?? "", /^application\/json/)
+}
+
+/** Asserts an error envelope with `status` and `code` (and `field` when given; `null`: no field). */
+export const assertError = (reply: Reply, status: number, code: string, field?: string | null): void => {
+  assert.strictEqual(reply.status, status, `expected ${status} ${code}, got ${reply.status}: ${reply.text}`)
+  decode(Json.ErrorEnvelope, reply.json)
+  assert.strictEqual(reply.json.ok, false)
+  assert.strictEqual(reply.json.error.code, code, reply.text)
+  if (field !== undefined) assert.strictEqual(reply.json.error.field, field ?? undefined, reply.text)
+  assertMeta(reply)
+}
+
+/**
+ * The server over a fresh SQLite `:memory:` database, with the main caller and the demo data.
+ * `rateLimitPerSecond` defaults to 0 (off), since the test clock only moves when told to.
+ */
+export const layer = (options: { readonly rateLimitPerSecond?: number } = {}) => {
+  const core = Services.layer.pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
+  const server = Server.layerServe({ rateLimitPerSecond: options.rateLimitPerSecond ?? 0 }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const harness = Layer.effect(
+    Harness,
+    Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      if (server.address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address")
+      const main = yield* newCaller({ senderIds: [["Acme", "AU"], ["Acme", "NZ"], ["Acme", "SG"], ["Acme", "GB"]] })
+      const issued = yield* Effect.orDie(Demo.ensure)
+      const demo = { accountId: issued.apiKey.accountId, keyId: issued.apiKey.id, key: issued.secret }
+      return { url: `http://127.0.0.1:${server.address.port}`, main, demo }
+    })
+  )
+  return harness.pipe(
+    Layer.provideMerge(server),
+    Layer.provideMerge(core),
+    Layer.provideMerge(Layer.effectDiscard(TestClock.setTime(start)))
+  )
+}
