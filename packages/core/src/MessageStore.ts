@@ -25,7 +25,8 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
   ) => Effect.Effect<ReadonlyArray<Message>, StoreUnavailable>
   /**
    * Replaces the message with `next` only while its stored status is still `from`, writing `event`
-   * in the same transaction; false when the status had moved on (someone else won).
+   * in the same transaction; false when the status had moved on (someone else won). A transition
+   * ends any claim on the message: the claim was for the work of its old status.
    */
   readonly transition: (
     next: Message,

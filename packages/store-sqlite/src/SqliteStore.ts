@@ -516,7 +516,8 @@ export const make: Effect.Effect<
             status = ${m.status}, recipient = ${m.to}, sender_id = ${m.senderId}, body = ${m.body},
             segments = ${m.segments}, encoding = ${m.encoding}, market = ${m.market}, reference = ${orNull(m.reference)},
             callback_url = ${orNull(m.callbackUrl)}, price = ${priceJson(m.price)}, error = ${errorJson(m.error)},
-            scheduled_at = ${orNull(m.scheduledAt)}, sent_at = ${orNull(m.sentAt)}, delivered_at = ${orNull(m.deliveredAt)}
+            scheduled_at = ${orNull(m.scheduledAt)}, sent_at = ${orNull(m.sentAt)}, delivered_at = ${orNull(m.deliveredAt)},
+            claimed_until = NULL
           WHERE id = ${m.id} AND account_id = ${m.accountId} AND status = ${from}
           RETURNING id`,
         (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(insertEventIfAny(event), true)
