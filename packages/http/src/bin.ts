@@ -30,5 +30,5 @@ Cli.run(process.argv).pipe(
       `sendline: ${Option.match(failure, { onNone: () => Cause.pretty(cause), onSome: describe })}`
     ).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1))))
   }),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  NodeRuntime.runMain({ disableErrorReporting: true, disablePrettyLogger: true })
 )
