@@ -532,8 +532,8 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
           "scheduledAt <= now"
         )
         assert.deepStrictEqual(yield* messages.claim("schedule", now + 1, 100, now + 30_000), [later])
-        assert.deepStrictEqual(yield* messages.claim("dispatch", FOREVER - 1, 100, FOREVER), [], "nothing else is due")
-        assert.deepStrictEqual(yield* messages.claim("schedule", FOREVER - 1, 100, FOREVER), [])
+        assert.deepStrictEqual(yield* messages.claim("dispatch", now + 2, 100, now + 30_000), [], "nothing else is due")
+        assert.deepStrictEqual(yield* messages.claim("schedule", now + 2, 100, now + 30_000), [])
         assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(queued), "claiming changes nothing else")
       }))
 
@@ -635,8 +635,9 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         assert.isTrue(yield* messages.transition(nowQueued, "scheduled", Option.none()))
         assert.deepStrictEqual(yield* messages.claim("dispatch", T + 1, 10, T + 30_000), [nowQueued])
 
-        // after every lease has ended, nothing is due for its old work
-        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 60_000, 10, T + 90_000), [])
+        // after every lease has ended: the sent message is not dispatched again, the cancelled and
+        // the formerly scheduled ones are not scheduled again; only the queued one is due, again
+        assert.deepStrictEqual(yield* messages.claim("dispatch", T + 60_000, 10, T + 90_000), [nowQueued])
         assert.deepStrictEqual(yield* messages.claim("schedule", T + 60_000, 10, T + 90_000), [])
       }))
 
