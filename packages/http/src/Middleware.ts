@@ -28,14 +28,21 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.A
 }
 
 /** A chunked body is over the limit only once read; past 1 MiB the connection is dropped. */
-const chunkedTooLarge = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<boolean, unknown> =>
+const isChunked = (request: HttpServerRequest.HttpServerRequest) =>
   request.headers["content-length"] === undefined && request.headers["transfer-encoding"] !== undefined
-    ? request.text.pipe(
-      // The text is cached: the handlers read it again without a second pass over the socket.
-      Effect.map((text) => Buffer.byteLength(text) > maxBodyBytes),
-      HttpIncomingMessage.withMaxBodySize(Option.some(16 * maxBodyBytes))
-    )
-    : Effect.succeed(false)
+
+// A body without Content-Length is read (up to 1 MiB, cached for the handler) and measured first;
+// one with Content-Length was measured by `precheck`, and Node reads no more than it declares.
+const guardChunked = <E, R>(
+  request: HttpServerRequest.HttpServerRequest,
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  request.text.pipe(
+    Effect.flatMap((text) =>
+      Buffer.byteLength(text) > maxBodyBytes ? ErrorResponse.render(ErrorResponse.payloadTooLarge) : app
+    ),
+    HttpIncomingMessage.withMaxBodySize(Option.some(16 * maxBodyBytes))
+  )
 
 const routes = Object.values(Api.groups).flatMap((group) =>
   Object.values(group.endpoints).map((endpoint) => ({
@@ -71,13 +78,9 @@ export const layer = HttpApiBuilder.middleware(
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       Effect.flatMap(ids.make("req"), (requestId) => {
         const refused = precheck(request)
-        const handled = refused === undefined
-          ? Effect.flatMap(chunkedTooLarge(request), (tooLarge) =>
-            tooLarge ? ErrorResponse.render(ErrorResponse.payloadTooLarge) : app).pipe(
-            HttpIncomingMessage.withMaxBodySize(Option.some(maxBodyBytes)),
-            Effect.catchAllCause((cause) => recover(cause, request))
-          )
-          : ErrorResponse.render(refused)
+        const handled = refused !== undefined
+          ? ErrorResponse.render(refused)
+          : Effect.catchAllCause(isChunked(request) ? guardChunked(request, app) : app, (cause) => recover(cause, request))
         return handled.pipe(
           // An idempotent replay already carries the request id of the response it replays.
           Effect.map((response) =>
