@@ -6,7 +6,10 @@ const conditions = ["@sendline/source", "import", "module", "node", "default"]
 
 export default defineConfig({
   resolve: { conditions },
-  ssr: { resolve: { conditions, externalConditions: conditions } },
+  // Vite ≥ 6 hands the SSR conditions to the test workers as `node --conditions`, where they apply
+  // to CommonJS `require` too: "import" there made pg's `require("pg-pool")` load its ESM build.
+  // Vite adds import/require itself by the kind of each import, so neither is listed here.
+  ssr: { resolve: { conditions: ["@sendline/source", "node"], externalConditions: ["@sendline/source", "node"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 30_000,

@@ -1,16 +1,21 @@
 /**
- * Send throughput: `POST /v1/messaging/messages` on `sendline serve --demo` (embedded SQLite) under
- * autocannon at 32 connections, beside a bare `node:http` server answering a constant JSON body,
- * measured in the same run. Both servers run as child processes, one after the other, so neither
- * shares an event loop with autocannon or with each other.
+ * Send throughput: `POST /v1/messaging/messages` on `sendline serve --demo` (embedded SQLite, then
+ * PostgreSQL) under autocannon at 32 connections, beside a bare `node:http` server answering a
+ * constant JSON body, measured in the same run. Every server runs as a child process, one after the
+ * other, so none shares an event loop with autocannon or with another.
  *
- * The runner (`startServer`, `measure`, `runServerBench`) takes any server command and environment,
- * so other store variants (PostgreSQL) can reuse it with their own `ServerSpec`.
+ * The runner (`startServer`, `measure`, `runServerBench`) takes any server command and environment;
+ * the PostgreSQL variant is the same command with `DATABASE_URL` on a fresh schema of
+ * TEST_DATABASE_URL (default `postgres://postgres@127.0.0.1:5432/test`), dropped afterwards, and is
+ * skipped with a line saying so when no server answers there.
  *
  * Environment: BENCH_SECONDS (measured run, default 10), BENCH_WARMUP_SECONDS (default 2),
- * BENCH_CPU_PROF_DIR (when set, the Sendline child runs with `--cpu-prof` and writes its profile there).
+ * BENCH_CPU_PROF_DIR (when set, the SQLite Sendline child runs with `--cpu-prof` and writes its profile there),
+ * TEST_DATABASE_URL.
  */
+import { TestDatabase } from "@sendline/store-postgres/testing"
 import autocannon from "autocannon"
+import { Effect, Option } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
@@ -97,6 +102,10 @@ export interface SendBenchResult {
   /** Sendline req/s ÷ bare node:http req/s. */
   readonly ratio: number
   readonly targetMet: boolean
+  /** Sendline on PostgreSQL; undefined when no server answered at TEST_DATABASE_URL. */
+  readonly postgres: ServerFigures | undefined
+  /** Sendline (PostgreSQL) req/s ÷ bare node:http req/s. */
+  readonly postgresRatio: number | undefined
 }
 
 const freePort = (): Promise<number> =>
@@ -360,26 +369,59 @@ export async function runSendBench(): Promise<SendBenchResult> {
     rmSync(dataDir, { recursive: true, force: true })
   }
 
+  // The same server on PostgreSQL, in a fresh schema of TEST_DATABASE_URL that is dropped afterwards.
+  let postgres: ServerFigures | undefined
+  const pgBase = await Effect.runPromise(Effect.orDie(TestDatabase.url))
+  const schema = await Effect.runPromise(Effect.option(TestDatabase.createSchema(pgBase)))
+  if (Option.isNone(schema)) {
+    console.log(
+      `\nSendline (PostgreSQL) skipped: no server answers at ${TestDatabase.redact(pgBase)} (TEST_DATABASE_URL); ` +
+        `start one with: ${TestDatabase.startCommand}`
+    )
+  } else {
+    try {
+      postgres = await runServerBench(
+        {
+          name: "Sendline (PostgreSQL)",
+          ...node("packages/http/src/bin.ts", ["serve", "--demo"]),
+          env: {
+            DATABASE_URL: TestDatabase.withSchema(pgBase, schema.value),
+            SQLITE_PATH: undefined,
+            RATE_LIMIT_PER_SECOND: "0",
+            LOG_LEVEL: "warning"
+          }
+        },
+        load,
+        demoKeyRequest,
+        verifyStored
+      )
+    } finally {
+      await Effect.runPromise(Effect.ignore(TestDatabase.dropSchema(pgBase, schema.value)))
+    }
+  }
+
   console.log(
-    `\n  ${"server".padEnd(20)} ${"req/s (mean)".padStart(12)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${
+    `\n  ${"server".padEnd(22)} ${"req/s (mean)".padStart(12)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${
       "non-2xx".padStart(8)
     } ${"2xx total".padStart(10)}`
   )
-  for (const r of [bare, sendline]) {
+  for (const r of postgres === undefined ? [bare, sendline] : [bare, sendline, postgres]) {
     console.log(
-      `  ${r.name.padEnd(20)} ${format.rate(r.requestsPerSecond).padStart(12)} ${format.ms(r.p50Ms).padStart(7)} ${
+      `  ${r.name.padEnd(22)} ${format.rate(r.requestsPerSecond).padStart(12)} ${format.ms(r.p50Ms).padStart(7)} ${
         format.ms(r.p99Ms).padStart(7)
       } ${String(r.non2xx).padStart(8)} ${format.rate(r.completed2xx).padStart(10)}`
     )
   }
   const ratio = sendline.requestsPerSecond / bare.requestsPerSecond
   const targetMet = ratio >= TARGET_RATIO && sendline.p99Ms < TARGET_P99_MS
-  console.log(`\nSendline / bare node:http: ${ratio.toFixed(2)}×`)
+  const postgresRatio = postgres === undefined ? undefined : postgres.requestsPerSecond / bare.requestsPerSecond
+  console.log(`\nSendline (SQLite) / bare node:http: ${ratio.toFixed(2)}×`)
+  if (postgresRatio !== undefined) console.log(`Sendline (PostgreSQL) / bare node:http: ${postgresRatio.toFixed(2)}×`)
   console.log(
     `target ≥ ${TARGET_RATIO.toFixed(2)}× with p99 < ${TARGET_P99_MS} ms at ${load.connections} connections: ${
       targetMet ? "met" : "NOT met"
     }`
   )
   if (profileDir !== undefined) console.log(`Sendline CPU profile written under ${profileDir}`)
-  return { load, bare, sendline, ratio, targetMet }
+  return { load, bare, sendline, ratio, targetMet, postgres, postgresRatio }
 }

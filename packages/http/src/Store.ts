@@ -6,20 +6,45 @@
  */
 import type { Services } from "@sendline/core"
 import { Errors } from "@sendline/core"
+import { PgStore } from "@sendline/store-postgres"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import type { ServerConfig } from "./Config.js"
 
+/** `host:port/database`, never the user or password, for logs and errors. */
+const describePg = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.host}${parsed.pathname}`
+  } catch {
+    return "DATABASE_URL"
+  }
+}
+
+/** The store's message and the driver's, e.g. "… could not connect (connect ECONNREFUSED …)". */
+const reason = (error: Errors.StoreUnavailable): string => {
+  const driver = error.cause instanceof Error && error.cause.cause instanceof Error ? error.cause.cause.message : ""
+  return driver === "" ? `${error.message}.` : `${error.message} (${driver}).`
+}
+
 /** The store layer for `config`. @since 0.1.0 @category layers */
 export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors.StoreUnavailable> => {
   if (Option.isSome(config.databaseUrl)) {
-    const url = Redacted.value(config.databaseUrl.value)
-    const message = /^postgres(ql)?:\/\//.test(url)
-      ? "The PostgreSQL store is not available yet; unset DATABASE_URL to use SQLite."
-      : "DATABASE_URL must be a postgres:// URL; unset it to use SQLite."
-    return Layer.fail(new Errors.StoreUnavailable({ message }))
+    const url = config.databaseUrl.value
+    if (!/^postgres(ql)?:\/\//.test(Redacted.value(url))) {
+      return Layer.fail(
+        new Errors.StoreUnavailable({ message: "DATABASE_URL must be a postgres:// URL; unset it to use SQLite." })
+      )
+    }
+    const where = describePg(Redacted.value(url))
+    return PgStore.layerPg({ url }).pipe(
+      Layer.catchAll((cause) =>
+        Layer.fail(new Errors.StoreUnavailable({ message: `Cannot use PostgreSQL at ${where}: ${reason(cause)}`, cause }))
+      ),
+      Layer.tap(() => Effect.logInfo(`Store: PostgreSQL at ${where}`))
+    )
   }
   if (config.sqlitePath !== ":memory:") {
     mkdirSync(dirname(config.sqlitePath), { recursive: true })

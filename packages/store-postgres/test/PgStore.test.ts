@@ -1,0 +1,211 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import type { Account } from "@sendline/core/Account"
+import { AccountStore } from "@sendline/core/AccountStore"
+import { StoreUnavailable } from "@sendline/core/Errors"
+import type { Message } from "@sendline/core/Message"
+import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
+import { MessageStore } from "@sendline/core/MessageStore"
+import { StoreSuite } from "@sendline/core/testing"
+import { PgStore } from "@sendline/store-postgres"
+import { TestDatabase } from "@sendline/store-postgres/testing"
+import { Context, Deferred, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import { afterAll } from "vitest"
+
+// One schema for this file (dropped afterwards), so that runs and other files never collide.
+// No server: one loud line and the tests are skipped, or under CI=true the file fails here.
+const database = await Effect.runPromise(TestDatabase.probe)
+
+if (Option.isNone(database)) {
+  describe.skip("PgStore (no PostgreSQL server: see the line above)", () => {
+    it("runs StoreSuite on PostgreSQL", () => {})
+  })
+} else {
+  const base = database.value
+  const schemas: Array<string> = []
+  const freshSchema = Effect.tap(TestDatabase.createSchema(base), (schema) => Effect.sync(() => schemas.push(schema)))
+  afterAll(() =>
+    Effect.runPromise(Effect.forEach(schemas, (schema) => TestDatabase.dropSchema(base, schema), { discard: true }))
+  )
+  const suiteUrl = TestDatabase.withSchema(base, await Effect.runPromise(freshSchema))
+
+  /** A client on the suite's schema (its own pool, as another process would have). */
+  const client = (url = suiteUrl) => PgClient.layer({ url: Redacted.make(url) })
+  const SuiteClient = client()
+  const OnSuiteClient = PgStore.layer.pipe(Layer.provideMerge(SuiteClient))
+
+  StoreSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
+
+  const account = (id: string): Account => ({
+    id,
+    name: "Acme",
+    type: "cpaas",
+    adminEmail: "ops@example.com",
+    markets: [],
+    identifiers: [],
+    createdAt: 0
+  })
+
+  const tables = (sql: SqlClient.SqlClient) =>
+    Effect.map(
+      sql<{ tablename: string }>`SELECT tablename FROM pg_tables
+        WHERE schemaname = current_schema() AND tablename LIKE 'sendline_%' ORDER BY tablename`,
+      (rows) => rows.map((row) => row.tablename)
+    )
+
+  describe("PgStore", () => {
+    it.effect("runs in its own schema, set through the URL", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const [row] = yield* sql<{ schema: string }>`SELECT current_schema() AS schema`
+        assert.match(row!.schema, /^sendline_test_[0-9a-z]+$/)
+      }).pipe(Effect.provide(SuiteClient)))
+
+    it.effect("four concurrent migrations of one fresh schema all succeed, once, and again later", () =>
+      Effect.gen(function*() {
+        const url = TestDatabase.withSchema(base, yield* freshSchema)
+        // Each with its own pool: four processes starting at once on an empty database.
+        const migrateOnce = Effect.provide(Effect.scoped(PgStore.make), client(url))
+        yield* Effect.all(Array.from({ length: 4 }, () => migrateOnce), { concurrency: "unbounded" })
+        yield* migrateOnce
+        const { migrations, names } = yield* Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          return {
+            migrations: yield* sql<{ migration_id: number; name: string }>`SELECT migration_id, name
+              FROM sendline_migrations ORDER BY migration_id`,
+            names: yield* tables(sql)
+          }
+        }).pipe(Effect.provide(client(url)))
+        assert.deepStrictEqual(migrations.map((row) => [row.migration_id, row.name]), [[1, "initial"], [2, "claims"]])
+        assert.deepStrictEqual(names, [
+          "sendline_accounts",
+          "sendline_api_keys",
+          "sendline_events",
+          "sendline_idempotency_keys",
+          "sendline_messages",
+          "sendline_migrations",
+          "sendline_sender_ids",
+          "sendline_webhook_subscriptions"
+        ])
+      }))
+
+    it.effect("a failing statement is StoreUnavailable, without SQL text, the cause kept", () =>
+      Effect.gen(function*() {
+        const accounts = yield* AccountStore
+        const duplicate = account(`acct_dup${TestDatabase.schemaName()}`)
+        yield* accounts.insertAccount(duplicate)
+        const error = yield* Effect.flip(accounts.insertAccount(duplicate))
+        assert.instanceOf(error, StoreUnavailable)
+        assert.notMatch(error.message, /INSERT|sendline_/)
+        assert.instanceOf(error.cause, SqlError)
+      }).pipe(Effect.provide(OnSuiteClient)))
+
+    it.effect("an unreachable server is StoreUnavailable when the layer is built", () =>
+      Effect.gen(function*() {
+        const error = yield* Effect.flip(
+          Effect.provide(AccountStore, PgStore.layerPg({ url: Redacted.make("postgres://postgres@127.0.0.1:1/none") }))
+        )
+        assert.instanceOf(error, StoreUnavailable)
+        assert.notMatch(error.message, /127\.0\.0\.1/)
+      }))
+
+    it.effect("the message list and the claims read an index for every filter, never a sort", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const plan = (query: string) =>
+          sql.withTransaction(Effect.gen(function*() {
+            // On an almost empty table a scan is cheapest: forbid it to see which index is picked.
+            yield* sql`SET LOCAL enable_seqscan = off`
+            yield* sql`SET LOCAL enable_bitmapscan = off`
+            const rows = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${query}`)
+            return rows.map((row) => row["QUERY PLAN"]).join("\n")
+          }))
+        const filters = ["", "AND market = 'AU'", "AND status = 'queued'", "AND sender_id = 'Acme'", "AND reference = 'r'"]
+        for (const filter of filters) {
+          const text = yield* plan(`SELECT * FROM sendline_messages
+            WHERE account_id = 'acct' ${filter} AND created_at >= 1 AND (created_at, id) < (5, 'msg')
+            ORDER BY created_at DESC, id DESC LIMIT 50`)
+          assert.match(text, /Index Scan Backward using sendline_messages_/, text)
+          assert.notMatch(text, /Sort|Seq Scan/, text)
+        }
+        const claims = [
+          `status = 'queued' AND (claimed_until IS NULL OR claimed_until <= 5) ORDER BY created_at, id`,
+          `status = 'scheduled' AND scheduled_at <= 5 AND (claimed_until IS NULL OR claimed_until <= 5)
+           ORDER BY scheduled_at, id`
+        ]
+        for (const [i, where] of claims.entries()) {
+          const text = yield* plan(`SELECT id FROM sendline_messages WHERE ${where} LIMIT 10 FOR UPDATE SKIP LOCKED`)
+          assert.match(text, new RegExp(`Index Scan using sendline_messages_${i === 0 ? "dispatch" : "schedule"}`), text)
+          assert.notMatch(text, /Sort|Seq Scan/, text)
+        }
+      }).pipe(Effect.provide(OnSuiteClient)))
+
+    it.effect("claim skips a row that another connection holds locked, without waiting for it", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const messages = yield* MessageStore
+        const accounts = yield* AccountStore
+        const suffix = TestDatabase.schemaName()
+        yield* accounts.insertAccount(account(`acct_${suffix}`))
+        // Everything claimable so far is leased away, so that only this test's messages are due.
+        const far = 8_640_000_000_000_000
+        while ((yield* messages.claim("dispatch", far - 1, 1_000, far)).length > 0) {
+          // drained
+        }
+        const make = (id: string, createdAt: number): Message => ({
+          id,
+          accountId: `acct_${suffix}`,
+          status: "queued",
+          to: "+61412345678",
+          senderId: "Acme",
+          body: "hi",
+          segments: 1,
+          encoding: "GSM-7",
+          market: "AU",
+          price: { amount: "0.0500", currency: "AUD" },
+          createdAt
+        })
+        const locked = make(`msg_${suffix}a`, 1)
+        const free = make(`msg_${suffix}b`, 2)
+        yield* messages.insert(locked, Option.none())
+        yield* messages.insert(free, Option.none())
+        // Another connection locks one row, in a transaction held open until the claim is done.
+        const isLocked = yield* Deferred.make<void>()
+        const release = yield* Deferred.make<void>()
+        const holder = yield* Effect.fork(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT id FROM sendline_messages WHERE id = ${locked.id} FOR UPDATE`
+          yield* Deferred.succeed(isLocked, undefined)
+          yield* Deferred.await(release)
+        })))
+        yield* Deferred.await(isLocked)
+        const claimed = yield* messages.claim("dispatch", 10, 10, 1_000).pipe(Effect.timeout("5 seconds"))
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(holder)
+        assert.deepStrictEqual(claimed, [free])
+        assert.deepStrictEqual(yield* messages.claim("dispatch", 10, 10, 1_000), [locked])
+      }).pipe(Effect.provide(OnSuiteClient)))
+
+    it.effect("reserves of one idempotency key through two pools at once: exactly one wins", () =>
+      Effect.gen(function*() {
+        const other = yield* Layer.build(PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
+        const here = yield* IdempotencyStore
+        const there = Context.get(other, IdempotencyStore)
+        const accountId = `acct_${TestDatabase.schemaName()}`
+        yield* (yield* AccountStore).insertAccount(account(accountId))
+        const key = `idem-${accountId}`
+        const results = yield* Effect.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (i % 2 === 0 ? here : there).reserve(
+              { accountId, key, fingerprint: `fp-${i}`, createdAt: i, response: Option.none() },
+              -1
+            )),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(results.filter(Option.isNone).length, 1)
+        const holders = new Set(results.flatMap((r) => Option.isSome(r) ? [r.value.fingerprint] : []))
+        assert.strictEqual(holders.size, 1)
+      }).pipe(Effect.scoped, Effect.provide(OnSuiteClient)))
+  })
+}
