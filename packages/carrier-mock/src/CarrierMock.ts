@@ -1,0 +1,243 @@
+/**
+ * A deterministic carrier simulator implementing core's `Carrier` port. What happens to a message
+ * depends only on the last four digits of its recipient (see `rules`); latency, report delay and
+ * the throughput cap run on Effect's `Clock`, so `TestClock` drives them. Every submission is
+ * journaled, in memory and optionally in a file that outlives the process.
+ *
+ * @since 0.1.0
+ */
+import { Carrier } from "@sendline/core"
+import { Clock, Context, Duration, Effect, Layer } from "effect"
+import * as fs from "node:fs"
+
+/** A recipient ending in these digits is accepted and reported `undelivered`. @since 0.1.0 @category rules */
+export const undeliveredSuffix = "0000"
+/** A recipient ending in these digits is refused at submit (`CarrierRefused`). @since 0.1.0 @category rules */
+export const refusedSuffix = "9999"
+/** A recipient ending in these digits is accepted and never reported. @since 0.1.0 @category rules */
+export const silentSuffix = "5555"
+/** A recipient ending in these digits is unavailable on its first submission, accepted on the next. @since 0.1.0 @category rules */
+export const flakySuffix = "7777"
+
+/** The `error` of a refusal at submit. @since 0.1.0 @category rules */
+export const refusedError = { code: "destination_blocked", message: "The carrier refused the destination number." } as const
+/** The `error` of an `undelivered` report. @since 0.1.0 @category rules */
+export const undeliveredError = {
+  code: "absent_subscriber",
+  message: "The handset was unreachable until the message expired."
+} as const
+
+/** What the mock does with a recipient. @since 0.1.0 @category rules */
+export type Rule = "deliver" | "undeliver" | "refuse" | "silent" | "flaky"
+
+/** The rule for a recipient, by its last four digits; anything else is delivered. @since 0.1.0 @category rules */
+export const ruleFor = (to: string): Rule =>
+  to.endsWith(undeliveredSuffix)
+    ? "undeliver"
+    : to.endsWith(refusedSuffix)
+    ? "refuse"
+    : to.endsWith(silentSuffix)
+    ? "silent"
+    : to.endsWith(flakySuffix)
+    ? "flaky"
+    : "deliver"
+
+/** Mock settings. @since 0.1.0 @category models */
+export interface Options {
+  /** Clock time each submission takes before the answer (default 0). */
+  readonly submitLatency?: Duration.DurationInput
+  /** Clock time from acceptance to the delivery report (default 2 seconds). */
+  readonly reportDelay?: Duration.DurationInput
+  /** Submissions per second before `CarrierUnavailable` "throttled" (token bucket; default no cap). */
+  readonly maxPerSecond?: number
+  /**
+   * A JSON-lines file the journal is appended to. When it exists at start, the mock remembers it:
+   * accepted references stay deduped and their reports are due again, as a real carrier that
+   * outlived the crash of its client would.
+   */
+  readonly journalPath?: string
+}
+
+/** How the mock answered a submission. @since 0.1.0 @category models */
+export type Decision = "accepted" | "duplicate" | "refused" | "unavailable" | "throttled"
+
+/** One submission as the mock saw it. Only `accepted` ones are sent and charged. @since 0.1.0 @category models */
+export interface JournalEntry {
+  /** When the mock answered (epoch milliseconds, Clock). */
+  readonly at: number
+  readonly reference: string
+  readonly accountId: string
+  readonly to: string
+  readonly segments: number
+  readonly decision: Decision
+  readonly carrierMessageId?: string
+  readonly code?: string
+}
+
+/** The mock's test view. @since 0.1.0 @category services */
+export class CarrierMock extends Context.Tag("@sendline/carrier-mock/CarrierMock")<CarrierMock, {
+  /** Every submission, oldest first. */
+  readonly journal: Effect.Effect<ReadonlyArray<JournalEntry>>
+  /** Reports not taken yet, due or not, by due time. */
+  readonly pendingReports: Effect.Effect<ReadonlyArray<Carrier.DeliveryReport>>
+  /** Segments charged: the sum over accepted submissions (duplicates are free). */
+  readonly charged: Effect.Effect<number>
+  /** Adds a report as if the network had sent it (for unknown or repeated reports in tests). */
+  readonly injectReport: (report: Carrier.DeliveryReport) => Effect.Effect<void>
+}>() {}
+
+/** Whether a journal entry is a sent (and charged) message. @since 0.1.0 @category filters */
+export const isAccepted = (entry: JournalEntry): boolean => entry.decision === "accepted"
+
+const parseJournal = (path: string): ReadonlyArray<JournalEntry> => {
+  if (!fs.existsSync(path)) return []
+  const text = fs.readFileSync(path, "utf8")
+  // end a line cut short by a crash, so that the next entry starts on a line of its own
+  if (text.length > 0 && !text.endsWith("\n")) fs.appendFileSync(path, "\n")
+  const entries: Array<JournalEntry> = []
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue
+    try {
+      entries.push(JSON.parse(line) as JournalEntry)
+    } catch {
+      // a line cut short by a crash: the submission it began to record was never answered
+    }
+  }
+  return entries
+}
+
+/** The mock's two faces: the `Carrier` port and the `CarrierMock` test view. @since 0.1.0 @category constructors */
+export const make = (options: Options = {}): Effect.Effect<{
+  readonly carrier: Context.Tag.Service<Carrier.Carrier>
+  readonly mock: Context.Tag.Service<CarrierMock>
+}> =>
+  Effect.sync(() => {
+    const latency = Duration.decode(options.submitLatency ?? 0)
+    const reportDelay = Duration.toMillis(options.reportDelay ?? "2 seconds")
+    const cap = options.maxPerSecond ?? Infinity
+    const journal: Array<JournalEntry> = []
+    const accepted = new Map<string, Carrier.CarrierReceipt>()
+    const flakySeen = new Set<string>()
+    let pending: Array<Carrier.DeliveryReport> = []
+    let counter = 0
+    let tokens = cap
+    let refilledAt: number | undefined
+
+    const schedule = (entry: JournalEntry, carrierMessageId: string) => {
+      const rule = ruleFor(entry.to)
+      if (rule === "silent") return
+      const report: Carrier.DeliveryReport = {
+        reference: entry.reference,
+        accountId: entry.accountId,
+        carrierMessageId,
+        outcome: rule === "undeliver" ? "undelivered" : "delivered",
+        ...(rule === "undeliver" ? { error: { ...undeliveredError } } : {}),
+        at: entry.at + reportDelay
+      }
+      pending.push(report)
+    }
+
+    const remember = (entry: JournalEntry) => {
+      journal.push(entry)
+      if (entry.decision === "unavailable") flakySeen.add(entry.reference)
+      if (entry.decision === "accepted" && entry.carrierMessageId !== undefined) {
+        accepted.set(entry.reference, { carrierMessageId: entry.carrierMessageId, acceptedAt: entry.at, duplicate: false })
+        schedule(entry, entry.carrierMessageId)
+      }
+    }
+
+    if (options.journalPath !== undefined) {
+      for (const entry of parseJournal(options.journalPath)) {
+        remember(entry)
+        if (entry.decision === "accepted") counter++
+      }
+    }
+
+    const record = (entry: JournalEntry) => {
+      remember(entry)
+      if (options.journalPath !== undefined) fs.appendFileSync(options.journalPath, JSON.stringify(entry) + "\n")
+    }
+
+    const takeToken = (now: number): boolean => {
+      if (cap === Infinity) return true
+      if (refilledAt === undefined) refilledAt = now
+      tokens = Math.min(cap, tokens + ((now - refilledAt) * cap) / 1000)
+      refilledAt = now
+      if (tokens < 1) return false
+      tokens -= 1
+      return true
+    }
+
+    const entryFor = (message: Carrier.Outbound, at: number, decision: Decision, extra: Partial<JournalEntry> = {}) => ({
+      at,
+      reference: message.reference,
+      accountId: message.accountId,
+      to: message.to,
+      segments: message.segments,
+      decision,
+      ...extra
+    })
+
+    // The answer is decided in one synchronous step, so that concurrent submissions of one
+    // reference see each other: the first is accepted, the others are duplicates.
+    const decide = (message: Carrier.Outbound, now: number) =>
+      Effect.suspend((): Effect.Effect<Carrier.CarrierReceipt, Carrier.CarrierRefused | Carrier.CarrierUnavailable> => {
+        const first = accepted.get(message.reference)
+        if (first !== undefined) {
+          record(entryFor(message, now, "duplicate", { carrierMessageId: first.carrierMessageId }))
+          return Effect.succeed({ ...first, duplicate: true })
+        }
+        const rule = ruleFor(message.to)
+        if (rule === "refuse") {
+          record(entryFor(message, now, "refused", { code: refusedError.code }))
+          return Effect.fail(new Carrier.CarrierRefused(refusedError))
+        }
+        if (rule === "flaky" && !flakySeen.has(message.reference)) {
+          record(entryFor(message, now, "unavailable"))
+          return Effect.fail(
+            new Carrier.CarrierUnavailable({ reason: "unavailable", message: "The route is temporarily unavailable." })
+          )
+        }
+        const carrierMessageId = `mock_${String(++counter).padStart(8, "0")}`
+        record(entryFor(message, now, "accepted", { carrierMessageId }))
+        return Effect.succeed({ carrierMessageId, acceptedAt: now, duplicate: false })
+      })
+
+    const submit = (message: Carrier.Outbound) =>
+      Effect.gen(function*() {
+        const arrived = yield* Clock.currentTimeMillis
+        if (!takeToken(arrived)) {
+          record(entryFor(message, arrived, "throttled"))
+          return yield* new Carrier.CarrierUnavailable({
+            reason: "throttled",
+            message: `Over the carrier's limit of ${cap} submissions per second.`
+          })
+        }
+        if (Duration.toMillis(latency) > 0) yield* Effect.sleep(latency)
+        return yield* decide(message, yield* Clock.currentTimeMillis)
+      })
+
+    const takeReports = (max: number) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const due = pending.filter((r) => r.at <= now).sort((a, b) => a.at - b.at).slice(0, Math.max(0, max))
+        if (due.length > 0) {
+          const taken = new Set(due)
+          pending = pending.filter((r) => !taken.has(r))
+        }
+        return due
+      })
+
+    const carrier = Carrier.Carrier.of({ submit, takeReports })
+    const mock = CarrierMock.of({
+      journal: Effect.sync(() => [...journal]),
+      pendingReports: Effect.sync(() => [...pending].sort((a, b) => a.at - b.at)),
+      charged: Effect.sync(() => journal.filter(isAccepted).reduce((sum, e) => sum + e.segments, 0)),
+      injectReport: (report) => Effect.sync(() => void pending.push(report))
+    })
+    return { carrier, mock }
+  })
+
+/** The mock as the `Carrier`, with its `CarrierMock` test view. @since 0.1.0 @category layers */
+export const layer = (options: Options = {}): Layer.Layer<Carrier.Carrier | CarrierMock> =>
+  Layer.effectContext(Effect.map(make(options), ({ carrier, mock }) =>
+    Context.make(Carrier.Carrier, carrier).pipe(Context.add(CarrierMock, mock))))

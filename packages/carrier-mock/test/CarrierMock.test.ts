@@ -1,0 +1,191 @@
+import { assert, describe, it } from "@effect/vitest"
+import { CarrierMock } from "@sendline/carrier-mock"
+import { Carrier } from "@sendline/core"
+import { Clock, Effect, Either, Fiber, TestClock } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+const outbound = (reference: string, to: string, segments = 1): Carrier.Outbound => ({
+  reference,
+  accountId: "acct_test",
+  to,
+  senderId: "Acme",
+  body: "Hello",
+  encoding: "GSM-7",
+  segments,
+  market: "AU"
+})
+
+const submit = (message: Carrier.Outbound) => Effect.flatMap(Carrier.Carrier, (carrier) => Effect.either(carrier.submit(message)))
+const take = (max = 100) => Effect.flatMap(Carrier.Carrier, (carrier) => carrier.takeReports(max))
+const journal = Effect.flatMap(CarrierMock.CarrierMock, (mock) => mock.journal)
+
+const withMock = (options: CarrierMock.Options = {}) => Effect.provide(CarrierMock.layer(options))
+
+describe("CarrierMock", () => {
+  it("rules go by the recipient's last four digits", () => {
+    assert.strictEqual(CarrierMock.ruleFor("+61412340000"), "undeliver")
+    assert.strictEqual(CarrierMock.ruleFor("+61412349999"), "refuse")
+    assert.strictEqual(CarrierMock.ruleFor("+61412345555"), "silent")
+    assert.strictEqual(CarrierMock.ruleFor("+61412347777"), "flaky")
+    assert.strictEqual(CarrierMock.ruleFor("+61412345678"), "deliver")
+  })
+
+  it.effect("accepts, then reports delivered after the report delay", () =>
+    Effect.gen(function*() {
+      const start = yield* Clock.currentTimeMillis
+      const receipt = yield* submit(outbound("msg_1", "+61412345678"))
+      assert.deepStrictEqual(receipt, Either.right({ carrierMessageId: "mock_00000001", acceptedAt: start, duplicate: false }))
+      assert.deepStrictEqual(yield* take(), [])
+      yield* TestClock.adjust("2999 millis")
+      assert.deepStrictEqual(yield* take(), [])
+      yield* TestClock.adjust("1 millis")
+      assert.deepStrictEqual(yield* take(), [{
+        reference: "msg_1",
+        accountId: "acct_test",
+        carrierMessageId: "mock_00000001",
+        outcome: "delivered",
+        at: start + 3_000
+      }])
+      assert.deepStrictEqual(yield* take(), [], "a report is taken once")
+    }).pipe(withMock({ reportDelay: "3 seconds" })))
+
+  it.effect("0000 is reported undelivered with an error, 5555 never reports", () =>
+    Effect.gen(function*() {
+      yield* submit(outbound("msg_u", "+61412340000"))
+      yield* submit(outbound("msg_s", "+61412345555"))
+      yield* TestClock.adjust("1 hour")
+      const reports = yield* take()
+      assert.strictEqual(reports.length, 1)
+      assert.strictEqual(reports[0]!.reference, "msg_u")
+      assert.strictEqual(reports[0]!.outcome, "undelivered")
+      assert.deepStrictEqual(reports[0]!.error, CarrierMock.undeliveredError)
+      assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["accepted", "accepted"])
+    }).pipe(withMock()))
+
+  it.effect("9999 is refused at submit, every time, and never charged", () =>
+    Effect.gen(function*() {
+      const first = yield* submit(outbound("msg_r", "+61412349999"))
+      const again = yield* submit(outbound("msg_r", "+61412349999"))
+      for (const answer of [first, again]) {
+        assert.isTrue(Either.isLeft(answer) && answer.left._tag === "CarrierRefused" && answer.left.code === "destination_blocked")
+      }
+      assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["refused", "refused"])
+      assert.strictEqual(yield* Effect.flatMap(CarrierMock.CarrierMock, (m) => m.charged), 0)
+      yield* TestClock.adjust("1 hour")
+      assert.deepStrictEqual(yield* take(), [])
+    }).pipe(withMock()))
+
+  it.effect("7777 is unavailable on its first submission and accepted on the next", () =>
+    Effect.gen(function*() {
+      const first = yield* submit(outbound("msg_f", "+61412347777"))
+      assert.isTrue(Either.isLeft(first) && first.left._tag === "CarrierUnavailable" && first.left.reason === "unavailable")
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_f", "+61412347777"))))
+      assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["unavailable", "accepted"])
+    }).pipe(withMock()))
+
+  it.effect("a reference accepted before answers with the same receipt and is not charged again", () =>
+    Effect.gen(function*() {
+      const first = yield* submit(outbound("msg_d", "+61412345678", 3))
+      yield* TestClock.adjust("1 second")
+      const second = yield* submit(outbound("msg_d", "+61412345678", 3))
+      assert.isTrue(Either.isRight(first) && Either.isRight(second))
+      if (Either.isRight(first) && Either.isRight(second)) {
+        assert.deepStrictEqual(second.right, { ...first.right, duplicate: true })
+      }
+      assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["accepted", "duplicate"])
+      assert.strictEqual(yield* Effect.flatMap(CarrierMock.CarrierMock, (m) => m.charged), 3)
+      yield* TestClock.adjust("1 hour")
+      assert.strictEqual((yield* take()).length, 1, "one message, one report")
+    }).pipe(withMock()))
+
+  it.effect("concurrent submissions of one reference: one accepted, the rest duplicates", () =>
+    Effect.gen(function*() {
+      const answers = yield* Effect.all(Array.from({ length: 5 }, () => submit(outbound("msg_c", "+61412345678"))), {
+        concurrency: "unbounded"
+      })
+      yield* TestClock.adjust("100 millis")
+      assert.isTrue(answers.every(Either.isRight))
+      assert.deepStrictEqual((yield* journal).map((e) => e.decision).sort(), ["accepted", "duplicate", "duplicate", "duplicate", "duplicate"])
+    }).pipe(withMock()))
+
+  it.effect("submit latency runs on the Clock", () =>
+    Effect.gen(function*() {
+      const start = yield* Clock.currentTimeMillis
+      const fiber = yield* Effect.fork(submit(outbound("msg_l", "+61412345678")))
+      yield* TestClock.adjust("249 millis")
+      assert.isNull(fiber.unsafePoll())
+      yield* TestClock.adjust("1 millis")
+      const answer = yield* Fiber.join(fiber)
+      assert.isTrue(Either.isRight(answer) && answer.right.acceptedAt === start + 250)
+    }).pipe(withMock({ submitLatency: "250 millis" })))
+
+  it.effect("the throughput cap throttles past N per second and refills with the Clock", () =>
+    Effect.gen(function*() {
+      const burst = yield* Effect.forEach(Array.from({ length: 7 }, (_, i) => `msg_t${i}`), (ref) => submit(outbound(ref, "+61412345678")))
+      const throttled = burst.filter((a) => Either.isLeft(a) && a.left._tag === "CarrierUnavailable" && a.left.reason === "throttled")
+      assert.strictEqual(burst.filter(Either.isRight).length, 5)
+      assert.strictEqual(throttled.length, 2)
+      yield* TestClock.adjust("200 millis") // one token back
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_t5", "+61412345678"))))
+      assert.isTrue(Either.isLeft(yield* submit(outbound("msg_t6", "+61412345678"))))
+      yield* TestClock.adjust("1 second")
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_t6", "+61412345678"))))
+      const decisions = (yield* journal).map((e) => e.decision)
+      assert.strictEqual(decisions.filter((d) => d === "throttled").length, 3)
+      assert.strictEqual(decisions.filter((d) => d === "accepted").length, 7)
+    }).pipe(withMock({ maxPerSecond: 5 })))
+
+  it.effect("takeReports hands out at most `max`, oldest first", () =>
+    Effect.gen(function*() {
+      for (let i = 0; i < 5; i++) {
+        yield* submit(outbound(`msg_${i}`, "+61412345678"))
+        yield* TestClock.adjust("1 millis")
+      }
+      yield* TestClock.adjust("1 minute")
+      assert.deepStrictEqual((yield* take(2)).map((r) => r.reference), ["msg_0", "msg_1"])
+      assert.deepStrictEqual((yield* take(10)).map((r) => r.reference), ["msg_2", "msg_3", "msg_4"])
+    }).pipe(withMock()))
+
+  it.effect("a journal file outlives the mock: the next one dedupes and reports what the first accepted", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "carrier-mock-"))
+      const journalPath = path.join(dir, "journal.jsonl")
+      const first = CarrierMock.layer({ journalPath })
+      yield* Effect.provide(
+        Effect.zipRight(submit(outbound("msg_a", "+61412345678")), submit(outbound("msg_b", "+61412349999"))),
+        first
+      )
+      // a crash mid-write leaves half a line behind
+      fs.appendFileSync(journalPath, "{\"at\":")
+
+      const second = CarrierMock.layer({ journalPath })
+      yield* Effect.gen(function*() {
+        const again = yield* submit(outbound("msg_a", "+61412345678"))
+        assert.isTrue(Either.isRight(again) && again.right.duplicate && again.right.carrierMessageId === "mock_00000001")
+        const fresh = yield* submit(outbound("msg_c", "+61412345678"))
+        assert.isTrue(Either.isRight(fresh) && fresh.right.carrierMessageId === "mock_00000002")
+        yield* TestClock.adjust("1 minute")
+        assert.deepStrictEqual((yield* take()).map((r) => r.reference), ["msg_a", "msg_c"])
+      }).pipe(Effect.provide(second))
+      const decisions = fs.readFileSync(journalPath, "utf8").split("\n").flatMap((l) => {
+        try {
+          return [JSON.parse(l).decision as string]
+        } catch {
+          return []
+        }
+      })
+      assert.deepStrictEqual(decisions, ["accepted", "refused", "duplicate", "accepted"])
+      fs.rmSync(dir, { recursive: true, force: true })
+    }))
+
+  it.effect("injected reports are handed out like the network's", () =>
+    Effect.gen(function*() {
+      const mock = yield* CarrierMock.CarrierMock
+      const now = yield* Clock.currentTimeMillis
+      yield* mock.injectReport({ reference: "msg_x", accountId: "acct_x", carrierMessageId: "c", outcome: "delivered", at: now })
+      assert.strictEqual((yield* mock.pendingReports).length, 1)
+      assert.deepStrictEqual((yield* take()).map((r) => r.reference), ["msg_x"])
+    }).pipe(withMock()))
+})

@@ -1,0 +1,121 @@
+/**
+ * The carrier port: hands one message to a mobile network, and gives back the delivery reports the
+ * network sends later. Implemented outside core (`@sendline/carrier-mock`, a real SMPP or HTTP
+ * adapter).
+ *
+ * The message id travels as the submission's `reference` (a carrier's client reference). A carrier
+ * must treat a second submission with a reference it already accepted as the same message: answer
+ * with the first receipt, send nothing, charge nothing. That is what makes a resubmission after a
+ * crash safe (docs/message-lifecycle.md).
+ *
+ * @since 0.1.0
+ */
+import type { Effect } from "effect"
+import { Context, Schema } from "effect"
+import { Encoding, MessageError } from "./Message.js"
+
+/** One message as the carrier sees it; `reference` is the message id. @since 0.1.0 @category models */
+export const Outbound = Schema.Struct({
+  /** The message id `msg_…`: the carrier dedupes on it. */
+  reference: Schema.String,
+  /** The sending account, echoed in the delivery report so the message can be found again. */
+  accountId: Schema.String,
+  to: Schema.String,
+  senderId: Schema.String,
+  body: Schema.String,
+  encoding: Encoding,
+  segments: Schema.Number,
+  market: Schema.String
+})
+/** @since 0.1.0 @category models */
+export type Outbound = typeof Outbound.Type
+
+/** The carrier's answer to an accepted submission. @since 0.1.0 @category models */
+export const CarrierReceipt = Schema.Struct({
+  /** The carrier's own id for the message. */
+  carrierMessageId: Schema.String,
+  /** When the carrier accepted it (epoch milliseconds, the carrier's clock). */
+  acceptedAt: Schema.Number,
+  /** True when the reference had already been accepted: nothing was sent or charged again. */
+  duplicate: Schema.Boolean
+})
+/** @since 0.1.0 @category models */
+export type CarrierReceipt = typeof CarrierReceipt.Type
+
+/** What the network finally did with a message. @since 0.1.0 @category models */
+export const ReportOutcome = Schema.Literal("delivered", "undelivered")
+/** @since 0.1.0 @category models */
+export type ReportOutcome = typeof ReportOutcome.Type
+
+/** A delivery report: the outcome of one accepted submission. @since 0.1.0 @category models */
+export const DeliveryReport = Schema.Struct({
+  /** The submission's reference: the message id. */
+  reference: Schema.String,
+  /** The submission's account, echoed back. */
+  accountId: Schema.String,
+  carrierMessageId: Schema.String,
+  outcome: ReportOutcome,
+  /** Why it was not delivered; present when `outcome` is `undelivered`. */
+  error: Schema.optional(MessageError),
+  /** When the network delivered it or gave up (epoch milliseconds, the carrier's clock). */
+  at: Schema.Number
+})
+/** @since 0.1.0 @category models */
+export type DeliveryReport = typeof DeliveryReport.Type
+
+/** The carrier refused the message for good; `code` becomes the message's `error.code`. @since 0.1.0 @category errors */
+export class CarrierRefused extends Schema.TaggedError<CarrierRefused>("@sendline/core/CarrierRefused")(
+  "CarrierRefused",
+  { code: Schema.String, message: Schema.String }
+) {}
+
+/**
+ * The carrier could not take the message now (throttled, down, timed out): a transient failure,
+ * the message is tried again later.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class CarrierUnavailable extends Schema.TaggedError<CarrierUnavailable>("@sendline/core/CarrierUnavailable")(
+  "CarrierUnavailable",
+  {
+    reason: Schema.Literal("throttled", "unavailable", "timeout"),
+    message: Schema.String,
+    cause: Schema.optional(Schema.Defect)
+  }
+) {}
+
+/** Submits messages to a mobile network and collects its delivery reports. @since 0.1.0 @category ports */
+export class Carrier extends Context.Tag("@sendline/core/Carrier")<Carrier, {
+  /**
+   * Submits one message. A reference that was accepted before answers with the first receipt
+   * (`duplicate: true`) and is neither sent nor charged again.
+   */
+  readonly submit: (message: Outbound) => Effect.Effect<CarrierReceipt, CarrierRefused | CarrierUnavailable>
+  /**
+   * Takes up to `max` delivery reports that have arrived, oldest first, without waiting. A report
+   * taken is removed from the carrier: the taker records it.
+   */
+  readonly takeReports: (max: number) => Effect.Effect<ReadonlyArray<DeliveryReport>>
+}>() {}
+
+/** The submission for a message: its id is the reference. @since 0.1.0 @category constructors */
+export const outbound = (message: {
+  readonly id: string
+  readonly accountId: string
+  readonly to: string
+  readonly senderId: string
+  readonly body: string
+  readonly encoding: Outbound["encoding"]
+  readonly segments: number
+  readonly market: string
+}): Outbound => ({
+  reference: message.id,
+  accountId: message.accountId,
+  to: message.to,
+  senderId: message.senderId,
+  body: message.body,
+  encoding: message.encoding,
+  segments: message.segments,
+  market: message.market
+})

@@ -1,0 +1,128 @@
+/**
+ * The DeliveryReports worker (CONTRACT §3): takes the carrier's delivery reports and moves each
+ * `sent` message to `delivered` (with `delivered_at`; its `price` is the one quoted at send) or
+ * `undelivered` (with `error`), emitting the matching event.
+ *
+ * A report can overtake its own `sent` transition (a fast network, or a dispatcher that died
+ * between the carrier's accept and the write): a report for a message still `queued` is held and
+ * tried again on later passes, for up to `holdMillis`. A report for an unknown message, or one
+ * already past `sent`, is ignored.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
+import type { DeliveryReport } from "./Carrier.js"
+import { Carrier } from "./Carrier.js"
+import * as Event from "./Event.js"
+import { IdGenerator } from "./Ids.js"
+import { loop } from "./internal/worker.js"
+import type { Message } from "./Message.js"
+import { MessageStore } from "./MessageStore.js"
+
+/** DeliveryReports settings. @since 0.1.0 @category models */
+export interface Options {
+  /** Reports taken from the carrier per pass. */
+  readonly batchSize: number
+  /** Clock time between passes when the last one took less than a full batch. */
+  readonly pollMillis: number
+  /** Store writes in flight at once. */
+  readonly concurrency: number
+  /** How long a report for a message not yet `sent` is kept and retried before it is dropped. */
+  readonly holdMillis: number
+}
+
+/** @since 0.1.0 @category constants */
+export const defaults: Options = { batchSize: 100, pollMillis: 1_000, concurrency: 16, holdMillis: 10 * 60_000 }
+
+/** What became of one report. @since 0.1.0 @category models */
+export type Outcome = "delivered" | "undelivered" | "ignored" | "held"
+
+/** The DeliveryReports worker. @since 0.1.0 @category services */
+export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, {
+  /** One pass: applies the held reports and those the carrier has now; returns how many it took from the carrier. */
+  readonly runOnce: Effect.Effect<number>
+  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
+  readonly run: Effect.Effect<never>
+  /** Reports waiting for their message to become `sent`. */
+  readonly held: Effect.Effect<ReadonlyArray<DeliveryReport>>
+}>() {}
+
+interface Held {
+  readonly report: DeliveryReport
+  readonly since: number
+}
+
+/** @since 0.1.0 @category constructors */
+export const make = (
+  options: Partial<Options> = {}
+): Effect.Effect<Context.Tag.Service<DeliveryReports>, never, MessageStore | Carrier | IdGenerator> =>
+  Effect.gen(function*() {
+    const settings = { ...defaults, ...options }
+    const messages = yield* MessageStore
+    const carrier = yield* Carrier
+    const ids = yield* IdGenerator
+    const waiting = yield* Ref.make<ReadonlyArray<Held>>([])
+
+    const finish = (message: Message, report: DeliveryReport): Message =>
+      report.outcome === "delivered"
+        ? { ...message, status: "delivered", deliveredAt: Math.max(report.at, message.sentAt ?? report.at) }
+        : {
+          ...message,
+          status: "undelivered",
+          error: report.error ?? { code: "undelivered", message: "The carrier reported the message undelivered." }
+        }
+
+    const applyOne = (report: DeliveryReport): Effect.Effect<Outcome> =>
+      Effect.gen(function*() {
+        const found = yield* messages.findById(report.accountId, report.reference)
+        if (Option.isNone(found)) {
+          yield* Effect.logDebug(`DeliveryReports: no message ${report.reference}; report ignored`)
+          return "ignored" as const
+        }
+        const message = found.value
+        if (message.status === "queued") return "held" as const
+        if (message.status !== "sent") {
+          yield* Effect.logDebug(`DeliveryReports: ${message.id} is ${message.status}; report ignored`)
+          return "ignored" as const
+        }
+        const next = finish(message, report)
+        const now = yield* Clock.currentTimeMillis
+        const event = Event.forMessage(yield* ids.make("evt"), next, now)
+        if (yield* messages.transition(next, "sent", Option.some(event))) return next.status as Outcome
+        yield* Effect.logDebug(`DeliveryReports: ${message.id} had already left sent; report ignored`)
+        return "ignored" as const
+      }).pipe(
+        Effect.catchAll((error) =>
+          Effect.as(Effect.logWarning(`DeliveryReports: could not record the report for ${report.reference}`, error), "held" as const)
+        )
+      )
+
+    // Taking reports removes them from the carrier, so from the take to the last write the pass
+    // is not interrupted: a worker being stopped finishes the reports it holds.
+    const pass = Effect.uninterruptible(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const retry = yield* Ref.getAndSet(waiting, [])
+      const fresh = yield* carrier.takeReports(settings.batchSize)
+      const all: ReadonlyArray<Held> = [...retry, ...fresh.map((report) => ({ report, since: now }))]
+      const outcomes = yield* Effect.forEach(all, (h) => applyOne(h.report), { concurrency: settings.concurrency })
+      const keep: Array<Held> = []
+      for (let i = 0; i < all.length; i++) {
+        if (outcomes[i] !== "held") continue
+        const held = all[i]!
+        if (now - held.since < settings.holdMillis) keep.push(held)
+        else yield* Effect.logWarning(`DeliveryReports: ${held.report.reference} never became sent; report dropped`)
+      }
+      if (keep.length > 0) yield* Ref.update(waiting, (w) => [...w, ...keep])
+      return { taken: fresh.length, full: fresh.length === settings.batchSize, backOff: false }
+    }))
+
+    return DeliveryReports.of({
+      runOnce: Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("DeliveryReports.runOnce")),
+      run: loop("DeliveryReports", pass, settings.pollMillis),
+      held: Effect.map(Ref.get(waiting), (w) => w.map((h) => h.report))
+    })
+  })
+
+/** @since 0.1.0 @category layers */
+export const layer = (options: Partial<Options> = {}): Layer.Layer<DeliveryReports, never, MessageStore | Carrier | IdGenerator> =>
+  Layer.effect(DeliveryReports, make(options))

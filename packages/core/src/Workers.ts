@@ -1,0 +1,67 @@
+/**
+ * The message workers together: Dispatcher, Scheduler and DeliveryReports, each a fiber looping
+ * over due work on the Clock. Start them beside a server or inside an embedding service; they stop
+ * when their scope closes, after finishing the carrier answers and reports they hold.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Layer } from "effect"
+import type * as Scope from "effect/Scope"
+import type { Carrier } from "./Carrier.js"
+import * as DeliveryReports from "./DeliveryReports.js"
+import * as Dispatcher from "./Dispatcher.js"
+import type { IdGenerator } from "./Ids.js"
+import type { MessageStore } from "./MessageStore.js"
+import * as Scheduler from "./Scheduler.js"
+import type { SenderIdStore } from "./SenderIdStore.js"
+
+/** Settings of each worker, over its defaults. @since 0.1.0 @category models */
+export interface Options {
+  readonly dispatcher?: Partial<Dispatcher.Options>
+  readonly scheduler?: Partial<Scheduler.Options>
+  readonly deliveryReports?: Partial<DeliveryReports.Options>
+}
+
+/** The three worker services. @since 0.1.0 @category models */
+export type Workers = Dispatcher.Dispatcher | Scheduler.Scheduler | DeliveryReports.DeliveryReports
+
+/** What the workers need: a store, a carrier and ids. @since 0.1.0 @category models */
+export type Requirements = MessageStore | SenderIdStore | Carrier | IdGenerator
+
+/** Runs the three loops in the foreground until interrupted. @since 0.1.0 @category runners */
+export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
+  const dispatcher = yield* Dispatcher.Dispatcher
+  const scheduler = yield* Scheduler.Scheduler
+  const reports = yield* DeliveryReports.DeliveryReports
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run], { concurrency: "unbounded", discard: true })
+  return yield* Effect.never
+})
+
+/** Forks the three loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
+export const start: Effect.Effect<void, never, Workers | Scope.Scope> = Effect.asVoid(Effect.forkScoped(run))
+
+/** One pass of each worker in lifecycle order; returns how many items each took. @since 0.1.0 @category runners */
+export const runOnce = Effect.gen(function*() {
+  const scheduled = yield* (yield* Scheduler.Scheduler).runOnce
+  const dispatched = yield* (yield* Dispatcher.Dispatcher).runOnce
+  const reports = yield* (yield* DeliveryReports.DeliveryReports).runOnce
+  return { scheduled, dispatched, reports }
+})
+
+/** The three worker services, not started. @since 0.1.0 @category layers */
+export const layerServices = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
+  Layer.mergeAll(
+    Dispatcher.layer(options.dispatcher),
+    Scheduler.layer(options.scheduler),
+    DeliveryReports.layer(options.deliveryReports)
+  )
+
+/**
+ * The three workers, started: they run while the layer's scope is open and are interrupted
+ * cleanly when it closes. The services stay available, e.g. for `runOnce` in a health check.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
+  Layer.scopedDiscard(start).pipe(Layer.provideMerge(layerServices(options)))

@@ -1,0 +1,149 @@
+import { assert, describe, it } from "@effect/vitest"
+import { CarrierMock } from "@sendline/carrier-mock"
+import { Carrier, DeliveryReports, Dispatcher, Messaging, MessageStore, Timestamp } from "@sendline/core"
+import { Clock, Effect, TestClock } from "effect"
+import * as TestCore from "./TestCore.js"
+import * as TestWorkers from "./TestWorkers.js"
+
+const adjust = (millis: number) => TestClock.adjust(`${millis} millis`)
+const dispatch = Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)
+const report = Effect.flatMap(DeliveryReports.DeliveryReports, (r) => r.runOnce)
+
+const sendTo = (suffix: string) =>
+  Effect.gen(function*() {
+    const { principal } = yield* TestCore.seedAccount()
+    return yield* (yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, to: TestWorkers.to(suffix) })
+  })
+
+/** Sends and dispatches a message, returning it as `sent`. */
+const sentTo = (suffix: string) =>
+  Effect.gen(function*() {
+    const message = yield* sendTo(suffix)
+    yield* dispatch
+    return yield* TestWorkers.load(message)
+  })
+
+describe("DeliveryReports", () => {
+  it.effect("sent → delivered at the carrier's time, the price quoted at send, message.delivered with price", () =>
+    Effect.gen(function*() {
+      const sent = yield* sentTo("5678")
+      yield* adjust(1_999)
+      assert.strictEqual(yield* report, 0, "the report is not due yet")
+      yield* adjust(1)
+      yield* adjust(500) // the worker takes it a little later than the network sent it
+      assert.strictEqual(yield* report, 1)
+      const delivered = yield* TestWorkers.load(sent)
+      assert.deepStrictEqual(delivered, { ...sent, status: "delivered", deliveredAt: sent.sentAt! + 2_000 })
+      assert.deepStrictEqual(delivered.price, { amount: "0.0500", currency: "AUD" })
+      const events = yield* TestWorkers.events(sent)
+      assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.sent", "message.delivered"])
+      assert.deepStrictEqual(events[2]!.data, {
+        id: sent.id,
+        status: "delivered",
+        to: sent.to,
+        sender_id: "Acme",
+        market: "AU",
+        segments: 1,
+        reference: null,
+        created_at: Timestamp.format(sent.createdAt),
+        delivered_at: Timestamp.format(sent.sentAt! + 2_000),
+        price: { amount: "0.0500", currency: "AUD" }
+      })
+      assert.strictEqual(events[2]!.createdAt, sent.sentAt! + 2_500)
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("sent → undelivered with the carrier's error and message.undelivered", () =>
+    Effect.gen(function*() {
+      const sent = yield* sentTo("0000")
+      yield* adjust(2_000)
+      assert.strictEqual(yield* report, 1)
+      const undelivered = yield* TestWorkers.load(sent)
+      assert.strictEqual(undelivered.status, "undelivered")
+      assert.deepStrictEqual(undelivered.error, CarrierMock.undeliveredError)
+      assert.isUndefined(undelivered.deliveredAt)
+      const events = yield* TestWorkers.events(sent)
+      assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.sent", "message.undelivered"])
+      assert.deepStrictEqual(events[2]!.data.error, CarrierMock.undeliveredError)
+      assert.isFalse("price" in events[2]!.data)
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("a message the network never reports stays sent", () =>
+    Effect.gen(function*() {
+      const sent = yield* sentTo("5555")
+      yield* adjust(86_400_000)
+      assert.strictEqual(yield* report, 0)
+      assert.strictEqual((yield* TestWorkers.load(sent)).status, "sent")
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("reports for unknown messages, other accounts' ids, or messages already final are ignored", () =>
+    Effect.gen(function*() {
+      const mock = yield* CarrierMock.CarrierMock
+      const sent = yield* sentTo("5678")
+      yield* adjust(2_000)
+      assert.strictEqual(yield* report, 1)
+      const now = yield* Clock.currentTimeMillis
+      const base = { carrierMessageId: "mock_x", at: now }
+      yield* mock.injectReport({ ...base, reference: "msg_unknown", accountId: sent.accountId, outcome: "delivered" })
+      yield* mock.injectReport({ ...base, reference: sent.id, accountId: "acct_other", outcome: "undelivered" })
+      yield* mock.injectReport({ ...base, reference: sent.id, accountId: sent.accountId, outcome: "undelivered" })
+      assert.strictEqual(yield* report, 3)
+      assert.strictEqual((yield* TestWorkers.load(sent)).status, "delivered")
+      assert.deepStrictEqual(yield* TestWorkers.eventTypes(sent), ["message.queued", "message.sent", "message.delivered"])
+      assert.deepStrictEqual(yield* (yield* DeliveryReports.DeliveryReports).held, [])
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("two reports for one message in one batch: exactly one moves it", () =>
+    Effect.gen(function*() {
+      const mock = yield* CarrierMock.CarrierMock
+      const sent = yield* sentTo("5678")
+      const now = yield* Clock.currentTimeMillis
+      yield* mock.injectReport({ reference: sent.id, accountId: sent.accountId, carrierMessageId: "c", outcome: "undelivered", at: now })
+      yield* adjust(2_000)
+      assert.strictEqual(yield* report, 2)
+      const events = yield* TestWorkers.eventTypes(sent)
+      assert.strictEqual(events.length, 3)
+      assert.strictEqual(events[2], `message.${(yield* TestWorkers.load(sent)).status}`)
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("a report that overtakes its `sent` (the crash window) is held until the message is sent", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("5678")
+      const store = yield* MessageStore.MessageStore
+      const now = yield* Clock.currentTimeMillis
+      // a dispatcher claims it, the carrier accepts it, the dispatcher dies before writing `sent`
+      yield* store.claim("dispatch", now, 100, now + 30_000)
+      yield* (yield* Carrier.Carrier).submit(Carrier.outbound(message))
+      yield* adjust(2_000)
+      assert.strictEqual(yield* report, 1)
+      assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
+      assert.deepStrictEqual((yield* (yield* DeliveryReports.DeliveryReports).held).map((r) => r.reference), [message.id])
+
+      yield* adjust(28_000) // the lease ends: another dispatcher resubmits; the carrier dedupes
+      assert.strictEqual(yield* dispatch, 1)
+      assert.strictEqual(yield* report, 0, "nothing new from the carrier, but the held report applies")
+      const delivered = yield* TestWorkers.load(message)
+      assert.strictEqual(delivered.status, "delivered")
+      assert.strictEqual(delivered.deliveredAt, delivered.sentAt, "never delivered before it was sent")
+      assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.sent", "message.delivered"])
+      assert.deepStrictEqual(yield* (yield* DeliveryReports.DeliveryReports).held, [])
+      assert.strictEqual(yield* (yield* CarrierMock.CarrierMock).charged, 1)
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("a held report whose message never becomes sent is dropped after holdMillis", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("5678")
+      const mock = yield* CarrierMock.CarrierMock
+      const reports = yield* DeliveryReports.make({ holdMillis: 60_000 })
+      const now = yield* Clock.currentTimeMillis
+      yield* mock.injectReport({ reference: message.id, accountId: message.accountId, carrierMessageId: "c", outcome: "delivered", at: now })
+      assert.strictEqual(yield* reports.runOnce, 1)
+      assert.strictEqual((yield* reports.held).length, 1)
+      yield* adjust(59_999)
+      yield* reports.runOnce
+      assert.strictEqual((yield* reports.held).length, 1)
+      yield* adjust(1)
+      yield* reports.runOnce
+      assert.deepStrictEqual(yield* reports.held, [])
+      assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
+    }).pipe(Effect.provide(TestWorkers.layer())))
+})

@@ -1,0 +1,170 @@
+import { assert, describe, it } from "@effect/vitest"
+import { CarrierMock } from "@sendline/carrier-mock"
+import { Carrier, Dispatcher, Ids, Messaging, MessageStore, Timestamp } from "@sendline/core"
+import { Clock, Effect, Fiber, Option, TestClock } from "effect"
+import * as TestCore from "./TestCore.js"
+import * as TestWorkers from "./TestWorkers.js"
+
+const day = 86_400_000
+
+const sendTo = (suffix: string) =>
+  Effect.gen(function*() {
+    const { principal } = yield* TestCore.seedAccount()
+    return yield* (yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, to: TestWorkers.to(suffix) })
+  })
+
+const dispatch = Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)
+
+describe("Dispatcher", () => {
+  it.effect("queued → sent: sent_at from the Clock, message.sent with its data, the message id as reference", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("5678")
+      yield* TestClock.adjust("3 seconds")
+      const now = yield* Clock.currentTimeMillis
+      assert.strictEqual(yield* dispatch, 1)
+
+      const sent = yield* TestWorkers.load(message)
+      assert.deepStrictEqual(sent, { ...message, status: "sent", sentAt: now })
+      const events = yield* TestWorkers.events(message)
+      assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.sent"])
+      assert.deepStrictEqual(events[1]!.data, {
+        id: message.id,
+        status: "sent",
+        to: message.to,
+        sender_id: "Acme",
+        market: "AU",
+        segments: 1,
+        reference: null,
+        created_at: Timestamp.format(message.createdAt),
+        sent_at: Timestamp.format(now)
+      })
+      const journal = yield* (yield* CarrierMock.CarrierMock).journal
+      assert.strictEqual(journal.length, 1)
+      assert.deepStrictEqual(
+        { reference: journal[0]!.reference, accountId: journal[0]!.accountId, decision: journal[0]!.decision },
+        { reference: message.id, accountId: message.accountId, decision: "accepted" }
+      )
+      assert.strictEqual(yield* dispatch, 0, "nothing left to dispatch")
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("carrier refusal → failed with the carrier's code and message.failed", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("9999")
+      yield* dispatch
+      const failed = yield* TestWorkers.load(message)
+      assert.strictEqual(failed.status, "failed")
+      assert.deepStrictEqual(failed.error, CarrierMock.refusedError)
+      assert.isUndefined(failed.sentAt)
+      const events = yield* TestWorkers.events(message)
+      assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.failed"])
+      assert.deepStrictEqual(events[1]!.data.error, CarrierMock.refusedError)
+      assert.strictEqual(yield* dispatch, 0, "a failed message is not tried again")
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("a Sender ID that expired after acceptance → failed sender_id_not_registered, never submitted", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("5678")
+      yield* TestClock.adjust(`${365 * day} millis`)
+      yield* dispatch
+      const failed = yield* TestWorkers.load(message)
+      assert.strictEqual(failed.status, "failed")
+      assert.strictEqual(failed.error?.code, "sender_id_not_registered")
+      assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.failed"])
+      assert.deepStrictEqual(yield* TestWorkers.decisions(message), [])
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("a Sender ID that is not registered at all → failed sender_id_not_registered", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("5678")
+      // a message under a Sender ID that was never registered (written past the send checks)
+      const orphan = { ...message, id: yield* (yield* Ids.IdGenerator).make("msg"), senderId: "Ghost" }
+      yield* (yield* MessageStore.MessageStore).insert(orphan, Option.none())
+      assert.strictEqual(yield* dispatch, 2)
+      assert.strictEqual((yield* TestWorkers.load(message)).status, "sent")
+      const failed = yield* TestWorkers.load(orphan)
+      assert.strictEqual(failed.status, "failed")
+      assert.strictEqual(failed.error?.code, "sender_id_not_registered")
+      assert.deepStrictEqual(yield* TestWorkers.decisions(orphan), [])
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("carrier unavailable → stays queued, claimed until the lease ends, then sent", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("7777")
+      assert.strictEqual(yield* dispatch, 1)
+      assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
+      assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued"])
+      yield* TestClock.adjust("29999 millis")
+      assert.strictEqual(yield* dispatch, 0, "held by its lease")
+      yield* TestClock.adjust("1 millis")
+      assert.strictEqual(yield* dispatch, 1)
+      assert.strictEqual((yield* TestWorkers.load(message)).status, "sent")
+      assert.deepStrictEqual(yield* TestWorkers.decisions(message), ["unavailable", "accepted"])
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("throttled by the carrier's cap → retried after the lease, each message charged once", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const all = yield* Effect.forEach(Array.from({ length: 5 }), () => messaging.send(principal, TestCore.auMessage))
+      const statuses = Effect.forEach(all, (m) => Effect.map(TestWorkers.load(m), (s) => s.status))
+      yield* dispatch
+      assert.strictEqual((yield* statuses).filter((s) => s === "sent").length, 2)
+      yield* TestClock.adjust("30 seconds")
+      yield* dispatch
+      assert.strictEqual((yield* statuses).filter((s) => s === "sent").length, 4)
+      yield* TestClock.adjust("30 seconds")
+      yield* dispatch
+      assert.deepStrictEqual(yield* statuses, ["sent", "sent", "sent", "sent", "sent"])
+      const mock = yield* CarrierMock.CarrierMock
+      assert.strictEqual(yield* mock.charged, 5)
+      assert.strictEqual((yield* mock.journal).filter((e) => e.decision === "throttled").length, 4)
+    }).pipe(Effect.provide(TestWorkers.layer({ carrier: { maxPerSecond: 2 } }))))
+
+  it.effect("the crash window: accepted by the carrier but never marked sent → resubmitted once the lease ends, not charged twice", () =>
+    Effect.gen(function*() {
+      const message = yield* sendTo("5678")
+      const store = yield* MessageStore.MessageStore
+      const carrier = yield* Carrier.Carrier
+      // a dispatcher claims the message, the carrier accepts it, and the process dies before `sent`
+      const now = yield* Clock.currentTimeMillis
+      assert.strictEqual((yield* store.claim("dispatch", now, 100, now + 30_000)).length, 1)
+      const first = yield* carrier.submit(Carrier.outbound(message))
+      assert.strictEqual(yield* dispatch, 0, "still claimed by the dead dispatcher")
+
+      yield* TestClock.adjust("30 seconds")
+      assert.strictEqual(yield* dispatch, 1)
+      assert.strictEqual((yield* TestWorkers.load(message)).status, "sent")
+      assert.deepStrictEqual(yield* TestWorkers.decisions(message), ["accepted", "duplicate"])
+      const journal = yield* (yield* CarrierMock.CarrierMock).journal
+      assert.strictEqual(journal[1]!.carrierMessageId, first.carrierMessageId, "the same carrier message")
+      assert.strictEqual(yield* (yield* CarrierMock.CarrierMock).charged, 1)
+      assert.strictEqual((yield* (yield* CarrierMock.CarrierMock).pendingReports).length, 1, "one report to come")
+      assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.sent"])
+    }).pipe(Effect.provide(TestWorkers.layer())))
+
+  it.effect("two dispatchers at once never submit the same message", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const all = yield* Effect.forEach(Array.from({ length: 30 }), () => messaging.send(principal, TestCore.auMessage))
+      const other = yield* Dispatcher.make({ batchSize: 7, concurrency: 3 })
+      const mine = yield* Dispatcher.make({ batchSize: 7, concurrency: 3 })
+      const drain = (d: typeof mine) => Effect.repeat(d.runOnce, { until: (n) => n === 0 })
+      const fiber = yield* Effect.fork(Effect.all([drain(other), drain(mine)], { concurrency: "unbounded" }))
+      yield* TestClock.adjust("10 seconds") // every submission takes 100 ms of Clock time
+      yield* Fiber.join(fiber)
+      const journal = yield* (yield* CarrierMock.CarrierMock).journal
+      assert.deepStrictEqual(journal.map((e) => e.decision), all.map(() => "accepted"))
+      assert.deepStrictEqual(journal.map((e) => e.reference).sort(), all.map((m) => m.id).sort())
+      for (const m of all) assert.strictEqual((yield* TestWorkers.load(m)).status, "sent")
+    }).pipe(Effect.provide(TestWorkers.layer({ carrier: { submitLatency: "100 millis" } }))))
+
+  it.effect("one pass claims at most batchSize messages", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      yield* Effect.forEach(Array.from({ length: 12 }), () => messaging.send(principal, TestCore.auMessage))
+      const dispatcher = yield* Dispatcher.make({ batchSize: 5 })
+      assert.deepStrictEqual([yield* dispatcher.runOnce, yield* dispatcher.runOnce, yield* dispatcher.runOnce], [5, 5, 2])
+    }).pipe(Effect.provide(TestWorkers.layer())))
+})
