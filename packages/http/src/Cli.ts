@@ -5,8 +5,9 @@
  * @since 0.1.0
  */
 import { Args, Command, Options } from "@effect/cli"
-import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp } from "@sendline/core"
-import { Config as EffectConfig, ConfigError, Console, Effect, Either, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { CarrierMock } from "@sendline/carrier-mock"
+import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
+import { Config as EffectConfig, ConfigError, Console, Duration, Effect, Either, Layer, Logger, LogLevel, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
 import * as Store from "./Store.js"
@@ -23,6 +24,18 @@ export const coreLayer = (config: Config.ServerConfig) =>
       })
     )),
     Layer.provideMerge(Store.layer(config))
+  )
+
+/** The simulated carrier, the only carrier there is for now. @since 0.1.0 @category layers */
+export const carrierLayer = (settings: Config.CarrierSettings) =>
+  Layer.tap(
+    CarrierMock.layer({
+      submitLatency: Duration.millis(settings.submitLatencyMillis),
+      reportDelay: Duration.millis(settings.reportDelayMillis),
+      ...(Option.isSome(settings.maxPerSecond) ? { maxPerSecond: settings.maxPerSecond.value } : {}),
+      ...(Option.isSome(settings.journalPath) ? { journalPath: settings.journalPath.value } : {})
+    }),
+    () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")
   )
 
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>
@@ -73,8 +86,11 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
         )
       }
       return yield* Layer.launch(
-        Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond })
-      )
+        Layer.mergeAll(
+          Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
+          Workers.layer()
+        ).pipe(Layer.provide(carrierLayer(config.carrier)))
+      ).pipe(Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop")))
     })
     return yield* Effect.provide(program, coreLayer(config))
   })).pipe(Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)"))

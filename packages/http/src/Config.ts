@@ -16,6 +16,15 @@ export interface ServerConfig {
   readonly webhookAllowHttp: boolean
   readonly webhookAllowPrivate: boolean
   readonly maxSegments: number
+  readonly carrier: CarrierSettings
+}
+
+/** The simulated carrier's settings (CARRIER_*); see `@sendline/carrier-mock`. @since 0.1.0 @category models */
+export interface CarrierSettings {
+  readonly submitLatencyMillis: number
+  readonly reportDelayMillis: number
+  readonly maxPerSecond: Option.Option<number>
+  readonly journalPath: Option.Option<string>
 }
 
 /** Every setting, with CONTRACT §9's names. @since 0.1.0 @category config */
@@ -27,5 +36,11 @@ export const server: Config.Config<ServerConfig> = Config.all({
   rateLimitPerSecond: Config.number("RATE_LIMIT_PER_SECOND").pipe(Config.withDefault(100)),
   webhookAllowHttp: Config.boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
   webhookAllowPrivate: Config.boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  maxSegments: Config.integer("MAX_MESSAGE_SEGMENTS").pipe(Config.withDefault(10))
+  maxSegments: Config.integer("MAX_MESSAGE_SEGMENTS").pipe(Config.withDefault(10)),
+  carrier: Config.all({
+    submitLatencyMillis: Config.integer("CARRIER_SUBMIT_LATENCY_MS").pipe(Config.withDefault(0)),
+    reportDelayMillis: Config.integer("CARRIER_REPORT_DELAY_MS").pipe(Config.withDefault(2000)),
+    maxPerSecond: Config.option(Config.integer("CARRIER_MAX_PER_SECOND")),
+    journalPath: Config.option(Config.string("CARRIER_JOURNAL_PATH"))
+  })
 })
