@@ -38,6 +38,13 @@ export const carrierLayer = (settings: Config.CarrierSettings) =>
     () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")
   )
 
+/** Worker options from the settings: one poll interval for all, one lease for those that claim. @since 0.1.0 @category layers */
+export const workerOptions = ({ leaseMillis, pollMillis }: Config.WorkerSettings): Workers.Options => ({
+  dispatcher: { pollMillis, leaseMillis },
+  scheduler: { pollMillis, leaseMillis },
+  deliveryReports: { pollMillis }
+})
+
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>
   Effect.flatMap(Config.server, (config) => Effect.provide(effect, coreLayer(config)))
 
@@ -88,7 +95,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
       return yield* Layer.launch(
         Layer.mergeAll(
           Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
-          Workers.layer()
+          Workers.layer(workerOptions(config.workers))
         ).pipe(Layer.provide(carrierLayer(config.carrier)))
       ).pipe(Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop")))
     })

@@ -17,6 +17,15 @@ export interface ServerConfig {
   readonly webhookAllowPrivate: boolean
   readonly maxSegments: number
   readonly carrier: CarrierSettings
+  readonly workers: WorkerSettings
+}
+
+/** How the background workers poll and hold their work (WORKER_*). @since 0.1.0 @category models */
+export interface WorkerSettings {
+  /** Clock time between passes when a pass found less than a full batch. */
+  readonly pollMillis: number
+  /** How long a claim holds a message; a process that dies loses its claims when they end. */
+  readonly leaseMillis: number
 }
 
 /** The simulated carrier's settings (CARRIER_*); see `@sendline/carrier-mock`. @since 0.1.0 @category models */
@@ -42,5 +51,9 @@ export const server: Config.Config<ServerConfig> = Config.all({
     reportDelayMillis: Config.integer("CARRIER_REPORT_DELAY_MS").pipe(Config.withDefault(2000)),
     maxPerSecond: Config.option(Config.integer("CARRIER_MAX_PER_SECOND")),
     journalPath: Config.option(Config.string("CARRIER_JOURNAL_PATH"))
+  }),
+  workers: Config.all({
+    pollMillis: Config.integer("WORKER_POLL_MS").pipe(Config.withDefault(1000)),
+    leaseMillis: Config.integer("WORKER_LEASE_MS").pipe(Config.withDefault(30_000))
   })
 })

@@ -2,34 +2,10 @@
  * The `sendline` executable as a user runs it: a real process on a real SQLite file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-
-const root = resolve(import.meta.dirname, "../../..")
-const bin = ["--conditions=@sendline/source", "--import", "tsx", "packages/http/src/bin.ts"]
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const sendline = (env: Record<string, string>, ...args: Array<string>) =>
-  new Promise<Run>((done) => {
-    execFile(process.execPath, [...bin, ...args], { cwd: root, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
-      done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
-  })
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port
-      server.close(() => done(port))
-    })
-  })
+import { join } from "node:path"
+import { sendline, serve, type Server } from "./processes.js"
 
 describe("sendline CLI", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-cli-"))
@@ -70,39 +46,19 @@ describe("sendline CLI", () => {
   }, 60_000)
 
   describe("serve --demo", () => {
-    let server: ChildProcess
-    let output = ""
-    let port = 0
+    let server: Server
 
     beforeAll(async () => {
-      port = await freePort()
-      server = spawn(process.execPath, [...bin, "serve", "--demo"], {
-        cwd: root,
-        env: { ...process.env, ...env, SQLITE_PATH: join(dir, "demo.sqlite"), PORT: String(port), LOG_LEVEL: "Info" }
-      })
-      server.stdout!.on("data", (chunk) => (output += chunk))
-      server.stderr!.on("data", (chunk) => (output += chunk))
-      await new Promise<void>((ready, fail) => {
-        server.on("exit", (code) => fail(new Error(`serve exited ${code}: ${output}`)))
-        const poll = setInterval(() => {
-          if (output.includes("Listening on")) {
-            clearInterval(poll)
-            ready()
-          }
-        }, 50)
-      })
+      server = await serve({ ...env, SQLITE_PATH: join(dir, "demo.sqlite") })
     }, 60_000)
 
-    afterAll(() => {
-      server.kill("SIGTERM")
-    })
+    afterAll(() => server.stop())
 
     it("prints a demo key that sends the README's message: 201 queued", async () => {
-      const key = /Demo API key \(all permissions\): (sk_[0-9A-Za-z]{40})/.exec(output)?.[1]
-      expect(key).toBeDefined()
-      const response = await fetch(`http://127.0.0.1:${port}/v1/messaging/messages`, {
+      expect(server.key).toMatch(/^sk_[0-9A-Za-z]{40}$/)
+      const response = await fetch(`${server.origin}/v1/messaging/messages`, {
         method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
         body: JSON.stringify({ to: "+61412345678", sender_id: "Sendline", body: "Hello from Sendline", market: "AU" })
       })
       expect(response.status).toBe(201)

@@ -6,64 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { Effect, Option } from "effect"
-import { type ChildProcess, execFile, spawn } from "node:child_process"
-import { createServer } from "node:net"
-import { resolve } from "node:path"
-
-const root = resolve(import.meta.dirname, "../../..")
-const bin = ["--conditions=@sendline/source", "--import", "tsx", "packages/http/src/bin.ts"]
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port
-      server.close(() => done(port))
-    })
-  })
-
-interface Server {
-  readonly origin: string
-  readonly key: string
-  readonly stop: () => Promise<void>
-}
-
-/** `sendline serve --demo` on `env`: resolves once it listens, with the demo key it printed. */
-const serve = async (env: Record<string, string>): Promise<Server> => {
-  const port = await freePort()
-  const child: ChildProcess = spawn(process.execPath, [...bin, "serve", "--demo"], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: "Info", RATE_LIMIT_PER_SECOND: "0" }
-  })
-  let output = ""
-  child.stdout!.on("data", (chunk) => (output += chunk))
-  child.stderr!.on("data", (chunk) => (output += chunk))
-  const exited = new Promise<void>((done) => child.once("exit", () => done()))
-  await new Promise<void>((ready, fail) => {
-    child.once("exit", (code) => fail(new Error(`serve exited ${code}: ${output}`)))
-    const poll = setInterval(() => {
-      if (output.includes("Listening on")) {
-        clearInterval(poll)
-        ready()
-      }
-    }, 50)
-  })
-  const key = /Demo API key \(all permissions\): (sk_[0-9A-Za-z]{40})/.exec(output)?.[1]
-  if (key === undefined) throw new Error(`no demo key in: ${output}`)
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    key,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
-      await exited
-    }
-  }
-}
-
-const migrate = (env: Record<string, string>) =>
-  new Promise<{ code: number; stderr: string }>((done) => {
-    execFile(process.execPath, [...bin, "migrate"], { cwd: root, env: { ...process.env, ...env } }, (error, _, stderr) =>
-      done({ code: error === null ? 0 : Number(error.code ?? 1), stderr }))
-  })
+import { sendline, serve, type Server } from "./processes.js"
 
 interface SendResult {
   readonly status: number
@@ -132,7 +75,7 @@ if (Option.isNone(database)) {
       schema = await Effect.runPromise(TestDatabase.createSchema(base))
       env = { DATABASE_URL: TestDatabase.withSchema(base, schema), LOG_LEVEL: "Warning" }
       // Two processes migrating the empty schema at the same moment both succeed.
-      const migrations = await Promise.all([migrate(env), migrate(env)])
+      const migrations = await Promise.all([sendline(env, "migrate"), sendline(env, "migrate")])
       for (const run of migrations) expect(run, run.stderr).toMatchObject({ code: 0 })
       // The demo data is created by the first server; the second finds it and issues its own key.
       a = await serve(env)

@@ -1,0 +1,93 @@
+/**
+ * Real `sendline` processes for tests: run a command, or start `serve --demo` and wait until it
+ * listens. Each test gives its own environment (database, port, carrier journal).
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { createServer } from "node:net"
+import { resolve } from "node:path"
+
+/** The repository root: where `npm run sendline` runs. */
+export const root = resolve(import.meta.dirname, "../../..")
+
+const bin = ["--conditions=@sendline/source", "--import", "tsx", "packages/http/src/bin.ts"]
+
+/** A port nothing listens on now. */
+export const freePort = () =>
+  new Promise<number>((done) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const port = (server.address() as { port: number }).port
+      server.close(() => done(port))
+    })
+  })
+
+/** What a finished command left. */
+export interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs `sendline …args` to completion. */
+export const sendline = (env: Record<string, string>, ...args: Array<string>) =>
+  new Promise<Run>((done) => {
+    execFile(process.execPath, [...bin, ...args], { cwd: root, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
+  })
+
+/** A running `serve --demo`. */
+export interface Server {
+  readonly origin: string
+  /** The demo key it printed. */
+  readonly key: string
+  readonly child: ChildProcess
+  /** Everything it wrote so far. */
+  readonly output: () => string
+  /** SIGTERM, and wait for the exit. */
+  readonly stop: () => Promise<number | null>
+  /** SIGKILL: no finalizer runs. */
+  readonly kill: () => Promise<void>
+}
+
+/**
+ * `sendline serve --demo` on `env`: resolves once it listens, with the demo key it printed. It logs
+ * at Info whatever `env` says, since "Listening on" is how it is seen to be ready.
+ */
+export const serve = async (env: Record<string, string>): Promise<Server> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, [...bin, "serve", "--demo"], {
+    cwd: root,
+    env: { ...process.env, RATE_LIMIT_PER_SECOND: "0", ...env, LOG_LEVEL: "Info", PORT: String(port) }
+  })
+  let output = ""
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
+  await new Promise<void>((ready, fail) => {
+    const failed = (code: number | null) => fail(new Error(`serve exited ${code}: ${output}`))
+    child.once("exit", failed)
+    const poll = setInterval(() => {
+      if (output.includes("Listening on")) {
+        clearInterval(poll)
+        child.off("exit", failed)
+        ready()
+      }
+    }, 20)
+  })
+  const key = /Demo API key \(all permissions\): (sk_[0-9A-Za-z]{40})/.exec(output)?.[1]
+  if (key === undefined) throw new Error(`no demo key in: ${output}`)
+  const running = () => child.exitCode === null && child.signalCode === null
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    key,
+    child,
+    output: () => output,
+    stop: () => {
+      if (running()) child.kill("SIGTERM")
+      return exited
+    },
+    kill: async () => {
+      if (running()) child.kill("SIGKILL")
+      await exited
+    }
+  }
+}
