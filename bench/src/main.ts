@@ -1,6 +1,7 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another.
  */
+import { runLifecycleBench } from "./lifecycle.js"
 import { runSegmentsBench } from "./segments.js"
 import { runSendBench } from "./send.js"
 
@@ -11,3 +12,6 @@ await runSegmentsBench()
 
 heading("Send throughput (HTTP)")
 await runSendBench()
+
+heading("Send to delivered (core API and workers)")
+await runLifecycleBench()
