@@ -1,10 +1,10 @@
 /**
- * Assembles the `/v1` server: the API's handlers, its middleware, the OpenAPI document, and a
- * Node HTTP listener.
+ * Assembles the `/v1` server: the API's handlers, its middleware, the OpenAPI document, the docs
+ * page (`GET /docs`, Scalar, served inline) and a Node HTTP listener.
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { Auth, Idempotency, Ids, Messaging } from "@sendline/core"
 import { Layer } from "effect"
@@ -31,7 +31,11 @@ export interface Options {
  * @category layers
  */
 export const layerApi = (options: Options) =>
-  Layer.mergeAll(Middleware.layer, HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })).pipe(
+  Layer.mergeAll(
+    Middleware.layer,
+    HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" }),
+    HttpApiScalar.layer({ path: "/docs" })
+  ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
         Layer.provide(Layer.mergeAll(Messages.layer, Messages.healthLayer)),

@@ -162,4 +162,12 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       assert.deepStrictEqual(reply.json, { ok: true })
       assert.match(reply.headers.get("x-request-id") ?? "", H.requestIdPattern)
     }))
+
+  it.effect("GET /docs: the API reference page, without a key, generated from the same document", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.request("GET", "/docs", { key: null })
+      assert.strictEqual(reply.status, 200)
+      assert.match(reply.headers.get("content-type") ?? "", /text\/html/)
+      assert.include(reply.text, "/v1/messaging/messages")
+    }))
 })
