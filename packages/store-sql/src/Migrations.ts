@@ -1,0 +1,147 @@
+/**
+ * The migrations of the Sendline stores: one set of tables, columns and indexes, written once, with
+ * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
+ *
+ * The ids (`0001_initial`, `0002_claims`) and the statements are those every existing database was
+ * migrated with: change neither, add a migration.
+ *
+ * @since 0.1.0
+ */
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Effect } from "effect"
+
+/**
+ * The words of DDL that differ between the databases.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Ddl {
+  /** The type of an epoch-millisecond timestamp column. */
+  readonly int8: string
+  /** The type and constraint of a text primary key column. */
+  readonly textKey: string
+  /** What follows the closing parenthesis of a table with a text primary key column. */
+  readonly tableOptions: string
+  /** What follows the closing parenthesis of a table keyed by several columns. */
+  readonly keyedTableOptions: string
+  /** The columns of the message list index after `account_id`, with their directions. */
+  readonly listIndex: string
+}
+
+/** The table in which the Migrator records what has run. @since 0.1.0 @category constants */
+export const table = "sendline_migrations"
+
+const statements = (...ddl: ReadonlyArray<string>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(ddl, (text) => sql.unsafe(text), { discard: true }))
+
+/** The migrations, in the dialect's DDL. @since 0.1.0 @category constructors */
+export const loader = (d: Ddl): Migrator.Loader =>
+  Migrator.fromRecord({
+    "0001_initial": statements(
+      `CREATE TABLE sendline_accounts (
+      id ${d.textKey},
+      name TEXT NOT NULL,
+      type TEXT NOT NULL,
+      admin_email TEXT NOT NULL,
+      network TEXT,
+      markets TEXT NOT NULL,
+      identifiers TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL
+    )${d.tableOptions}`,
+      `CREATE TABLE sendline_api_keys (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      digest TEXT NOT NULL UNIQUE,
+      permissions TEXT NOT NULL,
+      expires_at ${d.int8},
+      revoked_at ${d.int8},
+      created_at ${d.int8} NOT NULL
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_api_keys_account ON sendline_api_keys (account_id)`,
+      `CREATE TABLE sendline_sender_ids (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      sender_id TEXT NOT NULL,
+      market TEXT NOT NULL,
+      brand_name TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL,
+      registered_at ${d.int8},
+      expires_at ${d.int8}
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_sender_ids_lookup ON sendline_sender_ids (account_id, sender_id, market, status)`,
+      `CREATE TABLE sendline_messages (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      status TEXT NOT NULL,
+      recipient TEXT NOT NULL,
+      sender_id TEXT NOT NULL,
+      body TEXT NOT NULL,
+      segments INTEGER NOT NULL,
+      encoding TEXT NOT NULL,
+      market TEXT NOT NULL,
+      reference TEXT,
+      callback_url TEXT,
+      price TEXT NOT NULL,
+      error TEXT,
+      created_at ${d.int8} NOT NULL,
+      scheduled_at ${d.int8},
+      sent_at ${d.int8},
+      delivered_at ${d.int8}
+    )${d.tableOptions}`,
+      // Keyset pagination, newest first: every filter of the list has an index ending in
+      // (created_at, id), so a page is an index range, never a sort.
+      `CREATE INDEX sendline_messages_list ON sendline_messages (account_id, ${d.listIndex})`,
+      `CREATE INDEX sendline_messages_status ON sendline_messages (account_id, status, created_at, id)`,
+      `CREATE INDEX sendline_messages_market ON sendline_messages (account_id, market, created_at, id)`,
+      `CREATE INDEX sendline_messages_sender_id ON sendline_messages (account_id, sender_id, created_at, id)`,
+      `CREATE INDEX sendline_messages_reference ON sendline_messages (account_id, reference, created_at, id)`,
+      `CREATE TABLE sendline_events (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      type TEXT NOT NULL,
+      subject_id TEXT NOT NULL,
+      data TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_events_subject ON sendline_events (account_id, subject_id, created_at)`,
+      `CREATE TABLE sendline_webhook_subscriptions (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      url TEXT NOT NULL,
+      events TEXT NOT NULL,
+      secret TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_webhook_subscriptions_account
+      ON sendline_webhook_subscriptions (account_id, status, created_at)`,
+      `CREATE TABLE sendline_idempotency_keys (
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      key TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL,
+      response_status INTEGER,
+      response_body TEXT,
+      PRIMARY KEY (account_id, key)
+    )${d.keyedTableOptions}`,
+      `CREATE INDEX sendline_idempotency_keys_created ON sendline_idempotency_keys (created_at)`
+    ),
+    // Work claiming: a message is held by a worker until `claimed_until`; the partial indexes hold
+    // only the rows that can be due, in the order they are claimed.
+    "0002_claims": statements(
+      `ALTER TABLE sendline_messages ADD COLUMN claimed_until ${d.int8}`,
+      `CREATE INDEX sendline_messages_dispatch ON sendline_messages (created_at, id) WHERE status = 'queued'`,
+      `CREATE INDEX sendline_messages_schedule ON sendline_messages (scheduled_at, id) WHERE status = 'scheduled'`
+    )
+  })
+
+/**
+ * Runs the migrations not yet recorded in `table`, on the `SqlClient` of the context.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const run = (d: Ddl) => Migrator.make({})({ loader: loader(d), table })

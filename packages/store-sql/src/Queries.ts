@@ -1,0 +1,68 @@
+/**
+ * The statements from which each store's `Dialect` builds its outbox writes and its claim: written
+ * once here, combined there in the way each database makes them atomic.
+ *
+ * @since 0.1.0
+ */
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
+import type { Event } from "@sendline/core/Event"
+import type { Message, MessageStatus } from "@sendline/core/Message"
+import type { ClaimWork } from "@sendline/core/MessageStore"
+import * as Rows from "./Rows.js"
+
+/** Inserts the messages, in one multi-row statement. @since 0.1.0 @category statements */
+export const insertMessages = (sql: SqlClient.SqlClient, messages: ReadonlyArray<Message>): Statement.Statement<object> =>
+  sql`INSERT INTO sendline_messages ${sql.insert(messages.map(Rows.messageRow))}`
+
+/** Inserts the events, in one multi-row statement. @since 0.1.0 @category statements */
+export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<Event>): Statement.Statement<object> =>
+  sql`INSERT INTO sendline_events ${sql.insert(events.map(Rows.eventRow))}`
+
+/**
+ * Replaces the message `m` while its status is still `from`, returning its id when it did. Clears
+ * `claimed_until`: a claim is for the work of the status it was taken in, so a message that moves
+ * on (scheduled → queued) is at once free for its next work.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const updateMessage = (
+  sql: SqlClient.SqlClient,
+  m: Message,
+  from: MessageStatus
+): Statement.Statement<{ readonly id: string }> =>
+  sql`UPDATE sendline_messages SET
+      status = ${m.status}, recipient = ${m.to}, sender_id = ${m.senderId}, body = ${m.body},
+      segments = ${m.segments}, encoding = ${m.encoding}, market = ${m.market}, reference = ${Rows.orNull(m.reference)},
+      callback_url = ${Rows.orNull(m.callbackUrl)}, price = ${Rows.priceJson(m.price)}, error = ${Rows.errorJson(m.error)},
+      scheduled_at = ${Rows.orNull(m.scheduledAt)}, sent_at = ${Rows.orNull(m.sentAt)}, delivered_at = ${Rows.orNull(m.deliveredAt)},
+      claimed_until = NULL
+    WHERE id = ${m.id} AND account_id = ${m.accountId} AND status = ${from}
+    RETURNING id`
+
+/**
+ * The ids of up to `limit` messages due for `work` at `now` whose lease, if any, has ended, oldest
+ * first: `dispatch` takes `queued` messages by `created_at`, `schedule` takes `scheduled` ones whose
+ * `scheduled_at` has come, the most overdue first. Each order is a partial index of `0002_claims`.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const dueMessages = (
+  sql: SqlClient.SqlClient,
+  work: ClaimWork,
+  now: number,
+  limit: number
+): Statement.Statement<{ readonly id: string }> =>
+  sql`SELECT id FROM sendline_messages
+    WHERE ${work === "dispatch" ? sql`status = 'queued'` : sql`status = 'scheduled' AND scheduled_at <= ${now}`}
+      AND (claimed_until IS NULL OR claimed_until <= ${now})
+    ORDER BY ${work === "dispatch" ? sql`created_at, id` : sql`scheduled_at, id`}
+    LIMIT ${limit}`
+
+/** The order in which each kind of work is claimed, as `dueMessages` picks it. @since 0.1.0 @category ordering */
+export const claimOrder = (work: ClaimWork) => (a: Message, b: Message): number => {
+  const at = (m: Message) => work === "schedule" ? m.scheduledAt ?? 0 : m.createdAt
+  return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}

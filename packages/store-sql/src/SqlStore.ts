@@ -1,0 +1,351 @@
+/**
+ * The six storage ports of `@sendline/core` on one `SqlClient`, with the SQL the SQLite and the
+ * PostgreSQL stores share. Each store passes in its migration and a `Dialect`: the few places
+ * where the two databases must differ (how a write runs, the outbox writes, the claim), with the
+ * reason written beside each in the store.
+ *
+ * @since 0.1.0
+ */
+import type { MigrationError } from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
+import { AccountStore } from "@sendline/core/AccountStore"
+import * as Batcher from "@sendline/core/Batcher"
+import { StoreUnavailable } from "@sendline/core/Errors"
+import type { Event } from "@sendline/core/Event"
+import { EventStore } from "@sendline/core/EventStore"
+import type { IdempotencyRecord } from "@sendline/core/IdempotencyStore"
+import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
+import type { Message } from "@sendline/core/Message"
+import { MessageStore } from "@sendline/core/MessageStore"
+import { SenderIdStore } from "@sendline/core/SenderIdStore"
+import type { Stores } from "@sendline/core/Services"
+import { SubscriptionStore } from "@sendline/core/SubscriptionStore"
+import type { Scope } from "effect"
+import { Context, Effect, Option } from "effect"
+import * as Queries from "./Queries.js"
+import * as Rows from "./Rows.js"
+
+/**
+ * What differs between the databases. Every write of the store, those below included, runs
+ * through `write`; the statements given to the outbox writes and the claim come from `Queries`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Dialect {
+  /** How a write runs (a single statement, or the statements of one outbox write or claim). */
+  readonly write: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E | SqlError>
+  /** Runs `insertMessages` and `insertEvents` (both multi-row inserts), atomically. */
+  readonly insertWithEvents: (
+    insertMessages: Statement.Statement<object>,
+    insertEvents: Statement.Statement<object>
+  ) => Effect.Effect<unknown, SqlError>
+  /** Runs `update` and, only when it returns a row, inserts `event`, atomically; `update`'s rows. */
+  readonly updateWithEvent: (
+    update: Statement.Statement<{ readonly id: string }>,
+    event: Event
+  ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  /**
+   * Sets `claimed_until = leaseUntil` on the rows whose ids `due` selects, so that no concurrent
+   * claimer gets them too; their full rows, in any order.
+   */
+  readonly claim: (
+    due: Statement.Statement<{ readonly id: string }>,
+    leaseUntil: number
+  ) => Effect.Effect<ReadonlyArray<Rows.MessageRow>, SqlError>
+}
+
+/**
+ * The most items one batched statement carries: 17 columns × 256 stays far below the variable
+ * limit of SQLite (32,766) and the 65,535 parameters of one PostgreSQL statement.
+ */
+const batchLimit = 256
+
+/**
+ * What a store passes in: its name, its migration and its dialect.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options {
+  /** The database, as error messages name it: "The SQLite store failed". */
+  readonly name: string
+  /** Prepares the connection and migrates the database (see `Migrations`). */
+  readonly migrate: (sql: SqlClient.SqlClient) => Effect.Effect<unknown, SqlError | MigrationError>
+  /** The dialect on the store's client. */
+  readonly dialect: (sql: SqlClient.SqlClient) => Dialect
+}
+
+/**
+ * Migrates the database behind `SqlClient` and builds all six storage ports on it; the batchers of
+ * the hot paths live as long as the scope. Failures to start are `StoreUnavailable`, naming the
+ * database but never the SQL or the URL; the driver's error is kept as its `cause`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: Options
+): Effect.Effect<Context.Context<Stores>, StoreUnavailable, SqlClient.SqlClient | Scope.Scope> =>
+  Effect.gen(function*() {
+    // Every query names its snake_case columns itself, whatever transforms the client has.
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    yield* options.migrate(sql)
+    const dialect = options.dialect(sql)
+
+    const unavailable = (cause: SqlError) =>
+      new StoreUnavailable({ message: `The ${options.name} store failed`, cause })
+
+    const read = <A>(effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreUnavailable> =>
+      Effect.mapError(effect, unavailable)
+
+    const write = <A>(effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreUnavailable> =>
+      Effect.mapError(dialect.write(effect), unavailable)
+
+    // --- batched hot paths --------------------------------------------------------------------
+    // Every send authenticates a key, looks up its Sender ID and inserts a message with its
+    // event. Concurrent requests share one statement (or one transaction) for each (see Batcher):
+    // fewer round trips, fewer statements to plan and fewer commits under load.
+
+    const keysByDigest = yield* Batcher.make({
+      maxBatch: batchLimit,
+      run: (digests: ReadonlyArray<string>) =>
+        read(Effect.map(
+          sql<Rows.ApiKeyRow>`SELECT * FROM sendline_api_keys WHERE digest IN ${sql.in(digests)}`,
+          (rows) => {
+            const byDigest = new Map(rows.map((row) => [row.digest, row]))
+            return digests.map((digest) => Option.map(Option.fromNullable(byDigest.get(digest)), Rows.apiKeyFromRow))
+          }
+        ))
+    })
+
+    interface RegisteredQuery {
+      readonly accountId: string
+      readonly senderId: string
+      readonly market: string
+    }
+    const registeredKey = (q: RegisteredQuery) => `${q.accountId}\u0000${q.senderId}\u0000${q.market}`
+    const registeredSenderIds = yield* Batcher.make({
+      maxBatch: batchLimit,
+      run: (queries: ReadonlyArray<RegisteredQuery>) =>
+        read(Effect.map(
+          sql<Rows.SenderIdRow>`SELECT * FROM sendline_sender_ids
+            WHERE status = 'registered' AND (account_id, sender_id, market) IN (VALUES ${
+            sql.csv(queries.map((q) => sql`(${q.accountId}, ${q.senderId}, ${q.market})`))
+          })
+            ORDER BY created_at DESC, id DESC`,
+          (rows) => {
+            // newest first: keep the first row seen for each (account, Sender ID, market)
+            const newest = new Map<string, Rows.SenderIdRow>()
+            for (const row of rows) {
+              const key = registeredKey({ accountId: row.account_id, senderId: row.sender_id, market: row.market })
+              if (!newest.has(key)) newest.set(key, row)
+            }
+            return queries.map((q) => Option.map(Option.fromNullable(newest.get(registeredKey(q))), Rows.senderIdFromRow))
+          }
+        ))
+    })
+
+    interface NewMessage {
+      readonly message: Message
+      readonly event: Option.Option<Event>
+    }
+    // The messages and events of many concurrent sends in one write (group commit): atomic for the
+    // batch, and when a batch fails the Batcher runs each of its items alone, so that one bad row
+    // fails only its own caller.
+    const messageInserts = yield* Batcher.make({
+      maxBatch: batchLimit,
+      run: (batch: ReadonlyArray<NewMessage>) => {
+        const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
+        const insertMessages = Queries.insertMessages(sql, batch.map(({ message }) => message))
+        return write(
+          events.length === 0
+            ? insertMessages
+            : dialect.insertWithEvents(insertMessages, Queries.insertEvents(sql, events))
+        ).pipe(Effect.as(batch.map(() => undefined)))
+      }
+    })
+
+    // --- accounts and keys -------------------------------------------------------------------
+
+    const accounts = AccountStore.of({
+      insertAccount: (account) =>
+        write(Effect.asVoid(sql`INSERT INTO sendline_accounts
+          (id, name, type, admin_email, network, markets, identifiers, created_at)
+          VALUES (${account.id}, ${account.name}, ${account.type}, ${account.adminEmail}, ${Rows.orNull(account.network)},
+            ${JSON.stringify(account.markets)},
+            ${JSON.stringify(account.identifiers.map((i) => ({ identifierType: i.identifierType, identifierValue: i.identifierValue })))},
+            ${account.createdAt})`)),
+      findAccount: (id) =>
+        read(Effect.map(
+          sql<Rows.AccountRow>`SELECT * FROM sendline_accounts WHERE id = ${id}`,
+          (rows) => Rows.first(rows, Rows.accountFromRow)
+        )),
+      insertKey: (key) =>
+        write(Effect.asVoid(sql`INSERT INTO sendline_api_keys
+          (id, account_id, digest, permissions, expires_at, revoked_at, created_at)
+          VALUES (${key.id}, ${key.accountId}, ${key.digest}, ${JSON.stringify(key.permissions)},
+            ${Rows.orNull(key.expiresAt)}, ${Rows.orNull(key.revokedAt)}, ${key.createdAt})`)),
+      findKeyByDigest: keysByDigest.submit,
+      revokeKey: (id, at) =>
+        write(Effect.map(
+          sql`UPDATE sendline_api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`,
+          (rows) => rows.length > 0
+        ))
+    })
+
+    // --- Sender IDs --------------------------------------------------------------------------
+
+    const senderIds = SenderIdStore.of({
+      insert: (record) =>
+        write(Effect.asVoid(sql`INSERT INTO sendline_sender_ids
+          (id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at)
+          VALUES (${record.id}, ${record.accountId}, ${record.senderId}, ${record.market}, ${record.brandName},
+            ${record.status}, ${record.createdAt}, ${Rows.orNull(record.registeredAt)}, ${Rows.orNull(record.expiresAt)})`)),
+      findById: (accountId, id) =>
+        read(Effect.map(
+          sql<Rows.SenderIdRow>`SELECT * FROM sendline_sender_ids WHERE id = ${id} AND account_id = ${accountId}`,
+          (rows) => Rows.first(rows, Rows.senderIdFromRow)
+        )),
+      findRegistered: (accountId, senderId, market) => registeredSenderIds.submit({ accountId, senderId, market })
+    })
+
+    // --- messages and events -----------------------------------------------------------------
+
+    const messages = MessageStore.of({
+      insert: (message, event) => messageInserts.submit({ message, event }),
+      findById: (accountId, id) =>
+        read(Effect.map(
+          sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
+          (rows) => Rows.first(rows, Rows.messageFromRow)
+        )),
+      // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id).
+      list: (accountId, filter, after, limit) => {
+        const where = [sql`account_id = ${accountId}`]
+        if (filter.market !== undefined) where.push(sql`market = ${filter.market}`)
+        if (filter.status !== undefined) where.push(sql`status = ${filter.status}`)
+        if (filter.senderId !== undefined) where.push(sql`sender_id = ${filter.senderId}`)
+        if (filter.reference !== undefined) where.push(sql`reference = ${filter.reference}`)
+        if (filter.from !== undefined) where.push(sql`created_at >= ${filter.from}`)
+        if (filter.to !== undefined) where.push(sql`created_at <= ${filter.to}`)
+        if (Option.isSome(after)) where.push(sql`(created_at, id) < (${after.value.createdAt}, ${after.value.id})`)
+        return read(Effect.map(
+          sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE ${sql.and(where)}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+          (rows) => rows.map(Rows.messageFromRow)
+        ))
+      },
+      transition: (m, from, event) => {
+        const update = Queries.updateMessage(sql, m, from)
+        return write(Effect.map(
+          Option.isNone(event) ? update : dialect.updateWithEvent(update, event.value),
+          (rows) => rows.length > 0
+        ))
+      },
+      claim: (work, now, limit, leaseUntil) =>
+        write(Effect.map(
+          dialect.claim(Queries.dueMessages(sql, work, now, limit), leaseUntil),
+          // An UPDATE returns its rows in no set order: oldest first again, as they were picked.
+          (rows) => rows.map(Rows.messageFromRow).sort(Queries.claimOrder(work))
+        ))
+    })
+
+    const events = EventStore.of({
+      listBySubject: (accountId, subjectId) =>
+        read(Effect.map(
+          sql<Rows.EventRow>`SELECT * FROM sendline_events WHERE account_id = ${accountId} AND subject_id = ${subjectId}
+            ORDER BY created_at, id`,
+          (rows) => rows.map(Rows.eventFromRow)
+        ))
+    })
+
+    // --- webhook subscriptions ---------------------------------------------------------------
+
+    const subscriptions = SubscriptionStore.of({
+      hasActive: (accountId) =>
+        read(Effect.map(
+          sql`SELECT 1 FROM sendline_webhook_subscriptions WHERE account_id = ${accountId} AND status = 'active' LIMIT 1`,
+          (rows) => rows.length > 0
+        ))
+    })
+
+    // --- idempotency keys --------------------------------------------------------------------
+
+    /** Some(row) when `record` reserved nothing: the holder's row, or none when that row vanished. */
+    const reserveOnce = (record: IdempotencyRecord, expiredBefore: number): Effect.Effect<
+      Option.Option<Option.Option<IdempotencyRecord>>,
+      SqlError
+    > =>
+      Effect.flatMap(
+        // One upsert claims the key, or takes over a stale row; RETURNING yields a row only when
+        // this call wrote it. On PostgreSQL the primary key makes a concurrent insert of the same
+        // key wait for the first and then take the conflict branch, which locks the holder's row
+        // even when its WHERE is false: the read-back in the same transaction finds it, and no one
+        // can release it meanwhile (SQLite's single writer gives the same).
+        sql`INSERT INTO sendline_idempotency_keys
+            (account_id, key, fingerprint, created_at, response_status, response_body)
+          VALUES (${record.accountId}, ${record.key}, ${record.fingerprint}, ${record.createdAt}, NULL, NULL)
+          ON CONFLICT (account_id, key) DO UPDATE SET
+            fingerprint = excluded.fingerprint, created_at = excluded.created_at,
+            response_status = NULL, response_body = NULL
+          WHERE sendline_idempotency_keys.created_at < ${expiredBefore}
+          RETURNING key`,
+        (written) =>
+          written.length > 0
+            ? Effect.succeed(Option.some(Option.none()))
+            : Effect.map(
+              sql<Rows.IdempotencyRow>`SELECT * FROM sendline_idempotency_keys
+                WHERE account_id = ${record.accountId} AND key = ${record.key}`,
+              (rows) => Option.map(Rows.first(rows, Rows.idempotencyFromRow), Option.some)
+            )
+      )
+
+    // The reserve and its read-back must see each other: a transaction on both databases. An
+    // empty read-back would mean the holder vanished between the two statements, which the row
+    // lock rules out; it is still never reported as a reservation (that would run the request
+    // twice): the reserve is tried again, a few times at most.
+    const reserve = (
+      record: IdempotencyRecord,
+      expiredBefore: number,
+      attempts = 3
+    ): Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable> =>
+      Effect.flatMap(
+        Effect.mapError(sql.withTransaction(reserveOnce(record, expiredBefore)), unavailable),
+        Option.match({
+          onSome: Effect.succeed,
+          onNone: () =>
+            attempts > 1
+              ? reserve(record, expiredBefore, attempts - 1)
+              : Effect.fail(new StoreUnavailable({ message: "The idempotency key could not be reserved" }))
+        })
+      )
+
+    const idempotency = IdempotencyStore.of({
+      reserve: (record, expiredBefore) => reserve(record, expiredBefore),
+      complete: (accountId, key, response) =>
+        write(Effect.asVoid(
+          sql`UPDATE sendline_idempotency_keys SET response_status = ${response.status}, response_body = ${response.body}
+            WHERE account_id = ${accountId} AND key = ${key}`
+        )),
+      release: (accountId, key) =>
+        write(Effect.asVoid(sql`DELETE FROM sendline_idempotency_keys WHERE account_id = ${accountId} AND key = ${key}`))
+    })
+
+    return Context.make(AccountStore, accounts).pipe(
+      Context.add(SenderIdStore, senderIds),
+      Context.add(MessageStore, messages),
+      Context.add(EventStore, events),
+      Context.add(SubscriptionStore, subscriptions),
+      Context.add(IdempotencyStore, idempotency)
+    )
+  }).pipe(
+    Effect.catchTags({
+      SqlError: (cause) =>
+        Effect.fail(new StoreUnavailable({ message: `The ${options.name} store could not start`, cause })),
+      MigrationError: (cause) =>
+        Effect.fail(new StoreUnavailable({ message: `The ${options.name} store could not migrate`, cause }))
+    })
+  )
+
