@@ -87,7 +87,9 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
     sql<Rows.MessageRow>`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
       UPDATE sendline_messages SET claimed_until = ${leaseUntil}
       FROM due WHERE sendline_messages.id = due.id
-      RETURNING sendline_messages.*`
+      RETURNING sendline_messages.*`,
+  // a pool runs concurrent transitions side by side; one transaction would run them in a row
+  groupTransitions: false
 })
 
 /**

@@ -17,7 +17,7 @@ import type { Event } from "@sendline/core/Event"
 import { EventStore } from "@sendline/core/EventStore"
 import type { IdempotencyRecord } from "@sendline/core/IdempotencyStore"
 import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
-import type { Message } from "@sendline/core/Message"
+import type { Message, MessageStatus } from "@sendline/core/Message"
 import { MessageStore } from "@sendline/core/MessageStore"
 import { SenderIdStore } from "@sendline/core/SenderIdStore"
 import type { Stores } from "@sendline/core/Services"
@@ -55,6 +55,12 @@ export interface Dialect {
     due: Statement.Statement<{ readonly id: string }>,
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<Rows.MessageRow>, SqlError>
+  /**
+   * Whether concurrent transitions share one transaction (group commit). Right for a single
+   * writer, where each commit is the fixed cost; wrong for a pool, where one transaction of N
+   * statements runs their round trips one after another instead of side by side.
+   */
+  readonly groupTransitions: boolean
 }
 
 /**
@@ -168,6 +174,29 @@ export const make = (
       }
     })
 
+    interface Transition {
+      readonly next: Message
+      readonly from: MessageStatus
+      readonly event: Option.Option<Event>
+    }
+    // The workers move many messages at once: their transitions share one transaction (group
+    // commit). Each UPDATE stays conditional on the old status, so a lost race is still told to
+    // its own caller, and a failing batch is retried item by item by the Batcher.
+    const transitionBatch = (batch: ReadonlyArray<Transition>) =>
+      Effect.forEach(batch, ({ event, from, next }) => {
+        const update = Queries.updateMessage(sql, next, from)
+        return Effect.map(
+          Option.isNone(event) ? update : dialect.updateWithEvent(update, event.value),
+          (rows) => rows.length > 0
+        )
+      })
+    const transitions = yield* Batcher.make({
+      maxBatch: batchLimit,
+      run: (batch: ReadonlyArray<Transition>) => Effect.mapError(sql.withTransaction(transitionBatch(batch)), unavailable)
+    })
+    const transition = (item: Transition): Effect.Effect<boolean, StoreUnavailable> =>
+      dialect.groupTransitions ? transitions.submit(item) : Effect.map(write(transitionBatch([item])), (r) => r[0]!)
+
     // --- accounts and keys -------------------------------------------------------------------
 
     const accounts = AccountStore.of({
@@ -237,13 +266,7 @@ export const make = (
           (rows) => rows.map(Rows.messageFromRow)
         ))
       },
-      transition: (m, from, event) => {
-        const update = Queries.updateMessage(sql, m, from)
-        return write(Effect.map(
-          Option.isNone(event) ? update : dialect.updateWithEvent(update, event.value),
-          (rows) => rows.length > 0
-        ))
-      },
+      transition: (next, from, event) => transition({ next, from, event }),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
           dialect.claim(Queries.dueMessages(sql, work, now, limit), leaseUntil),

@@ -56,7 +56,9 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // One statement under the single writer: the select and the update cannot interleave with
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (due, leaseUntil) =>
-    sql<Rows.MessageRow>`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`
+    sql<Rows.MessageRow>`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
+  // one writer: a commit per transition is the cost worth sharing
+  groupTransitions: true
 })
 
 /**
