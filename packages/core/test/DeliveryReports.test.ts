@@ -3,6 +3,7 @@ import { CarrierMock } from "@sendline/carrier-mock"
 import { Carrier, DeliveryReports, Dispatcher, Messaging, MessageStore, Timestamp } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
+import * as TestStores from "./TestStores.js"
 import * as TestWorkers from "./TestWorkers.js"
 
 const adjust = (millis: number) => TestClock.adjust(`${millis} millis`)
@@ -23,7 +24,9 @@ const sentTo = (suffix: string) =>
     return yield* TestWorkers.load(message)
   })
 
-describe("DeliveryReports", () => {
+for (const store of TestStores.all) {
+describe(`DeliveryReports (${store.name})`, () => {
+  const storeLayer = (options?: TestWorkers.LayerOptions) => TestWorkers.layer(options, store)
   it.effect("sent → delivered at the carrier's time, the price quoted at send, message.delivered with price", () =>
     Effect.gen(function*() {
       const sent = yield* sentTo("5678")
@@ -50,7 +53,7 @@ describe("DeliveryReports", () => {
         price: { amount: "0.0500", currency: "AUD" }
       })
       assert.strictEqual(events[2]!.createdAt, sent.sentAt! + 2_500)
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("sent → undelivered with the carrier's error and message.undelivered", () =>
     Effect.gen(function*() {
@@ -65,7 +68,7 @@ describe("DeliveryReports", () => {
       assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.sent", "message.undelivered"])
       assert.deepStrictEqual(events[2]!.data.error, CarrierMock.undeliveredError)
       assert.isFalse("price" in events[2]!.data)
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a message the network never reports stays sent", () =>
     Effect.gen(function*() {
@@ -73,7 +76,7 @@ describe("DeliveryReports", () => {
       yield* adjust(86_400_000)
       assert.strictEqual(yield* report, 0)
       assert.strictEqual((yield* TestWorkers.load(sent)).status, "sent")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("reports for unknown messages, other accounts' ids, or messages already final are ignored", () =>
     Effect.gen(function*() {
@@ -90,7 +93,7 @@ describe("DeliveryReports", () => {
       assert.strictEqual((yield* TestWorkers.load(sent)).status, "delivered")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(sent), ["message.queued", "message.sent", "message.delivered"])
       assert.deepStrictEqual(yield* (yield* DeliveryReports.DeliveryReports).held, [])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("two reports for one message in one batch: exactly one moves it", () =>
     Effect.gen(function*() {
@@ -103,7 +106,7 @@ describe("DeliveryReports", () => {
       const events = yield* TestWorkers.eventTypes(sent)
       assert.strictEqual(events.length, 3)
       assert.strictEqual(events[2], `message.${(yield* TestWorkers.load(sent)).status}`)
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a report that overtakes its `sent` (the crash window) is held until the message is sent", () =>
     Effect.gen(function*() {
@@ -127,7 +130,7 @@ describe("DeliveryReports", () => {
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.sent", "message.delivered"])
       assert.deepStrictEqual(yield* (yield* DeliveryReports.DeliveryReports).held, [])
       assert.strictEqual(yield* (yield* CarrierMock.CarrierMock).charged, 1)
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a held report whose message never becomes sent is dropped after holdMillis", () =>
     Effect.gen(function*() {
@@ -145,5 +148,6 @@ describe("DeliveryReports", () => {
       yield* reports.runOnce
       assert.deepStrictEqual(yield* reports.held, [])
       assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 })
+}

@@ -3,6 +3,7 @@ import { CarrierMock } from "@sendline/carrier-mock"
 import { Carrier, Dispatcher, Ids, Messaging, MessageStore, Timestamp } from "@sendline/core"
 import { Clock, Effect, Fiber, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
+import * as TestStores from "./TestStores.js"
 import * as TestWorkers from "./TestWorkers.js"
 
 const day = 86_400_000
@@ -15,7 +16,9 @@ const sendTo = (suffix: string) =>
 
 const dispatch = Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)
 
-describe("Dispatcher", () => {
+for (const store of TestStores.all) {
+describe(`Dispatcher (${store.name})`, () => {
+  const storeLayer = (options?: TestWorkers.LayerOptions) => TestWorkers.layer(options, store)
   it.effect("queued → sent: sent_at from the Clock, message.sent with its data, the message id as reference", () =>
     Effect.gen(function*() {
       const message = yield* sendTo("5678")
@@ -45,7 +48,7 @@ describe("Dispatcher", () => {
         { reference: message.id, accountId: message.accountId, decision: "accepted" }
       )
       assert.strictEqual(yield* dispatch, 0, "nothing left to dispatch")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("carrier refusal → failed with the carrier's code and message.failed", () =>
     Effect.gen(function*() {
@@ -59,7 +62,7 @@ describe("Dispatcher", () => {
       assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.failed"])
       assert.deepStrictEqual(events[1]!.data.error, CarrierMock.refusedError)
       assert.strictEqual(yield* dispatch, 0, "a failed message is not tried again")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a Sender ID that expired after acceptance → failed sender_id_not_registered, never submitted", () =>
     Effect.gen(function*() {
@@ -71,7 +74,7 @@ describe("Dispatcher", () => {
       assert.strictEqual(failed.error?.code, "sender_id_not_registered")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.failed"])
       assert.deepStrictEqual(yield* TestWorkers.decisions(message), [])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a Sender ID that is not registered at all → failed sender_id_not_registered", () =>
     Effect.gen(function*() {
@@ -85,7 +88,7 @@ describe("Dispatcher", () => {
       assert.strictEqual(failed.status, "failed")
       assert.strictEqual(failed.error?.code, "sender_id_not_registered")
       assert.deepStrictEqual(yield* TestWorkers.decisions(orphan), [])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("carrier unavailable → stays queued, claimed until the lease ends, then sent", () =>
     Effect.gen(function*() {
@@ -99,7 +102,7 @@ describe("Dispatcher", () => {
       assert.strictEqual(yield* dispatch, 1)
       assert.strictEqual((yield* TestWorkers.load(message)).status, "sent")
       assert.deepStrictEqual(yield* TestWorkers.decisions(message), ["unavailable", "accepted"])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("throttled by the carrier's cap → retried after the lease, each message charged once", () =>
     Effect.gen(function*() {
@@ -118,7 +121,7 @@ describe("Dispatcher", () => {
       const mock = yield* CarrierMock.CarrierMock
       assert.strictEqual(yield* mock.charged, 5)
       assert.strictEqual((yield* mock.journal).filter((e) => e.decision === "throttled").length, 4)
-    }).pipe(Effect.provide(TestWorkers.layer({ carrier: { maxPerSecond: 2 } }))))
+    }).pipe(Effect.provide(storeLayer({ carrier: { maxPerSecond: 2 } }))))
 
   it.effect("the crash window: accepted by the carrier but never marked sent → resubmitted once the lease ends, not charged twice", () =>
     Effect.gen(function*() {
@@ -140,7 +143,7 @@ describe("Dispatcher", () => {
       assert.strictEqual(yield* (yield* CarrierMock.CarrierMock).charged, 1)
       assert.strictEqual((yield* (yield* CarrierMock.CarrierMock).pendingReports).length, 1, "one report to come")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.sent"])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("two dispatchers at once never submit the same message", () =>
     Effect.gen(function*() {
@@ -157,7 +160,7 @@ describe("Dispatcher", () => {
       assert.deepStrictEqual(journal.map((e) => e.decision), all.map(() => "accepted"))
       assert.deepStrictEqual(journal.map((e) => e.reference).sort(), all.map((m) => m.id).sort())
       for (const m of all) assert.strictEqual((yield* TestWorkers.load(m)).status, "sent")
-    }).pipe(Effect.provide(TestWorkers.layer({ carrier: { submitLatency: "100 millis" } }))))
+    }).pipe(Effect.provide(storeLayer({ carrier: { submitLatency: "100 millis" } }))))
 
   it.effect("one pass claims at most batchSize messages", () =>
     Effect.gen(function*() {
@@ -166,5 +169,6 @@ describe("Dispatcher", () => {
       yield* Effect.forEach(Array.from({ length: 12 }), () => messaging.send(principal, TestCore.auMessage))
       const dispatcher = yield* Dispatcher.make({ batchSize: 5 })
       assert.deepStrictEqual([yield* dispatcher.runOnce, yield* dispatcher.runOnce, yield* dispatcher.runOnce], [5, 5, 2])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 })
+}

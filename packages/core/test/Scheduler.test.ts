@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Dispatcher, Messaging, MessageStore, Scheduler } from "@sendline/core"
 import { Clock, Deferred, Effect, Either, Fiber, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
+import * as TestStores from "./TestStores.js"
 import * as TestWorkers from "./TestWorkers.js"
 
 const day = 86_400_000
@@ -11,7 +12,9 @@ const schedule = Effect.flatMap(Scheduler.Scheduler, (s) => s.runOnce)
 const codeOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.either(effect), (r) => (Either.isLeft(r) ? (r.left as { code?: string }).code : "ok"))
 
-describe("Scheduler", () => {
+for (const store of TestStores.all) {
+describe(`Scheduler (${store.name})`, () => {
+  const storeLayer = (options?: TestWorkers.LayerOptions) => TestWorkers.layer(options, store)
   it.effect("scheduled → queued at scheduled_at, not a millisecond before, with message.queued; then dispatched", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
@@ -33,7 +36,7 @@ describe("Scheduler", () => {
 
       yield* Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)
       assert.strictEqual((yield* TestWorkers.load(message)).status, "sent")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("the 7-day edge: a message scheduled exactly 7 days ahead is queued exactly then", () =>
     Effect.gen(function*() {
@@ -46,7 +49,7 @@ describe("Scheduler", () => {
       yield* TestClock.adjust("1 millis")
       assert.strictEqual(yield* schedule, 1)
       assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("due messages are queued oldest scheduled_at first, a batch at a time", () =>
     Effect.gen(function*() {
@@ -64,7 +67,7 @@ describe("Scheduler", () => {
         ["queued", "queued", "scheduled"]
       )
       assert.strictEqual(yield* scheduler.runOnce, 1)
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a cancelled message is never queued", () =>
     Effect.gen(function*() {
@@ -79,7 +82,7 @@ describe("Scheduler", () => {
       assert.strictEqual(yield* schedule, 0)
       assert.strictEqual((yield* TestWorkers.load(message)).status, "cancelled")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), [])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("cancel vs scheduler, cancel first: the scheduler's claim loses, no message.queued", () =>
     Effect.gen(function*() {
@@ -111,7 +114,7 @@ describe("Scheduler", () => {
       assert.strictEqual((yield* TestWorkers.load(message)).status, "cancelled")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), [])
       assert.strictEqual(yield* Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce), 0, "nothing to dispatch")
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("cancel vs scheduler, scheduler first: the cancel is refused with invalid_state_transition", () =>
     Effect.gen(function*() {
@@ -126,7 +129,7 @@ describe("Scheduler", () => {
       assert.strictEqual(yield* codeOf(messaging.cancel(principal, message.id)), "invalid_state_transition")
       assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued"])
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 
   it.effect("cancels racing the scheduler on 20 due messages: for each, exactly one wins", () =>
     Effect.gen(function*() {
@@ -155,5 +158,6 @@ describe("Scheduler", () => {
           assert.deepStrictEqual(events, ["message.queued"])
         }
       }
-    }).pipe(Effect.provide(TestWorkers.layer())))
+    }).pipe(Effect.provide(storeLayer())))
 })
+}

@@ -7,11 +7,15 @@ import type { Account, Permission } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer } from "effect"
 
-/** Use cases + store, fresh per `layer(...)` block. */
-export const layer = Services.layerWith.pipe(
-  Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer())),
-  Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" }))
-)
+/** Use cases over `stores`, with default markets, counter ids and default settings. */
+export const layerOn = <E>(stores: Layer.Layer<Services.Stores, E>) =>
+  Services.layerWith.pipe(
+    Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer())),
+    Layer.provideMerge(stores)
+  )
+
+/** Use cases + a SQLite `:memory:` store, fresh per `layer(...)` block. */
+export const layer = layerOn(SqliteStore.layerSqlite({ filename: ":memory:" }))
 
 /** A new account with a key holding `permissions` and the Sender ID "Acme" registered in AU. */
 export const seedAccount = (permissions: ReadonlyArray<Permission.Permission> = ["messaging:send", "messaging:read"]) =>

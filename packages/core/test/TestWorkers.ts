@@ -4,14 +4,21 @@
  */
 import { CarrierMock } from "@sendline/carrier-mock"
 import { EventStore, Message, MessageStore, Workers } from "@sendline/core"
-import { Effect, Layer, Option } from "effect"
+import { Chunk, Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
+import type * as TestStores from "./TestStores.js"
 
-/** Workers not started (tests call `runOnce`), the carrier mock and the use cases over a fresh store. */
-export const layer = (options: { readonly carrier?: CarrierMock.Options; readonly workers?: Workers.Options } = {}) =>
+/** What a test may set on its carrier mock and workers. */
+export interface LayerOptions {
+  readonly carrier?: CarrierMock.Options
+  readonly workers?: Workers.Options
+}
+
+/** Workers not started (tests call `runOnce`), the carrier mock and the use cases over a fresh `store`. */
+export const layer = (options: LayerOptions = {}, store: TestStores.TestStore) =>
   Workers.layerServices(options.workers).pipe(
     Layer.provideMerge(CarrierMock.layer(options.carrier)),
-    Layer.provideMerge(TestCore.layer)
+    Layer.provideMerge(TestCore.layerOn(store.layer()))
   )
 
 /** An AU mobile number ending in `suffix` (the mock's rules go by the last four digits). */
@@ -38,3 +45,57 @@ export const decisions = (message: Message.Message) =>
     Effect.flatMap(CarrierMock.CarrierMock, (mock) => mock.journal),
     (journal) => journal.filter((e) => e.reference === message.id).map((e) => e.decision)
   )
+
+const eventLoopTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+
+/**
+ * Waits until `check` holds, giving the event loop a turn between tries (at most `turns`): workers
+ * running in the background on a store with real I/O (PostgreSQL) finish their pass after
+ * `TestClock.adjust` returns. Time does not move meanwhile, so this is no sleep.
+ */
+export const eventually = <E, R>(what: string, check: Effect.Effect<boolean, E, R>, turns = 5_000) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < turns; i++) {
+      if (yield* check) return
+      yield* eventLoopTurn
+    }
+    return yield* Effect.dieMessage(`never came true: ${what}`)
+  })
+
+/** Whether `message` has the status `status` (for `eventually`). */
+export const hasStatus = (message: Message.Message, status: Message.MessageStatus) =>
+  Effect.map(load(message), (m) => m.status === status)
+
+/**
+ * Whether some fiber sleeps until `millis` from now on the TestClock: how a test sees that a
+ * worker has claimed a message and is inside a carrier submission that takes that long, without
+ * touching the message's row (a probe claim would race the worker under SKIP LOCKED).
+ */
+export const sleepingFor = (millis: number) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    return Chunk.some(yield* TestClock.sleeps(), (until) => until === now + millis)
+  })
+
+/**
+ * Moves the TestClock on in `step`s until `check` holds (at most `steps` of them), letting the
+ * workers finish their passes between steps. One long jump can fold several polls into one on a
+ * store with real I/O: a pass woken early in the jump reads an earlier time and then sleeps past
+ * the due work.
+ */
+export const advanceUntil = <E, R>(
+  what: string,
+  check: Effect.Effect<boolean, E, R>,
+  step: Duration.DurationInput = "1 second",
+  steps = 10
+) =>
+  Effect.gen(function*() {
+    for (let i = 0; i <= steps; i++) {
+      for (let turn = 0; turn < 200; turn++) {
+        if (yield* check) return
+        yield* eventLoopTurn
+      }
+      yield* TestClock.adjust(step)
+    }
+    return yield* Effect.dieMessage(`never came true within ${steps} steps of ${Duration.format(step)}: ${what}`)
+  })
