@@ -1,0 +1,54 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Batcher } from "@sendline/core"
+import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
+
+describe("Batcher", () => {
+  it.scoped("concurrent submitters share batches and each gets its own result", () =>
+    Effect.gen(function*() {
+      const batches: Array<number> = []
+      const doubler = yield* Batcher.make({
+        maxBatch: 8,
+        run: (items: ReadonlyArray<number>) => Effect.sync(() => (batches.push(items.length), items.map((n) => n * 2)))
+      })
+      const results = yield* Effect.all(Array.from({ length: 20 }, (_, i) => doubler.submit(i)), { concurrency: "unbounded" })
+      assert.deepStrictEqual(results, Array.from({ length: 20 }, (_, i) => i * 2))
+      assert.isBelow(batches.length, 20, "some items shared a batch")
+      assert.isTrue(batches.every((size) => size <= 8), "no batch over maxBatch")
+    }))
+
+  it.scoped("one bad item fails only its own submitter", () =>
+    Effect.gen(function*() {
+      const checker = yield* Batcher.make({
+        maxBatch: 16,
+        run: (items: ReadonlyArray<number>) =>
+          items.includes(13) ? Effect.fail(`unlucky in ${items.length}`) : Effect.succeed(items.map(String))
+      })
+      const results = yield* Effect.all(Array.from({ length: 16 }, (_, i) => Effect.either(checker.submit(i))), {
+        concurrency: "unbounded"
+      })
+      results.forEach((result, i) =>
+        i === 13
+          ? assert.deepStrictEqual(result._tag === "Left" && result.left, "unlucky in 1")
+          : assert.deepStrictEqual(result._tag === "Right" && result.right, String(i))
+      )
+    }))
+
+  it.effect("closing the scope interrupts submitters still waiting", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const gate = yield* Deferred.make<void>()
+      const started = yield* Deferred.make<void>()
+      const stuck = yield* Batcher.make({
+        maxBatch: 1,
+        run: (items: ReadonlyArray<number>) =>
+          Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.as(items))
+      }).pipe(Scope.extend(scope))
+      const first = yield* Effect.fork(stuck.submit(1))
+      yield* Deferred.await(started)
+      const second = yield* Effect.fork(stuck.submit(2))
+      yield* Effect.yieldNow()
+      yield* Scope.close(scope, Exit.void)
+      assert.isTrue(Exit.isInterrupted(yield* Fiber.await(second)), "the waiting item is interrupted")
+      yield* Fiber.interrupt(first)
+    }))
+})
