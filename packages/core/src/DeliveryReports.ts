@@ -13,8 +13,8 @@
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import type { DeliveryReport } from "./Carrier.js"
 import { Carrier } from "./Carrier.js"
-import * as Event from "./Event.js"
 import { IdGenerator } from "./Ids.js"
+import * as Transition from "./internal/transition.js"
 import { loop } from "./internal/worker.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
@@ -60,8 +60,8 @@ export const make = (
     const settings = { ...defaults, ...options }
     const messages = yield* MessageStore
     const carrier = yield* Carrier
-    const ids = yield* IdGenerator
     const waiting = yield* Ref.make<ReadonlyArray<Held>>([])
+    const transition = yield* Transition.make
 
     const finish = (message: Message, report: DeliveryReport): Message =>
       report.outcome === "delivered"
@@ -86,9 +86,7 @@ export const make = (
           return "ignored" as const
         }
         const next = finish(message, report)
-        const now = yield* Clock.currentTimeMillis
-        const event = Event.forMessage(yield* ids.make("evt"), next, now)
-        if (yield* messages.transition(next, "sent", Option.some(event))) return next.status as Outcome
+        if (yield* transition(next, "sent")) return next.status as Outcome
         yield* Effect.logDebug(`DeliveryReports: ${message.id} had already left sent; report ignored`)
         return "ignored" as const
       }).pipe(

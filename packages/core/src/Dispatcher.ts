@@ -8,8 +8,8 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import * as Carrier from "./Carrier.js"
 import type { StoreUnavailable } from "./Errors.js"
-import * as Event from "./Event.js"
 import { IdGenerator } from "./Ids.js"
+import * as Transition from "./internal/transition.js"
 import { loop } from "./internal/worker.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
@@ -56,13 +56,12 @@ export const make = (
     const messages = yield* MessageStore
     const senderIds = yield* SenderIdStore
     const carrier = yield* Carrier.Carrier
-    const ids = yield* IdGenerator
+
+    const transition = yield* Transition.make
 
     const move = (next: Message, outcome: Outcome) =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const event = Event.forMessage(yield* ids.make("evt"), next, now)
-        if (yield* messages.transition(next, "queued", Option.some(event))) return outcome
+        if (yield* transition(next, "queued")) return outcome
         yield* Effect.logDebug(`Dispatcher: ${next.id} had already left queued`)
         return "lost" as const
       })

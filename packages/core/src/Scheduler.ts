@@ -5,10 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
-import * as Event from "./Event.js"
 import { IdGenerator } from "./Ids.js"
+import * as Transition from "./internal/transition.js"
 import { loop } from "./internal/worker.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
@@ -46,14 +46,12 @@ export const make = (
   Effect.gen(function*() {
     const settings = { ...defaults, ...options }
     const messages = yield* MessageStore
-    const ids = yield* IdGenerator
+
+    const transition = yield* Transition.make
 
     const queueOne = (message: Message): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const queued: Message = { ...message, status: "queued" }
-        const event = Event.forMessage(yield* ids.make("evt"), queued, now)
-        if (yield* messages.transition(queued, "scheduled", Option.some(event))) return "queued" as const
+        if (yield* transition({ ...message, status: "queued" }, "scheduled")) return "queued" as const
         yield* Effect.logDebug(`Scheduler: ${message.id} had already left scheduled (cancelled?)`)
         return "lost" as const
       }).pipe(
