@@ -5,7 +5,9 @@
  * @since 0.1.0
  */
 import { HttpApiError, HttpServerError, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Errors } from "@sendline/core"
 import { Cause, Effect, Option } from "effect"
+import { Api } from "./Api.js"
 import * as RequestContext from "./RequestContext.js"
 
 /** What goes into `error`. @since 0.1.0 @category models */
@@ -39,8 +41,34 @@ export const render = (error: ApiError): Effect.Effect<HttpServerResponse.HttpSe
       }
     ))
 
-const hasTag = (u: unknown): u is { readonly _tag: string } =>
-  typeof u === "object" && u !== null && "_tag" in u && typeof (u as { _tag: unknown })._tag === "string"
+/** Every failure with a known status: core's tagged errors and the platform's. */
+type KnownFailure =
+  | Errors.RuleViolation
+  | Errors.InvalidRequest
+  | Errors.Unauthenticated
+  | Errors.PermissionDenied
+  | Errors.NotFound
+  | Errors.Conflict
+  | Errors.RateLimited
+  | Errors.StoreUnavailable
+  | HttpApiError.HttpApiDecodeError
+  | HttpServerError.RouteNotFound
+
+const knownTags: ReadonlySet<string> = new Set<KnownFailure["_tag"]>([
+  "RuleViolation",
+  "InvalidRequest",
+  "Unauthenticated",
+  "PermissionDenied",
+  "NotFound",
+  "Conflict",
+  "RateLimited",
+  "StoreUnavailable",
+  "HttpApiDecodeError",
+  "RouteNotFound"
+])
+
+const isKnown = (u: unknown): u is KnownFailure =>
+  typeof u === "object" && u !== null && "_tag" in u && knownTags.has(String((u as { _tag: unknown })._tag))
 
 const field = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
 
@@ -63,34 +91,63 @@ const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): Ap
   }
 }
 
+const routes = Object.values(Api.groups).flatMap((group) =>
+  Object.values(group.endpoints).map((endpoint) => ({
+    method: endpoint.method,
+    pattern: new RegExp("^" + endpoint.path.replace(/:[^/]+/g, "[^/]+") + "/?$")
+  }))
+)
+
+/** The methods that `path` answers, for 405 and `Allow`. @since 0.1.0 @category routing */
+export const allowedMethods = (path: string): ReadonlyArray<string> =>
+  routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
+
+// No route matched: 405 with `Allow` when the path exists for other methods, else 404.
+const noRoute = (request: HttpServerRequest.HttpServerRequest): ApiError => {
+  const allowed = allowedMethods(request.url.split("?")[0]!)
+  return allowed.length === 0
+    ? { status: 404, code: "not_found", message: `No route ${request.method} ${request.url}.` }
+    : {
+      status: 405,
+      code: "method_not_allowed",
+      message: `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
+      headers: { allow: allowed.join(", ") }
+    }
+}
+
 /** Maps a known failure to its status and code; none for anything unexpected. @since 0.1.0 @category mapping */
 export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServerRequest): Option.Option<ApiError> => {
-  if (!hasTag(error)) return Option.none()
-  const e = error as any
+  if (!isKnown(error)) return Option.none()
   switch (error._tag) {
     case "RuleViolation":
-      return Option.some({ status: 422, code: e.code, message: e.message, field: e.field })
+      return Option.some({ status: 422, code: error.code, message: error.message, field: error.field })
     case "InvalidRequest":
-      return Option.some({ status: 400, code: e.code, message: e.message, field: e.field, details: e.details })
+      return Option.some({
+        status: 400,
+        code: error.code,
+        message: error.message,
+        field: error.field,
+        details: error.details
+      })
     case "Unauthenticated":
       return Option.some({
         status: 401,
         code: "unauthenticated",
-        message: e.message,
+        message: error.message,
         headers: { "www-authenticate": "Bearer" }
       })
     case "PermissionDenied":
-      return Option.some({ status: 403, code: e.code, message: e.message })
+      return Option.some({ status: 403, code: error.code, message: error.message })
     case "NotFound":
-      return Option.some({ status: 404, code: "not_found", message: e.message })
+      return Option.some({ status: 404, code: "not_found", message: error.message })
     case "Conflict":
-      return Option.some({ status: 409, code: e.code, message: e.message })
+      return Option.some({ status: 409, code: error.code, message: error.message })
     case "RateLimited":
       return Option.some({
         status: 429,
         code: "rate_limited",
-        message: e.message,
-        headers: { "retry-after": String(e.retryAfterSeconds) }
+        message: error.message,
+        headers: { "retry-after": String(error.retryAfterSeconds) }
       })
     case "StoreUnavailable":
       return Option.some({
@@ -100,11 +157,10 @@ export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServe
         headers: { "retry-after": "1" }
       })
     case "HttpApiDecodeError":
-      return Option.some(decodeError(error as HttpApiError.HttpApiDecodeError, request.method))
+      return Option.some(decodeError(error, request.method))
     case "RouteNotFound":
-      return Option.some({ status: 404, code: "not_found", message: `No route ${request.method} ${request.url}.` })
+      return Option.some(noRoute(request))
   }
-  return Option.none()
 }
 
 const tooLarge: ApiError = { status: 413, code: "payload_too_large", message: "The request body exceeds 64 KiB." }

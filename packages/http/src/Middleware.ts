@@ -1,14 +1,14 @@
 /**
  * The outermost middleware of `/v1`: gives each request its `req_…` id, refuses bodies that are
  * too large (413) or not JSON (415), caps the body size, and turns every failure into the error
- * envelope, with `X-Request-Id` on every response.
+ * envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with `Allow`), with
+ * `X-Request-Id` on every response.
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder, HttpIncomingMessage, HttpServerError, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Ids } from "@sendline/core"
-import { Cause, Effect, Option } from "effect"
-import { Api } from "./Api.js"
+import { Effect, Option } from "effect"
 import * as ErrorResponse from "./ErrorResponse.js"
 import * as RequestContext from "./RequestContext.js"
 
@@ -44,34 +44,6 @@ const guardChunked = <E, R>(
     HttpIncomingMessage.withMaxBodySize(Option.some(16 * maxBodyBytes))
   )
 
-const routes = Object.values(Api.groups).flatMap((group) =>
-  Object.values(group.endpoints).map((endpoint) => ({
-    method: endpoint.method,
-    pattern: new RegExp("^" + endpoint.path.replace(/:[^/]+/g, "[^/]+") + "/?$")
-  }))
-)
-
-/** The methods that `path` answers, for 405 and `Allow`. @since 0.1.0 @category routing */
-export const allowedMethods = (path: string): ReadonlyArray<string> =>
-  routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
-
-const methodNotAllowed = (request: HttpServerRequest.HttpServerRequest, allowed: ReadonlyArray<string>) =>
-  ErrorResponse.render({
-    status: 405,
-    code: "method_not_allowed",
-    message: `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
-    headers: { allow: allowed.join(", ") }
-  })
-
-const recover = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
-  const failure = Cause.failureOption(cause)
-  if (Option.isSome(failure) && HttpServerError.isServerError(failure.value) && failure.value._tag === "RouteNotFound") {
-    const allowed = allowedMethods(request.url.split("?")[0]!)
-    if (allowed.length > 0) return methodNotAllowed(request, allowed)
-  }
-  return ErrorResponse.fromCause(cause, request)
-}
-
 /** @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(
   Effect.map(Ids.IdGenerator, (ids) => (app) =>
@@ -80,7 +52,7 @@ export const layer = HttpApiBuilder.middleware(
         const refused = precheck(request)
         const handled = refused !== undefined
           ? ErrorResponse.render(refused)
-          : Effect.catchAllCause(isChunked(request) ? guardChunked(request, app) : app, (cause) => recover(cause, request))
+          : Effect.catchAllCause(isChunked(request) ? guardChunked(request, app) : app, (cause) => ErrorResponse.fromCause(cause, request))
         return handled.pipe(
           // An idempotent replay already carries the request id of the response it replays.
           Effect.map((response) =>
