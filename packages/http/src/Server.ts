@@ -5,12 +5,11 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import type { Auth, Idempotency, Ids, Messaging } from "@sendline/core"
 import { Layer } from "effect"
-import { createServer } from "node:http"
 import { Api } from "./Api.js"
 import * as Authentication from "./Authentication.js"
+import * as Listener from "./Listener.js"
 import * as Messages from "./Http/Messages.js"
 import * as Middleware from "./Middleware.js"
 import * as RateLimiter from "./RateLimiter.js"
@@ -52,9 +51,14 @@ export const layerServe = (options: Options) =>
     Layer.provide(layerApi(options))
   )
 
-/** Serves the API on `host:port`, logging the address. @since 0.1.0 @category layers */
-export const layer = (options: Options & { readonly port: number; readonly host: string }) =>
-  layerServe(options).pipe(
-    HttpServer.withLogAddress,
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
-  )
+/**
+ * Serves the API on `host:port`, logging the address; on release, requests in flight are answered
+ * before the server closes (see `Listener`).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: Options & { readonly port: number; readonly host: string }) => {
+  const listener = Listener.make({ port: options.port, host: options.host })
+  return listener.withDrain(layerServe(options).pipe(HttpServer.withLogAddress)).pipe(Layer.provide(listener.layer))
+}
