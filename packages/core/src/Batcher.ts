@@ -4,9 +4,31 @@
  * many lookups. Under no load a batch holds one item and costs one hand-off; under load the fixed
  * cost of a statement or a commit is shared by the whole batch.
  *
+ * A batch closes at the end of the event loop's turn in which its first item arrived, not at once:
+ * Node runs every I/O callback of a turn (each request that arrived) and the microtasks after each
+ * before `setImmediate`, so all requests of one turn reach the batcher before it runs. Closing at
+ * once made batches of one on a server whose writes are synchronous (better-sqlite3): the first
+ * request's commit ran before the next request was even read.
+ *
  * @since 0.1.0
  */
 import { Deferred, Effect, Exit, Queue, type Scope } from "effect"
+
+const schedule: (run: () => void) => () => void = typeof setImmediate === "function"
+  ? (run) => {
+    const handle = setImmediate(run)
+    return () => clearImmediate(handle)
+  }
+  : (run) => {
+    const handle = setTimeout(run, 0)
+    return () => clearTimeout(handle)
+  }
+
+/** Resumes once the event loop's current turn has run its I/O callbacks (not a Clock sleep). */
+const endOfTurn: Effect.Effect<void> = Effect.async((resume) => {
+  const cancel = schedule(() => resume(Effect.void))
+  return Effect.sync(cancel)
+})
 
 /** Submits one item and waits for its result. @since 0.1.0 @category models */
 export interface Batcher<A, B, E> {
@@ -27,20 +49,30 @@ export const make = <A, B, E>(options: {
   readonly run: (items: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, E>
 }): Effect.Effect<Batcher<A, B, E>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const queue = yield* Queue.unbounded<readonly [A, Deferred.Deferred<B, E>]>()
+    type Item = readonly [A, Deferred.Deferred<B, E>]
+    const queue = yield* Queue.unbounded<Item>()
 
-    const alone = ([item, deferred]: readonly [A, Deferred.Deferred<B, E>]) =>
+    const alone = ([item, deferred]: Item) =>
       Effect.flatMap(Effect.exit(Effect.map(options.run([item]), (results) => results[0]!)), (exit) =>
         Deferred.done(deferred, exit))
 
-    const runBatch = Effect.flatMap(Queue.takeBetween(queue, 1, options.maxBatch), (chunk) => {
-      const batch = Array.from(chunk)
+    const runBatch = Effect.flatMap(Queue.take(queue), (first) => {
+      let batch: ReadonlyArray<Item> = [first]
+      return endOfTurn.pipe(
+        Effect.zipRight(Queue.takeUpTo(queue, options.maxBatch - 1)),
+        Effect.flatMap((rest) => runItems(batch = [first, ...rest])),
+        // items taken off the queue are no longer the finalizer's: a closing scope interrupts them here
+        Effect.onInterrupt(() => Effect.forEach(batch, ([, deferred]) => Deferred.interrupt(deferred), { discard: true }))
+      )
+    })
+
+    const runItems = (batch: ReadonlyArray<Item>) => {
       if (batch.length === 1) return alone(batch[0]!)
       return Effect.flatMap(Effect.exit(options.run(batch.map(([item]) => item))), (exit) =>
         Exit.isSuccess(exit)
           ? Effect.forEach(batch, ([, deferred], i) => Deferred.succeed(deferred, exit.value[i]!), { discard: true })
           : Effect.forEach(batch, alone, { discard: true }))
-    })
+    }
 
     yield* Effect.forkScoped(Effect.forever(runBatch))
     yield* Effect.addFinalizer(() =>

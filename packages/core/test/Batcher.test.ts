@@ -16,6 +16,24 @@ describe("Batcher", () => {
       assert.isTrue(batches.every((size) => size <= 8), "no batch over maxBatch")
     }))
 
+  it.scoped("items submitted from separate callbacks of one event-loop turn share one batch", () =>
+    Effect.gen(function*() {
+      const batches: Array<ReadonlyArray<number>> = []
+      const recorder = yield* Batcher.make({
+        maxBatch: 64,
+        run: (items: ReadonlyArray<number>) => Effect.sync(() => (batches.push(items), items))
+      })
+      // Like requests read one by one in a turn: each callback starts its submitter, whose
+      // microtasks run before the next callback; a batcher that ran at once would take one each.
+      const results = yield* Effect.async<ReadonlyArray<number>>((resume) => {
+        const pending: Array<Promise<number>> = []
+        for (let i = 0; i < 10; i++) setImmediate(() => pending.push(Effect.runPromise(recorder.submit(i))))
+        setImmediate(() => void Promise.all(pending).then((all) => resume(Effect.succeed(all))))
+      })
+      assert.deepStrictEqual(results, Array.from({ length: 10 }, (_, i) => i))
+      assert.deepStrictEqual(batches, [results])
+    }))
+
   it.scoped("one bad item fails only its own submitter", () =>
     Effect.gen(function*() {
       const checker = yield* Batcher.make({
@@ -50,5 +68,21 @@ describe("Batcher", () => {
       yield* Scope.close(scope, Exit.void)
       assert.isTrue(Exit.isInterrupted(yield* Fiber.await(second)), "the waiting item is interrupted")
       yield* Fiber.interrupt(first)
+    }))
+
+  it.effect("closing the scope interrupts an item taken for a batch that has not run yet", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const ran: Array<ReadonlyArray<number>> = []
+      const batcher = yield* Batcher.make({
+        maxBatch: 8,
+        run: (items: ReadonlyArray<number>) => Effect.sync(() => (ran.push(items), items))
+      }).pipe(Scope.extend(scope))
+      const submitter = yield* Effect.fork(batcher.submit(1))
+      // microtasks only: the worker takes the item and waits for the end of the turn
+      for (let i = 0; i < 5; i++) yield* Effect.yieldNow()
+      yield* Scope.close(scope, Exit.void)
+      assert.isTrue(Exit.isInterrupted(yield* Fiber.await(submitter)), "the taken item is interrupted")
+      assert.deepStrictEqual(ran, [])
     }))
 })
