@@ -1,8 +1,7 @@
 /**
- * Batches work submitted by concurrent fibers: one worker takes everything waiting (up to a
- * limit) and runs it as one unit — one transaction for many inserts (group commit), one query for
- * many lookups. Under no load a batch holds one item and costs one hand-off; under load the fixed
- * cost of a statement or a commit is shared by the whole batch.
+ * Batches work submitted by concurrent fibers and runs it as one unit: one transaction for many
+ * inserts (group commit), one query for many lookups. Under no load a batch holds one item; under
+ * load the fixed cost of a statement or a commit is shared by the whole batch.
  *
  * A batch closes at the end of the event loop's turn in which its first item arrived, not at once:
  * Node runs every I/O callback of a turn (each request that arrived) and the microtasks after each
@@ -10,9 +9,13 @@
  * once made batches of one on a server whose writes are synchronous (better-sqlite3): the first
  * request's commit ran before the next request was even read.
  *
+ * Batches run one at a time; what arrives meanwhile waits for the next. A submitter costs one
+ * `Effect.async` and nothing else (no queue, no deferred, no worker fiber to wake): this sits on
+ * every request's path several times.
+ *
  * @since 0.1.0
  */
-import { Deferred, Effect, Exit, Queue, type Scope } from "effect"
+import { Effect, Exit, FiberSet, type Scope } from "effect"
 
 const schedule: (run: () => void) => () => void = typeof setImmediate === "function"
   ? (run) => {
@@ -24,22 +27,17 @@ const schedule: (run: () => void) => () => void = typeof setImmediate === "funct
     return () => clearTimeout(handle)
   }
 
-/** Resumes once the event loop's current turn has run its I/O callbacks (not a Clock sleep). */
-const endOfTurn: Effect.Effect<void> = Effect.async((resume) => {
-  const cancel = schedule(() => resume(Effect.void))
-  return Effect.sync(cancel)
-})
-
 /** Submits one item and waits for its result. @since 0.1.0 @category models */
 export interface Batcher<A, B, E> {
   readonly submit: (item: A) => Effect.Effect<B, E>
 }
 
 /**
- * A batcher whose worker runs `run` on up to `maxBatch` waiting items at a time. `run` returns one
- * result per item, in order. When a batch of several fails, each of its items is run again alone,
- * so that one bad item fails only its own submitter. The worker lives as long as the scope; items
- * still waiting when it closes are interrupted.
+ * A batcher that runs `run` on up to `maxBatch` waiting items at a time. `run` returns one result
+ * per item, in order. When a batch of several fails, each of its items is run again alone, so that
+ * one bad item fails only its own submitter. Batches run in fibers of the scope; when it closes,
+ * the items waiting or in a running batch are interrupted. Interrupting a submitter does not take
+ * its item back: its write may already be under way.
  *
  * @since 0.1.0
  * @category constructors
@@ -49,43 +47,60 @@ export const make = <A, B, E>(options: {
   readonly run: (items: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, E>
 }): Effect.Effect<Batcher<A, B, E>, never, Scope.Scope> =>
   Effect.gen(function*() {
-    type Item = readonly [A, Deferred.Deferred<B, E>]
-    const queue = yield* Queue.unbounded<Item>()
+    interface Waiter {
+      readonly item: A
+      readonly resume: (result: Effect.Effect<B, E>) => void
+    }
+    const runFork = yield* FiberSet.makeRuntime<never, void, never>()
+    let waiting: Array<Waiter> = []
+    let cancelFlush: (() => void) | undefined
+    let running = false
+    let closed = false
 
-    const alone = ([item, deferred]: Item) =>
-      Effect.flatMap(Effect.exit(Effect.map(options.run([item]), (results) => results[0]!)), (exit) =>
-        Deferred.done(deferred, exit))
+    const alone = (waiter: Waiter) =>
+      Effect.map(Effect.exit(Effect.map(options.run([waiter.item]), (results) => results[0]!)), waiter.resume)
 
-    const runBatch = Effect.flatMap(Queue.take(queue), (first) => {
-      let batch: ReadonlyArray<Item> = [first]
-      return endOfTurn.pipe(
-        Effect.zipRight(Queue.takeUpTo(queue, options.maxBatch - 1)),
-        Effect.flatMap((rest) => runItems(batch = [first, ...rest])),
-        // items taken off the queue are no longer the finalizer's: a closing scope interrupts them here
-        Effect.onInterrupt(() => Effect.forEach(batch, ([, deferred]) => Deferred.interrupt(deferred), { discard: true }))
+    const runBatch = (batch: ReadonlyArray<Waiter>): Effect.Effect<void> =>
+      batch.length === 1 ? alone(batch[0]!) : Effect.flatMap(
+        Effect.exit(options.run(batch.map((waiter) => waiter.item))),
+        (exit) =>
+          Exit.isSuccess(exit)
+            ? Effect.sync(() => batch.forEach((waiter, i) => waiter.resume(Exit.succeed(exit.value[i]!))))
+            : Effect.forEach(batch, alone, { discard: true })
       )
-    })
 
-    const runItems = (batch: ReadonlyArray<Item>) => {
-      if (batch.length === 1) return alone(batch[0]!)
-      return Effect.flatMap(Effect.exit(options.run(batch.map(([item]) => item))), (exit) =>
-        Exit.isSuccess(exit)
-          ? Effect.forEach(batch, ([, deferred], i) => Deferred.succeed(deferred, exit.value[i]!), { discard: true })
-          : Effect.forEach(batch, alone, { discard: true }))
+    const flush = () => {
+      cancelFlush = undefined
+      if (running || waiting.length === 0) return
+      running = true
+      const batch = waiting.length <= options.maxBatch ? waiting : waiting.slice(0, options.maxBatch)
+      waiting = waiting.length <= options.maxBatch ? [] : waiting.slice(options.maxBatch)
+      runFork(runBatch(batch).pipe(
+        // A submitter resumed twice keeps the first result: this only reaches those still waiting.
+        Effect.onInterrupt(() => Effect.sync(() => batch.forEach((waiter) => waiter.resume(Effect.interrupt)))),
+        Effect.ensuring(Effect.sync(() => {
+          running = false
+          if (waiting.length > 0 && !closed) cancelFlush ??= schedule(flush)
+        }))
+      ))
     }
 
-    yield* Effect.forkScoped(Effect.forever(runBatch))
     yield* Effect.addFinalizer(() =>
-      Effect.flatMap(Queue.takeAll(queue), (left) =>
-        Effect.zipRight(
-          Effect.forEach(left, ([, deferred]) => Deferred.interrupt(deferred), { discard: true }),
-          Queue.shutdown(queue)
-        ))
+      Effect.sync(() => {
+        closed = true
+        cancelFlush?.()
+        const left = waiting
+        waiting = []
+        for (const waiter of left) waiter.resume(Effect.interrupt)
+      })
     )
 
     return {
       submit: (item: A) =>
-        Effect.flatMap(Deferred.make<B, E>(), (deferred) =>
-          Effect.zipRight(Queue.offer(queue, [item, deferred] as const), Deferred.await(deferred)))
+        Effect.async<B, E>((resume) => {
+          if (closed) return resume(Effect.interrupt)
+          waiting.push({ item, resume })
+          if (!running) cancelFlush ??= schedule(flush)
+        })
     }
   })
