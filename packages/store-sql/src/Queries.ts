@@ -41,6 +41,38 @@ export const updateMessage = (
     WHERE id = ${m.id} AND account_id = ${m.accountId} AND status = ${from}
     RETURNING id`
 
+// What a transition may change: every column but the keys and created_at (see updateMessage).
+const changed = [
+  "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
+  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
+] as const
+
+/**
+ * Many `updateMessage`s in one statement: each message replaced while its status is still its
+ * `from`, returning the ids of those that were. Message ids must be distinct (one row per target).
+ * Written for SQLite (`UPDATE … FROM` a CTE of `VALUES`, 3.33+): PostgreSQL would need a type on
+ * every parameter of the `VALUES`.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const updateMessages = (
+  sql: SqlClient.SqlClient,
+  moves: ReadonlyArray<{ readonly next: Message; readonly from: MessageStatus }>
+): Statement.Statement<{ readonly id: string }> => {
+  const values = moves.map(({ from, next }) => {
+    const row = Rows.messageRow(next)
+    return sql`(${row.id}, ${row.account_id}, ${from}, ${sql.csv(changed.map((column) => sql`${row[column]}`))})`
+  })
+  return sql`WITH next (id, account_id, from_status, ${sql.literal(changed.join(", "))}) AS (VALUES ${sql.csv(values)})
+    UPDATE sendline_messages SET ${sql.literal(changed.map((column) => `${column} = next.${column}`).join(", "))},
+      claimed_until = NULL
+    FROM next
+    WHERE sendline_messages.id = next.id AND sendline_messages.account_id = next.account_id
+      AND sendline_messages.status = next.from_status
+    RETURNING sendline_messages.id AS id`
+}
+
 /**
  * The ids of up to `limit` messages due for `work` at `now` whose lease, if any, has ended, oldest
  * first: `dispatch` takes `queued` messages by `created_at`, `schedule` takes `scheduled` ones whose

@@ -190,9 +190,23 @@ export const make = (
           (rows) => rows.length > 0
         )
       })
+    // Under one writer the whole group is two statements: one UPDATE for all moves, one INSERT for
+    // the events of those that moved. Two moves of one message in a group go one by one instead,
+    // the second seeing the first.
+    const groupedTransitions = (batch: ReadonlyArray<Transition>) => {
+      if (new Set(batch.map(({ next }) => next.id)).size < batch.length) return transitionBatch(batch)
+      return Effect.flatMap(Queries.updateMessages(sql, batch), (rows) => {
+        const moved = new Set(rows.map((row) => row.id))
+        const events = batch.flatMap(({ event, next }) =>
+          moved.has(next.id) && Option.isSome(event) ? [event.value] : []
+        )
+        const results = batch.map(({ next }) => moved.has(next.id))
+        return events.length === 0 ? Effect.succeed(results) : Effect.as(Queries.insertEvents(sql, events), results)
+      })
+    }
     const transitions = yield* Batcher.make({
       maxBatch: batchLimit,
-      run: (batch: ReadonlyArray<Transition>) => Effect.mapError(sql.withTransaction(transitionBatch(batch)), unavailable)
+      run: (batch: ReadonlyArray<Transition>) => Effect.mapError(sql.withTransaction(groupedTransitions(batch)), unavailable)
     })
     const transition = (item: Transition): Effect.Effect<boolean, StoreUnavailable> =>
       dialect.groupTransitions ? transitions.submit(item) : Effect.map(write(transitionBatch([item])), (r) => r[0]!)

@@ -504,6 +504,31 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         assert.deepStrictEqual(yield* events.listBySubject(accountId, queued.id), [winner.event])
       }))
 
+    it.effect("MessageStore: concurrent transitions of different messages each move only from their own status", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        const events = yield* EventStore
+        const accountId = yield* freshAccount
+        const stored = Array.from({ length: 8 }, (_, i) => makeMessage(accountId, fresh("msg"), { reference: `batch-${i}` }))
+        for (const message of stored) yield* messages.insert(message, Option.none())
+        // even ones move from the status they are in; odd ones name a stale status and stay
+        const moves = stored.map((message, i) => {
+          const { reference: _, ...rest } = message
+          const next: Message = { ...rest, status: "sent", sentAt: T + i }
+          return { next, from: i % 2 === 0 ? message.status : "scheduled" as const, event: makeEvent(next, fresh("evt"), T + i) }
+        })
+        const results = yield* Effect.all(
+          moves.map(({ event, from, next }) => messages.transition(next, from, Option.some(event))),
+          { concurrency: "unbounded" }
+        )
+        assert.deepStrictEqual(results, stored.map((_, i) => i % 2 === 0))
+        for (const [i, { event, next }] of moves.entries()) {
+          const moved = i % 2 === 0
+          assert.deepStrictEqual(yield* messages.findById(accountId, next.id), Option.some(moved ? next : stored[i]!))
+          assert.deepStrictEqual(yield* events.listBySubject(accountId, next.id), moved ? [event] : [])
+        }
+      }))
+
     // --- MessageStore: claim -----------------------------------------------------------------
 
     it.effect("MessageStore: claim takes only due work: queued for dispatch, scheduled whose time has come", () =>
