@@ -5,24 +5,9 @@
  * Listens on `HOST`:`PORT` (default 127.0.0.1:3000); run as a child process by `send.ts`.
  */
 import { createServer } from "node:http"
+import { SEND_RESPONSE } from "./send-response.js"
 
-const SEND_BODY = JSON.stringify({
-  ok: true,
-  data: {
-    id: "msg_01m81dha3yvp6vp193wnx9fsq8",
-    status: "queued",
-    to: "+61412345678",
-    sender_id: "Sendline",
-    body: "Bench message",
-    segments: 1,
-    encoding: "GSM-7",
-    market: "AU",
-    reference: null,
-    price: { amount: "0.0500", currency: "AUD" },
-    created_at: "2026-01-01T00:00:00.000+00:00"
-  },
-  meta: { request_id: "req_01m81dha33mmfvgxfrq09rmvrd", timestamp: "2026-01-01T00:00:00.000+00:00" }
-})
+const SEND_BODY = JSON.stringify(SEND_RESPONSE)
 const HEALTH_BODY = JSON.stringify({ ok: true })
 
 const server = createServer((request, response) => {

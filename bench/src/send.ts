@@ -1,8 +1,10 @@
 /**
  * Send throughput: `POST /v1/messaging/messages` on `sendline serve --demo` (embedded SQLite, then
- * PostgreSQL) under autocannon at 32 connections, beside a bare `node:http` server answering a
- * constant JSON body, measured in the same run. Every server runs as a child process, one after the
- * other, so none shares an event loop with autocannon or with another.
+ * PostgreSQL) under autocannon at 32 connections, beside two baselines measured in the same run: a
+ * bare `node:http` server answering a constant JSON body, and the same endpoint on HttpApi decoding
+ * the payload and storing nothing. On SQLite it runs twice: as served, its workers dispatching every
+ * accepted message meanwhile, and with its workers asleep (the API's own path). Every server runs as
+ * a child process, one after the other, so none shares an event loop with autocannon or with another.
  *
  * The runner (`startServer`, `measure`, `runServerBench`) takes any server command and environment;
  * the PostgreSQL variant is the same command with `DATABASE_URL` on a fresh schema of
@@ -98,7 +100,12 @@ export interface ServerFigures {
 export interface SendBenchResult {
   readonly load: LoadSpec
   readonly bare: ServerFigures
+  /** The same endpoint on HttpApi, decoding the payload and storing nothing. */
+  readonly httpApi: ServerFigures
+  /** Sendline on SQLite as it runs, its workers dispatching meanwhile. */
   readonly sendline: ServerFigures
+  /** Sendline on SQLite with its workers asleep: the API's own path. */
+  readonly apiOnly: ServerFigures
   /** Sendline req/s ÷ bare node:http req/s. */
   readonly ratio: number
   readonly targetMet: boolean
@@ -324,7 +331,7 @@ const format = {
   ms: (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2))
 }
 
-/** Benches `POST /v1/messaging/messages` on `sendline serve --demo` (SQLite) against bare node:http and prints a table. */
+/** Benches `POST /v1/messaging/messages` on `sendline serve --demo` against the two baselines and prints a table. */
 export async function runSendBench(): Promise<SendBenchResult> {
   const load: LoadSpec = {
     connections: CONNECTIONS,
@@ -342,32 +349,44 @@ export async function runSendBench(): Promise<SendBenchResult> {
     load,
     async () => sendRequest("sk_bare")
   )
+  const httpApi = await runServerBench(
+    { name: "HttpApi, no storage", ...node("bench/src/httpapi-server.ts"), env: {} },
+    load,
+    async () => sendRequest("sk_httpapi")
+  )
 
-  const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-"))
-  let sendline: ServerFigures
-  try {
-    sendline = await runServerBench(
-      {
-        name: "Sendline (SQLite)",
-        ...node(
-          "packages/http/src/bin.ts",
-          ["serve", "--demo"],
-          profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]
-        ),
-        env: {
-          SQLITE_PATH: join(dataDir, "sendline.sqlite"),
-          DATABASE_URL: undefined,
-          RATE_LIMIT_PER_SECOND: "0",
-          LOG_LEVEL: "warning"
-        }
-      },
-      load,
-      demoKeyRequest,
-      verifyStored
-    )
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true })
+  // Sendline on a fresh SQLite file, as `npm start` runs it; `env` adds to the server's settings.
+  const onSqlite = async (name: string, env: Readonly<Record<string, string>>, nodeFlags: ReadonlyArray<string> = []) => {
+    const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-"))
+    try {
+      return await runServerBench(
+        {
+          name,
+          ...node("packages/http/src/bin.ts", ["serve", "--demo"], nodeFlags),
+          env: {
+            SQLITE_PATH: join(dataDir, "sendline.sqlite"),
+            DATABASE_URL: undefined,
+            RATE_LIMIT_PER_SECOND: "0",
+            LOG_LEVEL: "warning",
+            ...env
+          }
+        },
+        load,
+        demoKeyRequest,
+        verifyStored
+      )
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   }
+  // The headline: the server as it runs, its workers dispatching every accepted message meanwhile.
+  const sendline = await onSqlite(
+    "Sendline (SQLite)",
+    {},
+    profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]
+  )
+  // The API's own path: the workers' first pass finds nothing and their next is a day away.
+  const apiOnly = await onSqlite("  workers asleep", { WORKER_POLL_MS: String(24 * 60 * 60 * 1000) })
 
   // The same server on PostgreSQL, in a fresh schema of TEST_DATABASE_URL that is dropped afterwards.
   let postgres: ServerFigures | undefined
@@ -400,16 +419,19 @@ export async function runSendBench(): Promise<SendBenchResult> {
     }
   }
 
+  const times = (r: ServerFigures, base: ServerFigures) => `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`
   console.log(
     `\n  ${"server".padEnd(22)} ${"req/s (mean)".padStart(12)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${
       "non-2xx".padStart(8)
-    } ${"2xx total".padStart(10)}`
+    } ${"2xx total".padStart(10)} ${"÷ bare".padStart(7)} ${"÷ HttpApi".padStart(10)}`
   )
-  for (const r of postgres === undefined ? [bare, sendline] : [bare, sendline, postgres]) {
+  for (const r of postgres === undefined ? [bare, httpApi, sendline, apiOnly] : [bare, httpApi, sendline, apiOnly, postgres]) {
     console.log(
       `  ${r.name.padEnd(22)} ${format.rate(r.requestsPerSecond).padStart(12)} ${format.ms(r.p50Ms).padStart(7)} ${
         format.ms(r.p99Ms).padStart(7)
-      } ${String(r.non2xx).padStart(8)} ${format.rate(r.completed2xx).padStart(10)}`
+      } ${String(r.non2xx).padStart(8)} ${format.rate(r.completed2xx).padStart(10)} ${times(r, bare).padStart(7)} ${
+        (r === bare ? "" : times(r, httpApi)).padStart(10)
+      }`
     )
   }
   const ratio = sendline.requestsPerSecond / bare.requestsPerSecond
@@ -423,5 +445,5 @@ export async function runSendBench(): Promise<SendBenchResult> {
     }`
   )
   if (profileDir !== undefined) console.log(`Sendline CPU profile written under ${profileDir}`)
-  return { load, bare, sendline, ratio, targetMet, postgres, postgresRatio }
+  return { load, bare, httpApi, sendline, apiOnly, ratio, targetMet, postgres, postgresRatio }
 }
