@@ -58,7 +58,5 @@ export const layerServe = (options: Options) =>
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: Options & { readonly port: number; readonly host: string }) => {
-  const listener = Listener.make({ port: options.port, host: options.host })
-  return listener.withDrain(layerServe(options).pipe(HttpServer.withLogAddress)).pipe(Layer.provide(listener.layer))
-}
+export const layer = (options: Options & { readonly port: number; readonly host: string }) =>
+  Listener.layer(layerServe(options).pipe(HttpServer.withLogAddress), { port: options.port, host: options.host })
