@@ -19,6 +19,12 @@ export const insertMessages = (sql: SqlClient.SqlClient, messages: ReadonlyArray
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<Event>): Statement.Statement<object> =>
   sql`INSERT INTO sendline_events ${sql.insert(events.map(Rows.eventRow))}`
 
+// What a transition may change: every column but the keys and created_at (the row as `Rows.messageRow` writes it).
+const changed = [
+  "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
+  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
+] as const
+
 /**
  * Replaces the message `m` while its status is still `from`, returning its id when it did. Clears
  * `claimed_until`: a claim is for the work of the status it was taken in, so a message that moves
@@ -31,21 +37,13 @@ export const updateMessage = (
   sql: SqlClient.SqlClient,
   m: Message,
   from: MessageStatus
-): Statement.Statement<{ readonly id: string }> =>
-  sql`UPDATE sendline_messages SET
-      status = ${m.status}, recipient = ${m.to}, sender_id = ${m.senderId}, body = ${m.body},
-      segments = ${m.segments}, encoding = ${m.encoding}, market = ${m.market}, reference = ${Rows.orNull(m.reference)},
-      callback_url = ${Rows.orNull(m.callbackUrl)}, price = ${Rows.priceJson(m.price)}, error = ${Rows.errorJson(m.error)},
-      scheduled_at = ${Rows.orNull(m.scheduledAt)}, sent_at = ${Rows.orNull(m.sentAt)}, delivered_at = ${Rows.orNull(m.deliveredAt)},
+): Statement.Statement<{ readonly id: string }> => {
+  const row = Rows.messageRow(m)
+  return sql`UPDATE sendline_messages SET ${sql.csv(changed.map((column) => sql`${sql(column)} = ${row[column]}`))},
       claimed_until = NULL
     WHERE id = ${m.id} AND account_id = ${m.accountId} AND status = ${from}
     RETURNING id`
-
-// What a transition may change: every column but the keys and created_at (see updateMessage).
-const changed = [
-  "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
-  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
-] as const
+}
 
 /**
  * Many `updateMessage`s in one statement: each message replaced while its status is still its

@@ -56,9 +56,10 @@ export interface Dialect {
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<Rows.MessageRow>, SqlError>
   /**
-   * Whether concurrent transitions share one transaction (group commit). Right for a single
-   * writer, where each commit is the fixed cost; wrong for a pool, where one transaction of N
-   * statements runs their round trips one after another instead of side by side.
+   * Whether concurrent transitions share one transaction (group commit), written by
+   * `Queries.updateMessages` (SQLite's syntax). Right for a single writer, where each commit is the
+   * fixed cost; wrong for a pool, where one transaction of N statements runs their round trips one
+   * after another instead of side by side.
    */
   readonly groupTransitions: boolean
 }
@@ -179,9 +180,8 @@ export const make = (
       readonly from: MessageStatus
       readonly event: Option.Option<Event>
     }
-    // The workers move many messages at once: their transitions share one transaction (group
-    // commit). Each UPDATE stays conditional on the old status, so a lost race is still told to
-    // its own caller, and a failing batch is retried item by item by the Batcher.
+    // Moves one by one, each UPDATE conditional on the old status so that a lost race is told to
+    // its own caller: a transition alone (PostgreSQL), or a group that moves one message twice.
     const transitionBatch = (batch: ReadonlyArray<Transition>) =>
       Effect.forEach(batch, ({ event, from, next }) => {
         const update = Queries.updateMessage(sql, next, from)
@@ -190,9 +190,10 @@ export const make = (
           (rows) => rows.length > 0
         )
       })
-    // Under one writer the whole group is two statements: one UPDATE for all moves, one INSERT for
-    // the events of those that moved. Two moves of one message in a group go one by one instead,
-    // the second seeing the first.
+    // The workers move many messages at once: under one writer their transitions share one
+    // transaction (group commit) of two statements, one UPDATE for all moves and one INSERT for the
+    // events of those that moved. Two moves of one message in a group go one by one instead, the
+    // second seeing the first; a failing group is retried item by item by the Batcher.
     const groupedTransitions = (batch: ReadonlyArray<Transition>) => {
       if (new Set(batch.map(({ next }) => next.id)).size < batch.length) return transitionBatch(batch)
       return Effect.flatMap(Queries.updateMessages(sql, batch), (rows) => {
