@@ -52,7 +52,7 @@ export const make = <A, B, E>(options: {
       readonly resume: (result: Effect.Effect<B, E>) => void
     }
     const runFork = yield* FiberSet.makeRuntime<never, void, never>()
-    let waiting: Array<Waiter> = []
+    const waiting: Array<Waiter> = []
     let cancelFlush: (() => void) | undefined
     let running = false
     let closed = false
@@ -73,8 +73,7 @@ export const make = <A, B, E>(options: {
       cancelFlush = undefined
       if (running || waiting.length === 0) return
       running = true
-      const batch = waiting.length <= options.maxBatch ? waiting : waiting.slice(0, options.maxBatch)
-      waiting = waiting.length <= options.maxBatch ? [] : waiting.slice(options.maxBatch)
+      const batch = waiting.splice(0, options.maxBatch)
       runFork(runBatch(batch).pipe(
         // A submitter resumed twice keeps the first result: this only reaches those still waiting.
         Effect.onInterrupt(() => Effect.sync(() => batch.forEach((waiter) => waiter.resume(Effect.interrupt)))),
@@ -89,9 +88,7 @@ export const make = <A, B, E>(options: {
       Effect.sync(() => {
         closed = true
         cancelFlush?.()
-        const left = waiting
-        waiting = []
-        for (const waiter of left) waiter.resume(Effect.interrupt)
+        for (const waiter of waiting.splice(0)) waiter.resume(Effect.interrupt)
       })
     )
 
