@@ -25,17 +25,12 @@ export interface Options {
   readonly batchSize: number
   /** Clock time between passes when the last one took less than a full batch. */
   readonly pollMillis: number
-  /** Store writes in flight at once. */
-  readonly concurrency: number
   /** How long a report for a message not yet `sent` is kept and retried before it is dropped. */
   readonly holdMillis: number
 }
 
 /** @since 0.1.0 @category constants */
-export const defaults: Options = { batchSize: 100, pollMillis: 1_000, concurrency: 16, holdMillis: 10 * 60_000 }
-
-/** What became of one report. @since 0.1.0 @category models */
-export type Outcome = "delivered" | "undelivered" | "ignored" | "held"
+export const defaults: Options = { batchSize: 100, pollMillis: 1_000, holdMillis: 10 * 60_000 }
 
 /** The DeliveryReports worker. @since 0.1.0 @category services */
 export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, {
@@ -72,26 +67,43 @@ export const make = (
           error: report.error ?? { code: "undelivered", message: "The carrier reported the message undelivered." }
         }
 
-    const applyOne = (report: DeliveryReport): Effect.Effect<Outcome> =>
+    // What a report makes of the message it names: a change to record, or why there is none.
+    const decide = (
+      report: DeliveryReport,
+      found: Option.Option<Message>
+    ): Transition.Change | "held" | { readonly ignored: string } => {
+      if (Option.isNone(found)) return { ignored: `no message ${report.reference}` }
+      const message = found.value
+      if (message.status === "queued") return "held"
+      if (message.status !== "sent") return { ignored: `${message.id} is ${message.status}` }
+      return { next: finish(message, report), from: "sent" }
+    }
+
+    // Every report of a pass in one read and one store call. A report that finds its message still
+    // `queued`, or meets a store failure, is held for a later pass.
+    const apply = (reports: ReadonlyArray<DeliveryReport>) =>
       Effect.gen(function*() {
-        const found = yield* messages.findById(report.accountId, report.reference)
-        if (Option.isNone(found)) {
-          yield* Effect.logDebug(`DeliveryReports: no message ${report.reference}; report ignored`)
-          return "ignored" as const
+        const found = yield* messages.findMany(reports.map((r) => ({ accountId: r.accountId, id: r.reference })))
+        const held: Array<boolean> = []
+        const changes: Array<Transition.Change> = []
+        for (const [i, report] of reports.entries()) {
+          const decision = decide(report, found[i]!)
+          held.push(decision === "held")
+          if (decision === "held") continue
+          if ("ignored" in decision) yield* Effect.logDebug(`DeliveryReports: ${decision.ignored}; report ignored`)
+          else changes.push(decision)
         }
-        const message = found.value
-        if (message.status === "queued") return "held" as const
-        if (message.status !== "sent") {
-          yield* Effect.logDebug(`DeliveryReports: ${message.id} is ${message.status}; report ignored`)
-          return "ignored" as const
+        const moved = yield* transition(changes)
+        for (const [i, change] of changes.entries()) {
+          if (!moved[i]) yield* Effect.logDebug(`DeliveryReports: ${change.next.id} had already left sent; report ignored`)
         }
-        const next = finish(message, report)
-        if (yield* transition(next, "sent")) return next.status as Outcome
-        yield* Effect.logDebug(`DeliveryReports: ${message.id} had already left sent; report ignored`)
-        return "ignored" as const
+        return held
       }).pipe(
         Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`DeliveryReports: could not record the report for ${report.reference}`, error), "held" as const)
+          Effect.as(
+            Effect.logWarning(`DeliveryReports: could not record ${reports.length} reports; holding them`, error),
+            reports.map(() => true)
+          )
         )
       )
 
@@ -102,13 +114,12 @@ export const make = (
       const retry = yield* Ref.getAndSet(waiting, [])
       const fresh = yield* carrier.takeReports(settings.batchSize)
       const all: ReadonlyArray<Held> = [...retry, ...fresh.map((report) => ({ report, since: now }))]
-      const outcomes = yield* Effect.forEach(all, (h) => applyOne(h.report), { concurrency: settings.concurrency })
+      const held = all.length === 0 ? [] : yield* apply(all.map((h) => h.report))
       const keep: Array<Held> = []
-      for (let i = 0; i < all.length; i++) {
-        if (outcomes[i] !== "held") continue
-        const held = all[i]!
-        if (now - held.since < settings.holdMillis) keep.push(held)
-        else yield* Effect.logWarning(`DeliveryReports: ${held.report.reference} never became sent; report dropped`)
+      for (const [i, h] of all.entries()) {
+        if (!held[i]) continue
+        if (now - h.since < settings.holdMillis) keep.push(h)
+        else yield* Effect.logWarning(`DeliveryReports: ${h.report.reference} never became sent; report dropped`)
       }
       if (keep.length > 0) yield* Ref.update(waiting, (w) => [...w, ...keep])
       return { taken: fresh.length, full: fresh.length === settings.batchSize, backOff: false }

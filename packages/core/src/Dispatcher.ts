@@ -34,9 +34,6 @@ export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMill
 /** The error code of a message whose Sender ID stopped being registered before dispatch. @since 0.1.0 @category constants */
 export const senderIdNotRegistered = "sender_id_not_registered"
 
-/** What became of one claimed message. @since 0.1.0 @category models */
-export type Outcome = "sent" | "failed" | "retry" | "lost"
-
 /** The Dispatcher worker. @since 0.1.0 @category services */
 export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, {
   /** One pass: claims the messages due now and dispatches them; returns how many it claimed. */
@@ -59,73 +56,86 @@ export const make = (
 
     const transition = yield* Transition.make
 
-    const move = (next: Message, outcome: Outcome) =>
-      Effect.gen(function*() {
-        if (yield* transition(next, "queued")) return outcome
-        yield* Effect.logDebug(`Dispatcher: ${next.id} had already left queued`)
-        return "lost" as const
+    const failed = (message: Message, error: { readonly code: string; readonly message: string }): Transition.Change => ({
+      next: { ...message, status: "failed", error },
+      from: "queued"
+    })
+
+    // What the carrier's answer makes of one registered message: a change to record, or a retry.
+    const submit = (message: Message): Effect.Effect<Transition.Change | "retry"> =>
+      Effect.flatMap(Effect.either(carrier.submit(Carrier.outbound(message))), (answer): Effect.Effect<Transition.Change | "retry"> => {
+        if (Either.isRight(answer)) {
+          return Effect.map(Clock.currentTimeMillis, (sentAt): Transition.Change => ({
+            next: { ...message, status: "sent", sentAt },
+            from: "queued"
+          }))
+        }
+        const error = answer.left
+        if (error._tag === "CarrierRefused") return Effect.succeed(failed(message, { code: error.code, message: error.message }))
+        return Effect.as(
+          Effect.logDebug(`Dispatcher: carrier ${error.reason} for ${message.id}; retrying after the lease`),
+          "retry" as const
+        )
       })
 
-    const fail = (message: Message, error: { readonly code: string; readonly message: string }) =>
-      move({ ...message, status: "failed", error }, "failed")
-
-    // Submission is interruptible; once the carrier has answered, the answer is recorded even if
-    // the worker is being stopped, so that a clean shutdown never leaves an accepted message queued.
-    const dispatchOne = (message: Message, registered: boolean): Effect.Effect<Outcome> =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
-          if (!registered) {
-            return yield* fail(message, {
-              code: senderIdNotRegistered,
-              message: `Sender ID ${message.senderId} is no longer registered to this account for ${message.market}.`
-            })
-          }
-          const answer = yield* Effect.either(restore(carrier.submit(Carrier.outbound(message))))
-          if (Either.isRight(answer)) {
-            const sentAt = yield* Clock.currentTimeMillis
-            return yield* move({ ...message, status: "sent", sentAt }, "sent")
-          }
-          const error = answer.left
-          if (error._tag === "CarrierRefused") return yield* fail(message, { code: error.code, message: error.message })
-          yield* Effect.logDebug(`Dispatcher: carrier ${error.reason} for ${message.id}; retrying after the lease`)
-          return "retry" as const
-        })
-      ).pipe(
-        Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`Dispatcher: could not record ${message.id}; retrying after the lease`, error), "retry" as const)
-        )
-      )
-
-    const pass = Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const claimed = yield* messages.claim("dispatch", now, settings.batchSize, now + settings.leaseMillis)
-      if (claimed.length === 0) return { taken: 0, full: false, backOff: false }
-      // one Sender ID lookup per distinct (account, Sender ID, market) in the batch
+    // One Sender ID lookup per distinct (account, Sender ID, market) of the batch: whether each may
+    // still send, or the lookup's failure.
+    const registrations = (claimed: ReadonlyArray<Message>, now: number) => {
       const keys = new Map<string, Message>()
       for (const m of claimed) if (!keys.has(senderKey(m))) keys.set(senderKey(m), m)
-      const lookups = yield* Effect.forEach(
-        keys,
-        ([key, m]) =>
+      return Effect.map(
+        Effect.forEach(keys, ([key, m]) =>
           Effect.map(
             Effect.either(senderIds.findRegistered(m.accountId, m.senderId, m.market)),
             (found) => [key, Either.map(found, Option.exists((record) => SenderId.canSend(record, now)))] as const
-          ),
-        { concurrency: settings.concurrency }
+          ), { concurrency: settings.concurrency }),
+        (lookups) => new Map(lookups)
       )
-      const registered = new Map(lookups)
-      const outcomes = yield* Effect.forEach(claimed, (m) => {
-        const check = registered.get(senderKey(m))!
-        if (Either.isLeft(check)) {
-          return Effect.as(Effect.logWarning(`Dispatcher: Sender ID lookup failed for ${m.id}`, check.left), "retry" as const)
+    }
+
+    // Submissions are interruptible; the answers that came back are recorded even when the worker
+    // is being stopped, all in one store call, so that a clean shutdown never leaves an accepted
+    // message queued. A failed record leaves its messages queued: they are tried again after the
+    // lease, and the carrier dedupes the resubmission on the reference.
+    const pass = Effect.uninterruptibleMask((restore) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const claimed = yield* restore(messages.claim("dispatch", now, settings.batchSize, now + settings.leaseMillis))
+        if (claimed.length === 0) return { taken: 0, full: false, backOff: false }
+        const registered = yield* restore(registrations(claimed, now))
+        const answers: Array<Transition.Change | "retry"> = []
+        const submitted = yield* Effect.exit(restore(Effect.forEach(claimed, (message) => {
+          const check = registered.get(senderKey(message))!
+          if (Either.isLeft(check)) {
+            answers.push("retry")
+            return Effect.logWarning(`Dispatcher: Sender ID lookup failed for ${message.id}`, check.left)
+          }
+          if (!check.right) {
+            answers.push(failed(message, {
+              code: senderIdNotRegistered,
+              message: `Sender ID ${message.senderId} is no longer registered to this account for ${message.market}.`
+            }))
+            return Effect.void
+          }
+          return Effect.map(submit(message), (answer) => void answers.push(answer))
+        }, { concurrency: settings.concurrency, discard: true })))
+        const changes = answers.filter((answer) => answer !== "retry")
+        const recorded = yield* Effect.either(transition(changes))
+        if (Either.isLeft(recorded)) {
+          yield* Effect.logWarning(`Dispatcher: could not record ${changes.length} answers; retrying after the lease`, recorded.left)
+        } else {
+          for (const [i, moved] of recorded.right.entries()) {
+            if (!moved) yield* Effect.logDebug(`Dispatcher: ${changes[i]!.next.id} had already left queued`)
+          }
         }
-        return dispatchOne(m, check.right)
-      }, { concurrency: settings.concurrency })
-      return {
-        taken: claimed.length,
-        full: claimed.length === settings.batchSize,
-        backOff: outcomes.includes("retry")
-      }
-    })
+        yield* submitted
+        return {
+          taken: claimed.length,
+          full: claimed.length === settings.batchSize,
+          backOff: Either.isLeft(recorded) || answers.length > changes.length
+        }
+      })
+    )
 
     const runOnce = Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("Dispatcher.runOnce"))
     return Dispatcher.of({ runOnce, run: loop("Dispatcher", pass, settings.pollMillis) })

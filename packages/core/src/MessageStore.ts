@@ -1,7 +1,8 @@
 /**
  * Storage port for messages. Every write that changes a status takes the event it emits, and the
  * store writes both atomically (the outbox). Writes are single calls, so a store may batch the
- * commits of concurrent callers (group commit) without the use cases knowing.
+ * commits of concurrent callers (group commit) without the use cases knowing; the workers hand
+ * over a whole pass of status changes in one `transition`.
  *
  * @since 0.1.0
  */
@@ -16,6 +17,8 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
   /** Inserts a new message and, when given, its event, in one transaction. */
   readonly insert: (message: Message, event: Option.Option<Event>) => Effect.Effect<void, StoreUnavailable>
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
+  /** `findById` for many at once, in one read: the answer for each key, in the keys' order. */
+  readonly findMany: (keys: ReadonlyArray<MessageKey>) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /** The account's messages matching `filter`, newest first (createdAt desc, id desc), after `after`. */
   readonly list: (
     accountId: string,
@@ -24,15 +27,12 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     limit: number
   ) => Effect.Effect<ReadonlyArray<Message>, StoreUnavailable>
   /**
-   * Replaces the message with `next` only while its stored status is still `from`, writing `event`
-   * in the same transaction; false when the status had moved on (someone else won). A transition
-   * ends any claim on the message: the claim was for the work of its old status.
+   * Applies the moves in order, in one transaction: each replaces its message with `next` only
+   * while the stored status is still its `from`, writing its event with it; for each move, whether
+   * it did (false when the status had moved on: someone else won, or an earlier move of the same
+   * message). A move ends any claim on the message: the claim was for the work of its old status.
    */
-  readonly transition: (
-    next: Message,
-    from: MessageStatus,
-    event: Option.Option<Event>
-  ) => Effect.Effect<boolean, StoreUnavailable>
+  readonly transition: (moves: ReadonlyArray<Move>) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
   /**
    * Claims up to `limit` messages due for `work` at `now` that no live claim holds, and holds them
    * until `leaseUntil`, oldest first: `dispatch` takes `queued` messages, `schedule` takes
@@ -46,6 +46,20 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<Message>, StoreUnavailable>
 }>() {}
+
+/** Which message `findMany` looks for: its id, and the account it must belong to. @since 0.1.0 @category models */
+export interface MessageKey {
+  readonly accountId: string
+  readonly id: string
+}
+
+/** One status change for `transition`: `next` replaces its message while its status is `from`. @since 0.1.0 @category models */
+export interface Move {
+  readonly next: Message
+  readonly from: MessageStatus
+  /** The `message.*` event the change emits, written only if the move happens. */
+  readonly event: Option.Option<Event>
+}
 
 /** The kinds of message work a worker claims. @since 0.1.0 @category models */
 export type ClaimWork = "dispatch" | "schedule"

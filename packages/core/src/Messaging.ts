@@ -251,7 +251,8 @@ export const make = Effect.gen(function*() {
       const current = yield* find(principal, id)
       if (current.status !== "scheduled") return yield* notCancellable(current.status)
       const cancelled: Message = { ...current, status: "cancelled" }
-      if (yield* messages.transition(cancelled, "scheduled", Option.none())) return cancelled
+      const [moved] = yield* messages.transition([{ next: cancelled, from: "scheduled", event: Option.none() }])
+      if (moved) return cancelled
       return yield* notCancellable((yield* find(principal, id)).status)
     })
 

@@ -5,12 +5,11 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Either, Layer } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
 import { IdGenerator } from "./Ids.js"
 import * as Transition from "./internal/transition.js"
 import { loop } from "./internal/worker.js"
-import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 
 /** Scheduler settings. @since 0.1.0 @category models */
@@ -21,15 +20,10 @@ export interface Options {
   readonly leaseMillis: number
   /** Clock time between passes when the last one found less than a full batch. */
   readonly pollMillis: number
-  /** Transitions in flight at once. */
-  readonly concurrency: number
 }
 
 /** @since 0.1.0 @category constants */
-export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 8 }
-
-/** What became of one claimed message: `lost` when something else (a cancel) moved it first. @since 0.1.0 @category models */
-export type Outcome = "queued" | "lost" | "retry"
+export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000 }
 
 /** The Scheduler worker. @since 0.1.0 @category services */
 export class Scheduler extends Context.Tag("@sendline/core/Scheduler")<Scheduler, {
@@ -49,22 +43,20 @@ export const make = (
 
     const transition = yield* Transition.make
 
-    const queueOne = (message: Message): Effect.Effect<Outcome> =>
-      Effect.gen(function*() {
-        if (yield* transition({ ...message, status: "queued" }, "scheduled")) return "queued" as const
-        yield* Effect.logDebug(`Scheduler: ${message.id} had already left scheduled (cancelled?)`)
-        return "lost" as const
-      }).pipe(
-        Effect.catchAll((error) =>
-          Effect.as(Effect.logWarning(`Scheduler: could not queue ${message.id}; retrying after the lease`, error), "retry" as const)
-        )
-      )
-
+    // A lost move was a cancel that won the race; a failed record leaves the whole batch
+    // scheduled, claimed until its lease ends.
     const pass = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const claimed = yield* messages.claim("schedule", now, settings.batchSize, now + settings.leaseMillis)
-      const outcomes = yield* Effect.forEach(claimed, queueOne, { concurrency: settings.concurrency })
-      return { taken: claimed.length, full: claimed.length === settings.batchSize, backOff: outcomes.includes("retry") }
+      const recorded = yield* Effect.either(transition(claimed.map((m) => ({ next: { ...m, status: "queued" }, from: "scheduled" }))))
+      if (Either.isLeft(recorded)) {
+        yield* Effect.logWarning(`Scheduler: could not queue ${claimed.length} messages; retrying after the lease`, recorded.left)
+      } else {
+        for (const [i, moved] of recorded.right.entries()) {
+          if (!moved) yield* Effect.logDebug(`Scheduler: ${claimed[i]!.id} had already left scheduled (cancelled?)`)
+        }
+      }
+      return { taken: claimed.length, full: claimed.length === settings.batchSize, backOff: Either.isLeft(recorded) }
     })
 
     const runOnce = Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("Scheduler.runOnce"))

@@ -154,7 +154,9 @@ describe(`Dispatcher (${store.name})`, () => {
       const mine = yield* Dispatcher.make({ batchSize: 7, concurrency: 3 })
       const drain = (d: typeof mine) => Effect.repeat(d.runOnce, { until: (n) => n === 0 })
       const fiber = yield* Effect.fork(Effect.all([drain(other), drain(mine)], { concurrency: "unbounded" }))
-      yield* TestClock.adjust("10 seconds") // every submission takes 100 ms of Clock time
+      // every submission takes 100 ms of Clock time; the clock moves until both have drained, since
+      // a move made while a dispatcher still waits on the database would not reach its sleeps
+      while (Option.isNone(yield* Fiber.poll(fiber))) yield* TestClock.adjust("100 millis")
       yield* Fiber.join(fiber)
       const journal = yield* (yield* CarrierMock.CarrierMock).journal
       assert.deepStrictEqual(journal.map((e) => e.decision), all.map(() => "accepted"))

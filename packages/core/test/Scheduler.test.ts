@@ -99,10 +99,10 @@ describe(`Scheduler (${store.name})`, () => {
       const gate = yield* Deferred.make<void>()
       const gated = MessageStore.MessageStore.of({
         ...store,
-        transition: (next, from, event) =>
+        transition: (moves) =>
           Deferred.succeed(claimed, undefined).pipe(
             Effect.zipRight(Deferred.await(gate)),
-            Effect.zipRight(store.transition(next, from, event))
+            Effect.zipRight(store.transition(moves))
           )
       })
       const scheduler = yield* Scheduler.make().pipe(Effect.provideService(MessageStore.MessageStore, gated))
@@ -141,7 +141,7 @@ describe(`Scheduler (${store.name})`, () => {
         () => messaging.send(principal, { ...TestCore.auMessage, scheduledAt: at })
       )
       yield* TestClock.adjust("1 second")
-      const scheduler = yield* Scheduler.make({ batchSize: 3, concurrency: 2 })
+      const scheduler = yield* Scheduler.make({ batchSize: 3 })
       const [, cancels] = yield* Effect.all([
         Effect.repeat(scheduler.runOnce, { until: (n) => n === 0 }),
         Effect.all(all.map((m) => codeOf(messaging.cancel(principal, m.id))), { concurrency: "unbounded" })

@@ -42,7 +42,9 @@ export const carrierLayer = (settings: Config.CarrierSettings) =>
 export const workerOptions = ({ leaseMillis, pollMillis }: Config.WorkerSettings): Workers.Options => ({
   dispatcher: { pollMillis, leaseMillis },
   scheduler: { pollMillis, leaseMillis },
-  deliveryReports: { pollMillis }
+  deliveryReports: { pollMillis },
+  // beside the server: a backlog never holds its requests
+  background: true
 })
 
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>

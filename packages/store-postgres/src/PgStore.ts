@@ -10,7 +10,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { StoreUnavailable } from "@sendline/core/Errors"
-import type { Event } from "@sendline/core/Event"
 import type { Stores } from "@sendline/core/Services"
 import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Redacted, Scope } from "effect"
@@ -56,11 +55,6 @@ const migrate = (sql: SqlClient.SqlClient) =>
 // the store
 // ---------------------------------------------------------------------------------------------
 
-/** The event's row as a `SELECT` list, so that a statement can insert it from another's result. */
-const eventValues = (sql: SqlClient.SqlClient, event: Event) =>
-  sql`${event.id}, ${event.accountId}, ${event.type}, ${event.subjectId}, ${JSON.stringify(event.data)},
-    ${event.createdAt}::bigint`
-
 const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // Unlike SQLite (one connection, a transaction per write), a write that is one statement runs
   // on its own: PostgreSQL makes each statement atomic, and a transaction would cost a pinned pool
@@ -71,15 +65,6 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // the event insert atomically in one round trip (SQLite has no such WITH and runs two
   // statements in a transaction instead).
   insertWithEvents: (insertMessages, insertEvents) => sql`WITH messages AS (${insertMessages}) ${insertEvents}`,
-  // The event is inserted from the row the update returned, so only when the status still was
-  // `from`.
-  updateWithEvent: (update, event) =>
-    sql`WITH message AS (${update}),
-      event AS (
-        INSERT INTO sendline_events (id, account_id, type, subject_id, data, created_at)
-        SELECT ${eventValues(sql, event)} FROM message
-      )
-      SELECT id FROM message`,
   // One statement, so one short transaction: `due` locks the rows it picks and skips rows another
   // claimer has locked, so concurrent claimers (here or in other processes) never pick the same
   // row; the lease then keeps them out of later claims until it ends.
@@ -87,9 +72,7 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
     sql<Rows.MessageRow>`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
       UPDATE sendline_messages SET claimed_until = ${leaseUntil}
       FROM due WHERE sendline_messages.id = due.id
-      RETURNING sendline_messages.*`,
-  // a pool runs concurrent transitions side by side; one transaction would run them in a row
-  groupTransitions: false
+      RETURNING sendline_messages.*`
 })
 
 /**

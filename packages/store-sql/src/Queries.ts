@@ -25,31 +25,19 @@ const changed = [
   "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
 ] as const
 
-/**
- * Replaces the message `m` while its status is still `from`, returning its id when it did. Clears
- * `claimed_until`: a claim is for the work of the status it was taken in, so a message that moves
- * on (scheduled → queued) is at once free for its next work.
- *
- * @since 0.1.0
- * @category statements
- */
-export const updateMessage = (
-  sql: SqlClient.SqlClient,
-  m: Message,
-  from: MessageStatus
-): Statement.Statement<{ readonly id: string }> => {
-  const row = Rows.messageRow(m)
-  return sql`UPDATE sendline_messages SET ${sql.csv(changed.map((column) => sql`${sql(column)} = ${row[column]}`))},
-      claimed_until = NULL
-    WHERE id = ${m.id} AND account_id = ${m.accountId} AND status = ${from}
-    RETURNING id`
-}
+// How each changed column is set from the `VALUES` of `updateMessages`. PostgreSQL gives those
+// parameters no type of their own (text, then), so the numeric columns cast theirs; to SQLite the
+// same CAST is a conversion to integer (BIGINT has INTEGER affinity).
+const setFromNext = changed.map((column) =>
+  column === "segments" || column.endsWith("_at") ? `${column} = CAST(next.${column} AS BIGINT)` : `${column} = next.${column}`
+).join(", ")
 
 /**
- * Many `updateMessage`s in one statement: each message replaced while its status is still its
- * `from`, returning the ids of those that were. Message ids must be distinct (one row per target).
- * Written for SQLite (`UPDATE … FROM` a CTE of `VALUES`, 3.33+): PostgreSQL would need a type on
- * every parameter of the `VALUES`.
+ * Replaces each message `next` while its status is still its `from`, returning the ids of those
+ * that were replaced, in one statement (`UPDATE … FROM` a CTE of `VALUES`: SQLite 3.33+ and
+ * PostgreSQL). Message ids must be distinct (one row per target). Clears `claimed_until`: a claim
+ * is for the work of the status it was taken in, so a message that moves on (scheduled → queued) is
+ * at once free for its next work.
  *
  * @since 0.1.0
  * @category statements
@@ -58,13 +46,13 @@ export const updateMessages = (
   sql: SqlClient.SqlClient,
   moves: ReadonlyArray<{ readonly next: Message; readonly from: MessageStatus }>
 ): Statement.Statement<{ readonly id: string }> => {
+  // each row's cells as one parenthesised list of parameters
   const values = moves.map(({ from, next }) => {
     const row = Rows.messageRow(next)
-    return sql`(${row.id}, ${row.account_id}, ${from}, ${sql.csv(changed.map((column) => sql`${row[column]}`))})`
+    return sql`${sql.in([row.id, row.account_id, from, ...changed.map((column) => row[column])])}`
   })
   return sql`WITH next (id, account_id, from_status, ${sql.literal(changed.join(", "))}) AS (VALUES ${sql.csv(values)})
-    UPDATE sendline_messages SET ${sql.literal(changed.map((column) => `${column} = next.${column}`).join(", "))},
-      claimed_until = NULL
+    UPDATE sendline_messages SET ${sql.literal(setFromNext)}, claimed_until = NULL
     FROM next
     WHERE sendline_messages.id = next.id AND sendline_messages.account_id = next.account_id
       AND sendline_messages.status = next.from_status

@@ -17,19 +17,21 @@ import type { Event } from "@sendline/core/Event"
 import { EventStore } from "@sendline/core/EventStore"
 import type { IdempotencyRecord } from "@sendline/core/IdempotencyStore"
 import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
-import type { Message, MessageStatus } from "@sendline/core/Message"
+import type { Message } from "@sendline/core/Message"
+import type { MessageKey, Move } from "@sendline/core/MessageStore"
 import { MessageStore } from "@sendline/core/MessageStore"
 import { SenderIdStore } from "@sendline/core/SenderIdStore"
 import type { Stores } from "@sendline/core/Services"
 import { SubscriptionStore } from "@sendline/core/SubscriptionStore"
 import type { Scope } from "effect"
-import { Context, Effect, Option } from "effect"
+import { Array as Arr, Context, Effect, Option } from "effect"
 import * as Queries from "./Queries.js"
 import * as Rows from "./Rows.js"
 
 /**
  * What differs between the databases. Every write of the store, those below included, runs
- * through `write`; the statements given to the outbox writes and the claim come from `Queries`.
+ * through `write`, but for the message transitions: always one transaction, for the statements of
+ * a worker's whole pass. The statements given to the outbox writes and the claim come from `Queries`.
  *
  * @since 0.1.0
  * @category models
@@ -42,11 +44,6 @@ export interface Dialect {
     insertMessages: Statement.Statement<object>,
     insertEvents: Statement.Statement<object>
   ) => Effect.Effect<unknown, SqlError>
-  /** Runs `update` and, only when it returns a row, inserts `event`, atomically; `update`'s rows. */
-  readonly updateWithEvent: (
-    update: Statement.Statement<{ readonly id: string }>,
-    event: Event
-  ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
   /**
    * Sets `claimed_until = leaseUntil` on the rows whose ids `due` selects, so that no concurrent
    * claimer gets them too; their full rows, in any order.
@@ -55,13 +52,6 @@ export interface Dialect {
     due: Statement.Statement<{ readonly id: string }>,
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<Rows.MessageRow>, SqlError>
-  /**
-   * Whether concurrent transitions share one transaction (group commit), written by
-   * `Queries.updateMessages` (SQLite's syntax). Right for a single writer, where each commit is the
-   * fixed cost; wrong for a pool, where one transaction of N statements runs their round trips one
-   * after another instead of side by side.
-   */
-  readonly groupTransitions: boolean
 }
 
 /**
@@ -175,42 +165,49 @@ export const make = (
       }
     })
 
-    interface Transition {
-      readonly next: Message
-      readonly from: MessageStatus
-      readonly event: Option.Option<Event>
-    }
-    // Moves one by one, each UPDATE conditional on the old status so that a lost race is told to
-    // its own caller: a transition alone (PostgreSQL), or a group that moves one message twice.
-    const transitionBatch = (batch: ReadonlyArray<Transition>) =>
-      Effect.forEach(batch, ({ event, from, next }) => {
-        const update = Queries.updateMessage(sql, next, from)
-        return Effect.map(
-          Option.isNone(event) ? update : dialect.updateWithEvent(update, event.value),
-          (rows) => rows.length > 0
+    // A worker's whole pass of moves in one transaction, of two statements per round of at most
+    // `batchLimit` moves: one UPDATE for every move, one INSERT for the events of those that moved.
+    // The second move of a message in one call goes in a later round, so that it sees the first.
+    const transitions = (moves: ReadonlyArray<Move>) =>
+      Effect.suspend(() => {
+        const results = moves.map(() => false)
+        const rounds: Array<Array<number>> = []
+        const seen = new Map<string, number>()
+        for (const [i, { next }] of moves.entries()) {
+          const round = seen.get(next.id) ?? 0
+          seen.set(next.id, round + 1)
+          ;(rounds[round] ??= []).push(i)
+        }
+        const statements = rounds.flatMap((round) => Arr.chunksOf(round, batchLimit))
+        return Effect.as(
+          Effect.forEach(statements, (indexes) =>
+            Effect.flatMap(Queries.updateMessages(sql, indexes.map((i) => moves[i]!)), (rows): Effect.Effect<void, SqlError> => {
+              const moved = new Set(rows.map((row) => row.id))
+              const events: Array<Event> = []
+              for (const i of indexes) {
+                const { event, next } = moves[i]!
+                if (!moved.has(next.id)) continue
+                results[i] = true
+                if (Option.isSome(event)) events.push(event.value)
+              }
+              return events.length === 0 ? Effect.void : Effect.asVoid(Queries.insertEvents(sql, events))
+            }), { discard: true }),
+          results
         )
       })
-    // The workers move many messages at once: under one writer their transitions share one
-    // transaction (group commit) of two statements, one UPDATE for all moves and one INSERT for the
-    // events of those that moved. Two moves of one message in a group go one by one instead, the
-    // second seeing the first; a failing group is retried item by item by the Batcher.
-    const groupedTransitions = (batch: ReadonlyArray<Transition>) => {
-      if (new Set(batch.map(({ next }) => next.id)).size < batch.length) return transitionBatch(batch)
-      return Effect.flatMap(Queries.updateMessages(sql, batch), (rows) => {
-        const moved = new Set(rows.map((row) => row.id))
-        const events = batch.flatMap(({ event, next }) =>
-          moved.has(next.id) && Option.isSome(event) ? [event.value] : []
-        )
-        const results = batch.map(({ next }) => moved.has(next.id))
-        return events.length === 0 ? Effect.succeed(results) : Effect.as(Queries.insertEvents(sql, events), results)
-      })
-    }
-    const transitions = yield* Batcher.make({
-      maxBatch: batchLimit,
-      run: (batch: ReadonlyArray<Transition>) => Effect.mapError(sql.withTransaction(groupedTransitions(batch)), unavailable)
-    })
-    const transition = (item: Transition): Effect.Effect<boolean, StoreUnavailable> =>
-      dialect.groupTransitions ? transitions.submit(item) : Effect.map(write(transitionBatch([item])), (r) => r[0]!)
+
+    const findMany = (keys: ReadonlyArray<MessageKey>) =>
+      Effect.map(
+        Effect.forEach(Arr.chunksOf(keys, batchLimit), (chunk) =>
+          sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE id IN ${sql.in(chunk.map((key) => key.id))}`),
+        (chunks) => {
+          const byId = new Map(chunks.flat().map((row) => [row.id, row]))
+          return keys.map((key) => {
+            const row = byId.get(key.id)
+            return row !== undefined && row.account_id === key.accountId ? Option.some(Rows.messageFromRow(row)) : Option.none()
+          })
+        }
+      )
 
     // --- accounts and keys -------------------------------------------------------------------
 
@@ -281,7 +278,9 @@ export const make = (
           (rows) => rows.map(Rows.messageFromRow)
         ))
       },
-      transition: (next, from, event) => transition({ next, from, event }),
+      findMany: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findMany(keys)),
+      transition: (moves) =>
+        moves.length === 0 ? Effect.succeed([]) : Effect.mapError(sql.withTransaction(transitions(moves)), unavailable),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
           dialect.claim(Queries.dueMessages(sql, work, now, limit), leaseUntil),

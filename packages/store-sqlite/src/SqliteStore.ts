@@ -9,7 +9,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
-import { Migrations, Queries, type Rows, SqlStore } from "@sendline/store-sql"
+import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer } from "effect"
 
@@ -50,15 +50,10 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // SQLite has no data-modifying WITH (PostgreSQL writes both in one statement): two statements,
   // made atomic by `write`'s transaction.
   insertWithEvents: (insertMessages, insertEvents) => Effect.zipRight(insertMessages, insertEvents),
-  updateWithEvent: (update, event) =>
-    Effect.flatMap(update, (rows) =>
-      rows.length === 0 ? Effect.succeed(rows) : Effect.as(Queries.insertEvents(sql, [event]), rows)),
   // One statement under the single writer: the select and the update cannot interleave with
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (due, leaseUntil) =>
-    sql<Rows.MessageRow>`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
-  // one writer: a commit per transition is the cost worth sharing
-  groupTransitions: true
+    sql<Rows.MessageRow>`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`
 })
 
 /**

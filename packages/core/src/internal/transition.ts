@@ -1,6 +1,6 @@
 /**
- * The one way a worker moves a message: its `message.*` event, stamped now, written in the same
- * store call as the new status, and only while the message is still in `from`.
+ * The one way a worker moves messages: each with its `message.*` event, stamped now, written in
+ * the same store call as the new status, and only while the message is still in its `from`.
  */
 import { Clock, Effect, Option } from "effect"
 import * as Event from "../Event.js"
@@ -8,13 +8,21 @@ import { IdGenerator } from "../Ids.js"
 import type { Message, MessageStatus } from "../Message.js"
 import { MessageStore } from "../MessageStore.js"
 
-/** Moves `next` out of `from` with its event; false when someone else moved it first. */
+/** A worker's move of one message, before its event is made. */
+export interface Change {
+  readonly next: Message
+  readonly from: MessageStatus
+}
+
+/** Moves each `next` out of its `from` with its event, in one store call; for each, false when someone else moved it first. */
 export const make = Effect.gen(function*() {
   const messages = yield* MessageStore
   const ids = yield* IdGenerator
-  return (next: Message, from: MessageStatus) =>
-    Effect.gen(function*() {
+  return (changes: ReadonlyArray<Change>) =>
+    changes.length === 0 ? Effect.succeed([]) : Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      return yield* messages.transition(next, from, Option.some(Event.forMessage(yield* ids.make("evt"), next, now)))
+      const moves = yield* Effect.forEach(changes, ({ from, next }) =>
+        Effect.map(ids.make("evt"), (id) => ({ next, from, event: Option.some(Event.forMessage(id, next, now)) })))
+      return yield* messages.transition(moves)
     })
 })

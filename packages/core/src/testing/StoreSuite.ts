@@ -14,7 +14,7 @@ import { EventType } from "../Event.js"
 import { EventStore } from "../EventStore.js"
 import type { IdempotencyRecord } from "../IdempotencyStore.js"
 import { IdempotencyStore } from "../IdempotencyStore.js"
-import type { Keyset, Message, MessageFilter } from "../Message.js"
+import type { Keyset, Message, MessageFilter, MessageStatus } from "../Message.js"
 import type { ClaimWork } from "../MessageStore.js"
 import { MessageStore } from "../MessageStore.js"
 import type { SenderIdRecord } from "../SenderId.js"
@@ -171,6 +171,10 @@ const makeReservation = (accountId: string, key: string, fingerprint: string, cr
  * @since 0.1.0
  * @category suites
  */
+/** One move through `MessageStore.transition`: whether it happened. */
+const transitionOne = (next: Message, from: MessageStatus, event: Option.Option<Event>) =>
+  Effect.flatMap(MessageStore, (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!))
+
 export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =>
   layer(store)(`StoreSuite (${name})`, (it) => {
     // --- AccountStore ------------------------------------------------------------------------
@@ -327,6 +331,26 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         assert.deepStrictEqual(yield* events.listBySubject(accountId, bare.id), [])
       }))
 
+    it.effect("MessageStore: findMany answers each key in order, only with its own account's message", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        const accountId = yield* freshAccount
+        const otherAccountId = yield* freshAccount
+        const mine = makeMessage(accountId, fresh("msg"))
+        const theirs = makeMessage(otherAccountId, fresh("msg"))
+        yield* messages.insert(mine, Option.none())
+        yield* messages.insert(theirs, Option.none())
+        const found = yield* messages.findMany([
+          { accountId: otherAccountId, id: theirs.id },
+          { accountId, id: theirs.id },
+          { accountId, id: fresh("msg") },
+          { accountId, id: mine.id },
+          { accountId, id: mine.id }
+        ])
+        assert.deepStrictEqual(found, [Option.some(theirs), Option.none(), Option.none(), Option.some(mine), Option.some(mine)])
+        assert.deepStrictEqual(yield* messages.findMany([]), [])
+      }))
+
     it.effect("MessageStore: another account's message is not found", () =>
       Effect.gen(function*() {
         const messages = yield* MessageStore
@@ -444,12 +468,12 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
 
         const sent: Message = { ...queued, status: "sent", sentAt: T + 1_000 }
         const sentEvent = makeEvent(sent, fresh("evt"), T + 1_000)
-        assert.isTrue(yield* messages.transition(sent, "queued", Option.some(sentEvent)))
+        assert.isTrue(yield* transitionOne(sent, "queued", Option.some(sentEvent)))
         assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(sent))
 
         const { reference: _, ...withoutReference } = sent
         const failed: Message = { ...withoutReference, status: "undelivered", error: { code: "x", message: "y" } }
-        assert.isTrue(yield* messages.transition(failed, "sent", Option.none()))
+        assert.isTrue(yield* transitionOne(failed, "sent", Option.none()))
         assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(failed))
         assert.deepStrictEqual(yield* events.listBySubject(accountId, queued.id), [queuedEvent, sentEvent])
       }))
@@ -464,16 +488,16 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         yield* messages.insert(queued, Option.none())
 
         const cancelled: Message = { ...queued, status: "cancelled" }
-        assert.isFalse(yield* messages.transition(cancelled, "scheduled", Option.some(makeEvent(cancelled, fresh("evt"), T))))
+        assert.isFalse(yield* transitionOne(cancelled, "scheduled", Option.some(makeEvent(cancelled, fresh("evt"), T))))
         const delivered: Message = { ...queued, status: "delivered", deliveredAt: T + 5 }
-        assert.isFalse(yield* messages.transition(delivered, "sent", Option.some(makeEvent(delivered, fresh("evt"), T))))
+        assert.isFalse(yield* transitionOne(delivered, "sent", Option.some(makeEvent(delivered, fresh("evt"), T))))
         const foreign: Message = { ...queued, accountId: otherAccountId, status: "sent" }
         assert.isFalse(
-          yield* messages.transition(foreign, "queued", Option.some(makeEvent(foreign, fresh("evt"), T))),
+          yield* transitionOne(foreign, "queued", Option.some(makeEvent(foreign, fresh("evt"), T))),
           "another account's message"
         )
         const unknown = makeMessage(accountId, fresh("msg"), { status: "sent" })
-        assert.isFalse(yield* messages.transition(unknown, "queued", Option.some(makeEvent(unknown, fresh("evt"), T))))
+        assert.isFalse(yield* transitionOne(unknown, "queued", Option.some(makeEvent(unknown, fresh("evt"), T))))
 
         assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(queued))
         assert.deepStrictEqual(yield* events.listBySubject(accountId, queued.id), [])
@@ -495,7 +519,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
           return { next, event: makeEvent(next, fresh("evt"), T + i) }
         })
         const results = yield* Effect.all(
-          attempts.map(({ event, next }) => messages.transition(next, "queued", Option.some(event))),
+          attempts.map(({ event, next }) => transitionOne(next, "queued", Option.some(event))),
           { concurrency: "unbounded" }
         )
         assert.strictEqual(results.filter((won) => won).length, 1)
@@ -504,7 +528,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         assert.deepStrictEqual(yield* events.listBySubject(accountId, queued.id), [winner.event])
       }))
 
-    it.effect("MessageStore: concurrent transitions of different messages each move only from their own status", () =>
+    it.effect("MessageStore: one transition call moves each message only from its own status", () =>
       Effect.gen(function*() {
         const messages = yield* MessageStore
         const events = yield* EventStore
@@ -517,16 +541,42 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
           const next: Message = { ...rest, status: "sent", sentAt: T + i }
           return { next, from: i % 2 === 0 ? message.status : "scheduled" as const, event: makeEvent(next, fresh("evt"), T + i) }
         })
-        const results = yield* Effect.all(
-          moves.map(({ event, from, next }) => messages.transition(next, from, Option.some(event))),
-          { concurrency: "unbounded" }
-        )
+        const results = yield* messages.transition(moves.map(({ event, from, next }) => ({ next, from, event: Option.some(event) })))
         assert.deepStrictEqual(results, stored.map((_, i) => i % 2 === 0))
         for (const [i, { event, next }] of moves.entries()) {
           const moved = i % 2 === 0
           assert.deepStrictEqual(yield* messages.findById(accountId, next.id), Option.some(moved ? next : stored[i]!))
           assert.deepStrictEqual(yield* events.listBySubject(accountId, next.id), moved ? [event] : [])
         }
+      }))
+
+    it.effect("MessageStore: a message moved twice in one transition call moves from where the first move left it", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        const events = yield* EventStore
+        const accountId = yield* freshAccount
+        const queued = makeMessage(accountId, fresh("msg"))
+        const other = makeMessage(accountId, fresh("msg"))
+        yield* messages.insert(queued, Option.none())
+        yield* messages.insert(other, Option.none())
+        const sent: Message = { ...queued, status: "sent", sentAt: T + 1 }
+        const delivered: Message = { ...sent, status: "delivered", deliveredAt: T + 2 }
+        const failed: Message = { ...queued, status: "failed", error: { code: "c", message: "m" } }
+        const otherSent: Message = { ...other, status: "sent", sentAt: T + 3 }
+        const moves = [
+          { next: sent, from: "queued" as const, event: Option.some(makeEvent(sent, fresh("evt"), T + 1)) },
+          { next: failed, from: "queued" as const, event: Option.some(makeEvent(failed, fresh("evt"), T + 1)) },
+          { next: otherSent, from: "queued" as const, event: Option.some(makeEvent(otherSent, fresh("evt"), T + 3)) },
+          { next: delivered, from: "sent" as const, event: Option.some(makeEvent(delivered, fresh("evt"), T + 2)) }
+        ]
+        assert.deepStrictEqual(yield* messages.transition(moves), [true, false, true, true])
+        assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(delivered))
+        assert.deepStrictEqual(yield* messages.findById(accountId, other.id), Option.some(otherSent))
+        assert.deepStrictEqual(
+          yield* events.listBySubject(accountId, queued.id),
+          [moves[0]!.event, moves[3]!.event].map(Option.getOrThrow)
+        )
+        assert.deepStrictEqual(yield* messages.transition([]), [])
       }))
 
     // --- MessageStore: claim -----------------------------------------------------------------
@@ -650,14 +700,14 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         for (const m of [queued, scheduled, cancelled]) yield* messages.insert(m, Option.none())
 
         assert.deepStrictEqual(yield* messages.claim("dispatch", T, 10, T + 30_000), [queued])
-        assert.isTrue(yield* messages.transition({ ...queued, status: "sent", sentAt: T + 1 }, "queued", Option.none()))
-        assert.isTrue(yield* messages.transition({ ...cancelled, status: "cancelled" }, "scheduled", Option.none()))
+        assert.isTrue(yield* transitionOne({ ...queued, status: "sent", sentAt: T + 1 }, "queued", Option.none()))
+        assert.isTrue(yield* transitionOne({ ...cancelled, status: "cancelled" }, "scheduled", Option.none()))
         assert.deepStrictEqual(ids(yield* messages.claim("schedule", T, 10, T + 30_000)), [scheduled.id])
 
         // The claim was for the work of the old status: once queued, the message is due for
         // dispatch at once, while the schedule lease still runs.
         const nowQueued: Message = { ...scheduled, status: "queued" }
-        assert.isTrue(yield* messages.transition(nowQueued, "scheduled", Option.none()))
+        assert.isTrue(yield* transitionOne(nowQueued, "scheduled", Option.none()))
         assert.deepStrictEqual(yield* messages.claim("dispatch", T + 1, 10, T + 30_000), [nowQueued])
 
         // after every lease has ended: the sent message is not dispatched again, the cancelled and
@@ -680,10 +730,10 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         yield* messages.insert(queued, Option.some(e3))
         const sent: Message = { ...queued, status: "sent", sentAt: T + 1_000 }
         const e1 = makeEvent(sent, fresh("evt"), T + 1_000)
-        yield* messages.transition(sent, "queued", Option.some(e1))
+        yield* transitionOne(sent, "queued", Option.some(e1))
         const delivered: Message = { ...sent, status: "delivered", deliveredAt: T + 2_000 }
         const e2 = makeEvent(delivered, fresh("evt"), T + 2_000)
-        yield* messages.transition(delivered, "sent", Option.some(e2))
+        yield* transitionOne(delivered, "sent", Option.some(e2))
         const other = makeMessage(accountId, fresh("msg"))
         yield* messages.insert(other, Option.some(makeEvent(other, fresh("evt"), T + 1_500)))
 
