@@ -2,7 +2,7 @@
  * A deterministic carrier simulator implementing core's `Carrier` port. What happens to a message
  * depends only on the last four digits of its recipient (see `rules`); latency, report delay and
  * the throughput cap run on Effect's `Clock`, so `TestClock` drives them. Every submission is
- * journaled, in memory and optionally in a file that outlives the process.
+ * journaled, in memory (for ever, or for `retain`) and optionally in a file that outlives the process.
  *
  * @since 0.1.0
  */
@@ -56,6 +56,12 @@ export interface Options {
    * outlived the crash of its client would.
    */
   readonly journalPath?: string
+  /**
+   * How long (Clock time) the mock remembers a submission: its journal entry and, for an accepted
+   * one, the reference it dedupes on. Default: for ever, as tests read the whole journal; a
+   * long-running server sets a window, as a real carrier's dedupe window.
+   */
+  readonly retain?: Duration.DurationInput
 }
 
 /** How the mock answered a submission. @since 0.1.0 @category models */
@@ -76,11 +82,11 @@ export interface JournalEntry {
 
 /** The mock's test view. @since 0.1.0 @category services */
 export class CarrierMock extends Context.Tag("@sendline/carrier-mock/CarrierMock")<CarrierMock, {
-  /** Every submission, oldest first. */
+  /** Every remembered submission, oldest first. */
   readonly journal: Effect.Effect<ReadonlyArray<JournalEntry>>
   /** Reports not taken yet, due or not, by due time. */
   readonly pendingReports: Effect.Effect<ReadonlyArray<Carrier.DeliveryReport>>
-  /** Segments charged: the sum over accepted submissions (duplicates are free). */
+  /** Segments charged: the sum over remembered accepted submissions (duplicates are free). */
   readonly charged: Effect.Effect<number>
   /** Adds a report as if the network had sent it (for unknown or repeated reports in tests). */
   readonly injectReport: (report: Carrier.DeliveryReport) => Effect.Effect<void>
@@ -115,7 +121,10 @@ export const make = (options: Options = {}): Effect.Effect<{
     const latency = Duration.decode(options.submitLatency ?? 0)
     const reportDelay = Duration.toMillis(options.reportDelay ?? "2 seconds")
     const cap = options.maxPerSecond ?? Infinity
+    const retain = options.retain === undefined ? undefined : Duration.toMillis(options.retain)
+    // remembered entries are journal[head..]; the forgotten prefix is spliced off now and then
     const journal: Array<JournalEntry> = []
+    let head = 0
     const accepted = new Map<string, Carrier.CarrierReceipt>()
     const flakySeen = new Set<string>()
     let pending: Array<Carrier.DeliveryReport> = []
@@ -143,6 +152,28 @@ export const make = (options: Options = {}): Effect.Effect<{
       if (entry.decision === "accepted" && entry.carrierMessageId !== undefined) {
         accepted.set(entry.reference, { carrierMessageId: entry.carrierMessageId, acceptedAt: entry.at, duplicate: false })
         schedule(entry, entry.carrierMessageId)
+      }
+    }
+
+    // Forgets, oldest first, the entries answered before `now - retain`. Entries are journaled in
+    // about `at` order (a throttled answer can come before a slower accepted one), so this stops at
+    // the first entry still in the window: an out-of-order one is forgotten a little later.
+    const forget = (now: number) => {
+      if (retain === undefined) return
+      const cutoff = now - retain
+      while (head < journal.length && journal[head]!.at < cutoff) {
+        const entry = journal[head++]!
+        if (entry.decision === "accepted" && accepted.get(entry.reference)?.carrierMessageId === entry.carrierMessageId) {
+          accepted.delete(entry.reference)
+        }
+        if (entry.decision === "unavailable") flakySeen.delete(entry.reference)
+      }
+      if (head === journal.length) {
+        journal.length = 0
+        head = 0
+      } else if (head > 64 && head * 2 > journal.length) {
+        journal.splice(0, head)
+        head = 0
       }
     }
 
@@ -182,6 +213,7 @@ export const make = (options: Options = {}): Effect.Effect<{
     // reference see each other: the first is accepted, the others are duplicates.
     const decide = (message: Carrier.Outbound, now: number) =>
       Effect.suspend((): Effect.Effect<Carrier.CarrierReceipt, Carrier.CarrierRefused | Carrier.CarrierUnavailable> => {
+        forget(now) // before the lookup, so that a reference past the window is new again
         const first = accepted.get(message.reference)
         if (first !== undefined) {
           record(entryFor(message, now, "duplicate", { carrierMessageId: first.carrierMessageId }))
@@ -207,6 +239,7 @@ export const make = (options: Options = {}): Effect.Effect<{
       Effect.gen(function*() {
         const arrived = yield* Clock.currentTimeMillis
         if (!takeToken(arrived)) {
+          forget(arrived)
           record(entryFor(message, arrived, "throttled"))
           return yield* new Carrier.CarrierUnavailable({
             reason: "throttled",
@@ -229,9 +262,13 @@ export const make = (options: Options = {}): Effect.Effect<{
 
     const carrier = Carrier.Carrier.of({ submit, takeReports })
     const mock = CarrierMock.of({
-      journal: Effect.sync(() => [...journal]),
+      journal: Effect.sync(() => journal.slice(head)),
       pendingReports: Effect.sync(() => [...pending].sort((a, b) => a.at - b.at)),
-      charged: Effect.sync(() => journal.filter(isAccepted).reduce((sum, e) => sum + e.segments, 0)),
+      charged: Effect.sync(() => {
+        let sum = 0
+        for (let i = head; i < journal.length; i++) if (isAccepted(journal[i]!)) sum += journal[i]!.segments
+        return sum
+      }),
       injectReport: (report) => Effect.sync(() => void pending.push(report))
     })
     return { carrier, mock }

@@ -180,6 +180,94 @@ describe("CarrierMock", () => {
       fs.rmSync(dir, { recursive: true, force: true })
     }))
 
+  it.effect("with retain, a submission past the window is forgotten: gone from the journal and charges, its reference new again", () =>
+    Effect.gen(function*() {
+      const charged = Effect.flatMap(CarrierMock.CarrierMock, (m) => m.charged)
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_old", "+61412345678", 2))))
+      yield* TestClock.adjust("59 seconds")
+      const within = yield* submit(outbound("msg_old", "+61412345678", 2))
+      assert.isTrue(Either.isRight(within) && within.right.duplicate, "within the window a resubmission is a duplicate")
+      assert.strictEqual(yield* charged, 2)
+
+      yield* TestClock.adjust("2 seconds") // the acceptance at 0 is now 61 seconds old
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_new", "+61412345678"))))
+      assert.deepStrictEqual((yield* journal).map((e) => [e.reference, e.decision]), [
+        ["msg_old", "duplicate"],
+        ["msg_new", "accepted"]
+      ])
+      assert.strictEqual(yield* charged, 1)
+
+      const again = yield* submit(outbound("msg_old", "+61412345678", 2))
+      assert.deepStrictEqual(again, Either.right({ carrierMessageId: "mock_00000003", acceptedAt: 61_000, duplicate: false }))
+      assert.strictEqual(yield* charged, 3)
+    }).pipe(withMock({ retain: "1 minute" })))
+
+  it.effect("with retain, a resubmission past the window is new even when nothing was submitted in between", () =>
+    Effect.gen(function*() {
+      yield* submit(outbound("msg_a", "+61412345678"))
+      yield* TestClock.adjust("61 seconds")
+      const again = yield* submit(outbound("msg_a", "+61412345678"))
+      assert.isTrue(Either.isRight(again) && !again.right.duplicate && again.right.carrierMessageId === "mock_00000002")
+      assert.deepStrictEqual((yield* journal).map((e) => e.at), [61_000])
+    }).pipe(withMock({ retain: "1 minute" })))
+
+  it.effect("with retain, the journal holds exactly the window over many submissions", () =>
+    Effect.gen(function*() {
+      for (let i = 0; i < 300; i++) {
+        yield* submit(outbound(`msg_${i}`, i % 2 === 0 ? "+61412345678" : "+61412349999"))
+        const remembered = (yield* journal).map((e) => e.reference)
+        const first = Math.max(0, i - 10) // entries at most 10 seconds old stay
+        assert.deepStrictEqual(remembered, Array.from({ length: i - first + 1 }, (_, k) => `msg_${first + k}`))
+        yield* TestClock.adjust("1 second")
+      }
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_0", "+61412345678"))), "long forgotten: accepted anew")
+      assert.isTrue(Either.isLeft(yield* submit(outbound("msg_295", "+61412349999"))), "a refusal is refused again")
+      const dup = yield* submit(outbound("msg_298", "+61412345678"))
+      assert.isTrue(Either.isRight(dup) && dup.right.duplicate, "still in the window: a duplicate")
+    }).pipe(withMock({ retain: "10 seconds" })))
+
+  it.effect("with retain, a 7777 reference past the window is unavailable on its first submission again", () =>
+    Effect.gen(function*() {
+      assert.isTrue(Either.isLeft(yield* submit(outbound("msg_f", "+61412347777"))))
+      yield* TestClock.adjust("61 seconds")
+      const again = yield* submit(outbound("msg_f", "+61412347777"))
+      assert.isTrue(Either.isLeft(again) && again.left._tag === "CarrierUnavailable" && again.left.reason === "unavailable")
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_f", "+61412347777"))))
+    }).pipe(withMock({ retain: "1 minute" })))
+
+  it.effect("with retain, entries loaded from the journal file are forgotten past the window too", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "carrier-mock-"))
+      const journalPath = path.join(dir, "journal.jsonl")
+      yield* Effect.provide(submit(outbound("msg_a", "+61412345678")), CarrierMock.layer({ journalPath }))
+      yield* TestClock.adjust("2 minutes")
+      yield* Effect.gen(function*() {
+        const again = yield* submit(outbound("msg_a", "+61412345678"))
+        assert.isTrue(Either.isRight(again) && !again.right.duplicate && again.right.carrierMessageId === "mock_00000002")
+        assert.deepStrictEqual((yield* journal).map((e) => [e.reference, e.decision, e.at]), [["msg_a", "accepted", 120_000]])
+      }).pipe(Effect.provide(CarrierMock.layer({ journalPath, retain: "1 minute" })))
+      fs.rmSync(dir, { recursive: true, force: true })
+    }))
+
+  it.effect("without retain, nothing is forgotten however long ago", () =>
+    Effect.gen(function*() {
+      yield* submit(outbound("msg_a", "+61412345678", 2))
+      yield* submit(outbound("msg_f", "+61412347777"))
+      yield* TestClock.adjust("3650 days")
+      yield* submit(outbound("msg_b", "+61412345678"))
+      const again = yield* submit(outbound("msg_a", "+61412345678", 2))
+      assert.isTrue(Either.isRight(again) && again.right.duplicate && again.right.carrierMessageId === "mock_00000001")
+      assert.isTrue(Either.isRight(yield* submit(outbound("msg_f", "+61412347777"))), "7777 seen before: accepted")
+      assert.deepStrictEqual((yield* journal).map((e) => [e.reference, e.decision]), [
+        ["msg_a", "accepted"],
+        ["msg_f", "unavailable"],
+        ["msg_b", "accepted"],
+        ["msg_a", "duplicate"],
+        ["msg_f", "accepted"]
+      ])
+      assert.strictEqual(yield* Effect.flatMap(CarrierMock.CarrierMock, (m) => m.charged), 4)
+    }).pipe(withMock()))
+
   it.effect("injected reports are handed out like the network's", () =>
     Effect.gen(function*() {
       const mock = yield* CarrierMock.CarrierMock

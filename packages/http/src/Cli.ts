@@ -32,6 +32,8 @@ export const carrierLayer = (settings: Config.CarrierSettings) =>
     CarrierMock.layer({
       submitLatency: Duration.millis(settings.submitLatencyMillis),
       reportDelay: Duration.millis(settings.reportDelayMillis),
+      // a server runs for days: the mock forgets what is older than its dedupe window
+      retain: Duration.millis(settings.retainMillis),
       ...(Option.isSome(settings.maxPerSecond) ? { maxPerSecond: settings.maxPerSecond.value } : {}),
       ...(Option.isSome(settings.journalPath) ? { journalPath: settings.journalPath.value } : {})
     }),

@@ -34,6 +34,8 @@ export interface CarrierSettings {
   readonly reportDelayMillis: number
   readonly maxPerSecond: Option.Option<number>
   readonly journalPath: Option.Option<string>
+  /** How long the carrier remembers a submission in memory (its dedupe window). */
+  readonly retainMillis: number
 }
 
 /** Every setting, with CONTRACT §9's names. @since 0.1.0 @category config */
@@ -50,7 +52,8 @@ export const server: Config.Config<ServerConfig> = Config.all({
     submitLatencyMillis: Config.integer("CARRIER_SUBMIT_LATENCY_MS").pipe(Config.withDefault(0)),
     reportDelayMillis: Config.integer("CARRIER_REPORT_DELAY_MS").pipe(Config.withDefault(2000)),
     maxPerSecond: Config.option(Config.integer("CARRIER_MAX_PER_SECOND")),
-    journalPath: Config.option(Config.string("CARRIER_JOURNAL_PATH"))
+    journalPath: Config.option(Config.string("CARRIER_JOURNAL_PATH")),
+    retainMillis: Config.integer("CARRIER_RETAIN_MS").pipe(Config.withDefault(10 * 60_000))
   }),
   workers: Config.all({
     pollMillis: Config.integer("WORKER_POLL_MS").pipe(Config.withDefault(1000)),
