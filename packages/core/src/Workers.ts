@@ -6,7 +6,6 @@
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
-import * as EffectScheduler from "effect/Scheduler"
 import type * as Scope from "effect/Scope"
 import type { Carrier } from "./Carrier.js"
 import * as DeliveryReports from "./DeliveryReports.js"
@@ -21,13 +20,6 @@ export interface Options {
   readonly dispatcher?: Partial<Dispatcher.Options>
   readonly scheduler?: Partial<Scheduler.Options>
   readonly deliveryReports?: Partial<DeliveryReports.Options>
-  /**
-   * Run at background priority (`layer` and `start` only): the loops give way to the I/O that
-   * arrived meanwhile each time they yield, so that a server in the same process keeps answering
-   * while they work through a backlog. Off by default, as tests on `TestClock` need: there a moved
-   * clock's work is done when `TestClock.adjust` returns.
-   */
-  readonly background?: boolean
 }
 
 /** The three worker services. @since 0.1.0 @category models */
@@ -45,23 +37,8 @@ export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() 
   return yield* Effect.never
 })
 
-// At background priority a fiber that yields (between passes, or every few thousand steps within
-// one) resumes from the event loop's check phase (`setImmediate`), after the I/O that arrived
-// meanwhile. On Effect's default scheduler it resumes before any I/O, so a backlog of passes holds
-// every request of a server in the same process until it has drained.
-const backgroundScheduler = EffectScheduler.makeBatched((runBatch) => setImmediate(runBatch))
-
-/**
- * Forks the three loops into the current scope (at background priority when asked, see
- * `Options.background`); closing the scope interrupts them.
- *
- * @since 0.1.0
- * @category runners
- */
-export const start = (
-  options: Pick<Options, "background"> = {}
-): Effect.Effect<void, never, Workers | Scope.Scope> =>
-  Effect.asVoid(Effect.forkScoped(options.background === true ? Effect.withScheduler(run, backgroundScheduler) : run))
+/** Forks the three loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
+export const start: Effect.Effect<void, never, Workers | Scope.Scope> = Effect.asVoid(Effect.forkScoped(run))
 
 /** One pass of each worker in lifecycle order; returns how many items each took. @since 0.1.0 @category runners */
 export const runOnce = Effect.gen(function*() {
@@ -87,4 +64,4 @@ export const layerServices = (options: Options = {}): Layer.Layer<Workers, never
  * @category layers
  */
 export const layer = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
-  Layer.scopedDiscard(start(options)).pipe(Layer.provideMerge(layerServices(options)))
+  Layer.scopedDiscard(start).pipe(Layer.provideMerge(layerServices(options)))

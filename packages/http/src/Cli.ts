@@ -44,9 +44,7 @@ export const carrierLayer = (settings: Config.CarrierSettings) =>
 export const workerOptions = ({ leaseMillis, pollMillis }: Config.WorkerSettings): Workers.Options => ({
   dispatcher: { pollMillis, leaseMillis },
   scheduler: { pollMillis, leaseMillis },
-  deliveryReports: { pollMillis },
-  // beside the server: a backlog never holds its requests
-  background: true
+  deliveryReports: { pollMillis }
 })
 
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>

@@ -16,11 +16,15 @@ export interface Pass {
 /**
  * Runs `pass` forever: again at once after a full batch, otherwise after `pollMillis` of Clock time.
  * A failed pass is logged and retried after the interval; only interruption ends the loop.
+ *
+ * "At once" is a sleep of zero: on the live clock a timer, so that the I/O that arrived during the
+ * pass (a server's requests, in the same process) runs before the next one, where a fiber's yield
+ * would run it first; on `TestClock` no wait at all, so a backlog drains within one `adjust`.
  */
 export const loop = <E>(name: string, pass: Effect.Effect<Pass, E>, pollMillis: number): Effect.Effect<never> => {
   const interval = Duration.millis(pollMillis)
   const once = pass.pipe(
-    Effect.flatMap((result) => result.full && !result.backOff ? Effect.yieldNow() : Effect.sleep(interval)),
+    Effect.flatMap((result) => result.full && !result.backOff ? Effect.sleep(Duration.zero) : Effect.sleep(interval)),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.interrupt
