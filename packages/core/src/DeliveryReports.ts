@@ -56,7 +56,7 @@ export const make = (
     const messages = yield* MessageStore
     const carrier = yield* Carrier
     const waiting = yield* Ref.make<ReadonlyArray<Held>>([])
-    const transition = yield* Transition.make
+    const transition = yield* Transition.make("DeliveryReports")
 
     const finish = (message: Message, report: DeliveryReport): Message =>
       report.outcome === "delivered"
@@ -93,10 +93,7 @@ export const make = (
           if ("ignored" in decision) yield* Effect.logDebug(`DeliveryReports: ${decision.ignored}; report ignored`)
           else changes.push(decision)
         }
-        const moved = yield* transition(changes)
-        for (const [i, change] of changes.entries()) {
-          if (!moved[i]) yield* Effect.logDebug(`DeliveryReports: ${change.next.id} had already left sent; report ignored`)
-        }
+        yield* transition(changes)
         return held
       }).pipe(
         Effect.catchAll((error) =>

@@ -54,7 +54,7 @@ export const make = (
     const senderIds = yield* SenderIdStore
     const carrier = yield* Carrier.Carrier
 
-    const transition = yield* Transition.make
+    const transition = yield* Transition.make("Dispatcher")
 
     const failed = (message: Message, error: { readonly code: string; readonly message: string }): Transition.Change => ({
       next: { ...message, status: "failed", error },
@@ -123,10 +123,6 @@ export const make = (
         const recorded = yield* Effect.either(transition(changes))
         if (Either.isLeft(recorded)) {
           yield* Effect.logWarning(`Dispatcher: could not record ${changes.length} answers; retrying after the lease`, recorded.left)
-        } else {
-          for (const [i, moved] of recorded.right.entries()) {
-            if (!moved) yield* Effect.logDebug(`Dispatcher: ${changes[i]!.next.id} had already left queued`)
-          }
         }
         yield* submitted
         return {

@@ -41,7 +41,7 @@ export const make = (
     const settings = { ...defaults, ...options }
     const messages = yield* MessageStore
 
-    const transition = yield* Transition.make
+    const transition = yield* Transition.make("Scheduler")
 
     // A lost move was a cancel that won the race; a failed record leaves the whole batch
     // scheduled, claimed until its lease ends.
@@ -51,10 +51,6 @@ export const make = (
       const recorded = yield* Effect.either(transition(claimed.map((m) => ({ next: { ...m, status: "queued" }, from: "scheduled" }))))
       if (Either.isLeft(recorded)) {
         yield* Effect.logWarning(`Scheduler: could not queue ${claimed.length} messages; retrying after the lease`, recorded.left)
-      } else {
-        for (const [i, moved] of recorded.right.entries()) {
-          if (!moved) yield* Effect.logDebug(`Scheduler: ${claimed[i]!.id} had already left scheduled (cancelled?)`)
-        }
       }
       return { taken: claimed.length, full: claimed.length === settings.batchSize, backOff: Either.isLeft(recorded) }
     })
