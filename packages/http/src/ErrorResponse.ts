@@ -165,6 +165,12 @@ export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServe
 
 const tooLarge: ApiError = { status: 413, code: "payload_too_large", message: "The request body exceeds 64 KiB." }
 
+const internalError: ApiError = {
+  status: 500,
+  code: "internal_error",
+  message: "Something went wrong on our side; it has been logged."
+}
+
 /** Maps a defect: unreadable bodies are the client's fault, anything else is ours. @since 0.1.0 @category mapping */
 export const fromDefect = (defect: unknown): ApiError => {
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
@@ -172,14 +178,26 @@ export const fromDefect = (defect: unknown): ApiError => {
     if (/too large|max.*size|exceed/i.test(text)) return tooLarge
     return { status: 400, code: "invalid_request", message: "The request body is not valid JSON." }
   }
-  return { status: 500, code: "internal_error", message: "Something went wrong on our side; it has been logged." }
+  return internalError
 }
 
-/** The response for any cause, logging what is unexpected. @since 0.1.0 @category responses */
+/**
+ * The response for any cause, logging what is unexpected. A request only interrupted (its client
+ * went away, or the server is stopping) is noted at debug level: no one is left to answer.
+ *
+ * @since 0.1.0
+ * @category responses
+ */
 export const fromCause = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  if (Cause.isInterruptedOnly(cause)) {
+    return Effect.zipRight(
+      Effect.logDebug("Request interrupted before its answer: the client went away, or the server is stopping"),
+      render(internalError)
+    )
+  }
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const known = fromFailure(failure.value, request)
