@@ -8,6 +8,7 @@ import { Layer } from "effect"
 import * as Admin from "./Admin.js"
 import type { AccountStore } from "./AccountStore.js"
 import * as Auth from "./Auth.js"
+import * as CachedLookups from "./CachedLookups.js"
 import type { EventStore } from "./EventStore.js"
 import * as Idempotency from "./Idempotency.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
@@ -25,12 +26,20 @@ export type Stores = AccountStore | MessageStore | EventStore | SenderIdStore | 
 /** The use cases. @since 0.1.0 @category models */
 export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempotency.Idempotency
 
-/** The use cases over a store, with the configuration given by the caller. @since 0.1.0 @category layers */
+/**
+ * The use cases over a store, with the configuration given by the caller. They read API keys and
+ * registered Sender IDs through `CachedLookups` (five seconds; see there for what that means).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerWith: Layer.Layer<
   UseCases,
   never,
   Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig
-> = Layer.mergeAll(Messaging.layer, Auth.layer, Admin.layer, Idempotency.layer)
+> = Layer.mergeAll(Messaging.layer, Auth.layer, Admin.layer, Idempotency.layer).pipe(
+  Layer.provide(CachedLookups.layer())
+)
 
 /** The use cases over a store, with default markets, ULIDs and default settings. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig, never, Stores> =

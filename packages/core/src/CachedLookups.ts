@@ -1,0 +1,94 @@
+/**
+ * Short-lived caches in front of the two reads every send makes: the API key by its digest, and
+ * the registered Sender ID of (account, Sender ID, market). A record found is kept for `ttlMillis`
+ * of Clock time; a miss is not kept, so a key or Sender ID created a moment ago is found at once.
+ * Writes through the same stores (`Admin` revoking a key, importing a Sender ID) empty the cache
+ * at once, so within one process nothing stale is ever served. A write made by another process
+ * (the CLI, another server on the same database) takes effect here within `ttlMillis`.
+ *
+ * Expiry needs no invalidation: `Auth` and `Messaging` compare a record's `expiresAt` with the
+ * clock on every use.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { ApiKey } from "./Account.js"
+import { AccountStore } from "./AccountStore.js"
+import type { SenderIdRecord } from "./SenderId.js"
+import { SenderIdStore } from "./SenderIdStore.js"
+
+/** @since 0.1.0 @category models */
+export interface Options {
+  /** How long a record found is served from memory; 0 turns the caches off. */
+  readonly ttlMillis: number
+  /** Records kept per cache; the oldest goes first. */
+  readonly capacity: number
+}
+
+/** @since 0.1.0 @category constants */
+export const defaults: Options = { ttlMillis: 5_000, capacity: 10_000 }
+
+interface Entry<A> {
+  readonly value: A
+  readonly until: number
+}
+
+// Found records by key, each until its time is up. `generation` counts the clears: a lookup that
+// was under way while the cache was emptied does not put what it read back.
+const makeCache = <A>(options: Options) => {
+  const entries = new Map<string, Entry<Option.Option<A>>>()
+  let generation = 0
+  return {
+    clear: () => {
+      generation++
+      entries.clear()
+    },
+    through: <E>(key: string, lookup: Effect.Effect<Option.Option<A>, E>): Effect.Effect<Option.Option<A>, E> =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const entry = entries.get(key)
+        if (entry !== undefined && entry.until > now) return Effect.succeed(entry.value)
+        if (entry !== undefined) entries.delete(key)
+        const started = generation
+        return Effect.tap(lookup, (found) => {
+          if (Option.isNone(found) || generation !== started) return
+          if (entries.size >= options.capacity) entries.delete(entries.keys().next().value!)
+          entries.set(key, { value: found, until: now + options.ttlMillis })
+        })
+      })
+  }
+}
+
+/**
+ * The account and Sender ID stores of the context with the two lookups cached. Provide the result
+ * to the use cases (as `Services` does), not to the workers: a dispatch reads the database.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: Partial<Options> = {}
+): Effect.Effect<Context.Context<AccountStore | SenderIdStore>, never, AccountStore | SenderIdStore> =>
+  Effect.gen(function*() {
+    const settings = { ...defaults, ...options }
+    const accounts = yield* AccountStore
+    const senderIds = yield* SenderIdStore
+    if (settings.ttlMillis <= 0) return Context.make(AccountStore, accounts).pipe(Context.add(SenderIdStore, senderIds))
+    const keys = makeCache<ApiKey>(settings)
+    const registered = makeCache<SenderIdRecord>(settings)
+    const clearing = <Args extends ReadonlyArray<unknown>, A, E>(cache: { clear: () => void }, write: (...args: Args) => Effect.Effect<A, E>) =>
+      (...args: Args) => Effect.ensuring(write(...args), Effect.sync(cache.clear))
+    return Context.make(AccountStore, {
+      ...accounts,
+      findKeyByDigest: (digest) => keys.through(digest, accounts.findKeyByDigest(digest)),
+      revokeKey: clearing(keys, accounts.revokeKey)
+    }).pipe(Context.add(SenderIdStore, {
+      ...senderIds,
+      findRegistered: (accountId, senderId, market) =>
+        registered.through(`${accountId}\u0000${senderId}\u0000${market}`, senderIds.findRegistered(accountId, senderId, market)),
+      insert: clearing(registered, senderIds.insert)
+    }))
+  })
+
+/** `make` as a layer over the stores of the context. @since 0.1.0 @category layers */
+export const layer = (options: Partial<Options> = {}): Layer.Layer<AccountStore | SenderIdStore, never, AccountStore | SenderIdStore> =>
+  Layer.effectContext(make(options))

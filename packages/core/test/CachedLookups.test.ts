@@ -1,0 +1,98 @@
+import { assert, layer } from "@effect/vitest"
+import { AccountStore, Admin, Auth, CachedLookups, Messaging, SenderIdStore } from "@sendline/core"
+import { Clock, Effect, Either, Option, TestClock } from "effect"
+import * as TestCore from "./TestCore.js"
+
+const outcome = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.either(effect), (r) => (Either.isLeft(r) ? (r.left as { _tag: string })._tag : "ok"))
+
+const ttl = CachedLookups.defaults.ttlMillis
+
+/** A registered Sender ID record of `accountId` in AU. */
+const registration = (accountId: string, id: string, senderId: string, brandName: string, at: number) =>
+  ({ id, accountId, senderId, market: "AU", brandName, status: "registered", createdAt: at, registeredAt: at }) as const
+
+// `Services` gives the use cases the cached stores; the stores of the context are the store's
+// own, as another process writing to the same database would be.
+layer(TestCore.layer)("CachedLookups", (it) => {
+  it.effect("a key revoked through Admin is refused at once, though it was cached", () =>
+    Effect.gen(function*() {
+      const { issued } = yield* TestCore.seedAccount()
+      const auth = yield* Auth.Auth
+      const header = `Bearer ${issued.secret}`
+      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok")
+      yield* (yield* Admin.Admin).revokeKey(issued.apiKey.id)
+      assert.strictEqual(yield* outcome(auth.authenticate(header)), "Unauthenticated")
+    }))
+
+  it.effect("a key revoked by another process is refused once the cache's time is up", () =>
+    Effect.gen(function*() {
+      const { issued } = yield* TestCore.seedAccount()
+      const auth = yield* Auth.Auth
+      const header = `Bearer ${issued.secret}`
+      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok")
+      yield* (yield* AccountStore.AccountStore).revokeKey(issued.apiKey.id, yield* Clock.currentTimeMillis)
+      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok", "served from the cache")
+      yield* TestClock.adjust(ttl - 1)
+      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok", "still within the cache's time")
+      yield* TestClock.adjust(1)
+      assert.strictEqual(yield* outcome(auth.authenticate(header)), "Unauthenticated")
+    }))
+
+  it.effect("a Sender ID registered by another process after a miss is found at once", () =>
+    Effect.gen(function*() {
+      const { account, principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const send = outcome(messaging.send(principal, { ...TestCore.auMessage, senderId: "Later" }))
+      assert.strictEqual(yield* send, "RuleViolation")
+      const now = yield* Clock.currentTimeMillis
+      yield* (yield* SenderIdStore.SenderIdStore).insert(registration(account.id, "sid_later", "Later", "Acme Pty Ltd", now))
+      assert.strictEqual(yield* send, "ok")
+    }))
+
+  it.effect("a newer registration is read at once when imported here, and within the cache's time when written elsewhere", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const cached = yield* CachedLookups.make()
+      const store = yield* SenderIdStore.SenderIdStore
+      const brandOf = Effect.map(
+        Effect.provide(
+          Effect.flatMap(SenderIdStore.SenderIdStore, (s) => s.findRegistered(account.id, "Acme", "AU")),
+          cached
+        ),
+        Option.map((record) => record.brandName)
+      )
+      assert.deepStrictEqual(yield* brandOf, Option.some("Acme Pty Ltd"))
+
+      // Written elsewhere: the cached record stays until its time is up.
+      yield* TestClock.adjust(1)
+      yield* store.insert(registration(account.id, "sid_elsewhere", "Acme", "Elsewhere Ltd", yield* Clock.currentTimeMillis))
+      assert.deepStrictEqual(yield* brandOf, Option.some("Acme Pty Ltd"))
+      yield* TestClock.adjust(ttl)
+      assert.deepStrictEqual(yield* brandOf, Option.some("Elsewhere Ltd"))
+
+      // Written through the cached store: read at once.
+      yield* TestClock.adjust(1)
+      yield* Effect.provide(
+        Effect.flatMap(SenderIdStore.SenderIdStore, (s) =>
+          Effect.flatMap(Clock.currentTimeMillis, (at) => s.insert(registration(account.id, "sid_here", "Acme", "Here Ltd", at)))),
+        cached
+      )
+      assert.deepStrictEqual(yield* brandOf, Option.some("Here Ltd"))
+    }))
+
+  it.effect("a time of 0 turns the caches off", () =>
+    Effect.gen(function*() {
+      const { issued } = yield* TestCore.seedAccount()
+      const cached = yield* CachedLookups.make({ ttlMillis: 0 })
+      const store = yield* AccountStore.AccountStore
+      const find = Effect.provide(
+        Effect.flatMap(AccountStore.AccountStore, (s) => s.findKeyByDigest(issued.apiKey.digest)),
+        cached
+      )
+      assert.isTrue(Option.isSome(yield* find))
+      yield* store.revokeKey(issued.apiKey.id, yield* Clock.currentTimeMillis)
+      const found = yield* find
+      assert.isTrue(Option.isSome(found) && found.value.revokedAt !== undefined)
+    }))
+})
