@@ -2,6 +2,10 @@
  * The one way a worker moves messages: each with its `message.*` event, stamped now, written in
  * the same store call as the new status, and only while the message is still in its `from`. A move
  * that lost its race (a cancel, a second report) is logged at debug level, once, here.
+ *
+ * Progress is logged here too, at info level: what the worker's moves have made of its messages
+ * ("Dispatcher: 120 messages sent, 2 failed"), at once for the first moves and then at most once
+ * per `summaryMillis` of Clock time, so that a busy server writes a few lines a minute.
  */
 import { Clock, Effect, Option } from "effect"
 import * as Event from "../Event.js"
@@ -15,19 +19,34 @@ export interface Change {
   readonly from: MessageStatus
 }
 
+/** The least Clock time between two progress lines of one worker. */
+export const summaryMillis = 10_000
+
+const describe = (moved: ReadonlyMap<MessageStatus, number>): string =>
+  [...moved].map(([status, n], i) => (i === 0 ? `${n} ${n === 1 ? "message" : "messages"} ${status}` : `${n} ${status}`))
+    .join(", ")
+
 /** Moves each `next` out of its `from` with its event, in one store call, for the worker named `worker`. */
 export const make = (worker: string) =>
   Effect.gen(function*() {
     const messages = yield* MessageStore
     const ids = yield* IdGenerator
+    const moved = new Map<MessageStatus, number>()
+    let loggedAt = Number.NEGATIVE_INFINITY
     return (changes: ReadonlyArray<Change>) =>
       changes.length === 0 ? Effect.void : Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const moves = yield* Effect.forEach(changes, ({ from, next }) =>
           Effect.map(ids.make("evt"), (id) => ({ next, from, event: Option.some(Event.forMessage(id, next, now)) })))
-        const moved = yield* messages.transition(moves)
+        const done = yield* messages.transition(moves)
         for (const [i, { from, next }] of changes.entries()) {
-          if (!moved[i]) yield* Effect.logDebug(`${worker}: ${next.id} had already left ${from}; someone else moved it`)
+          if (done[i]) moved.set(next.status, (moved.get(next.status) ?? 0) + 1)
+          else yield* Effect.logDebug(`${worker}: ${next.id} had already left ${from}; someone else moved it`)
+        }
+        if (moved.size > 0 && now - loggedAt >= summaryMillis) {
+          yield* Effect.logInfo(`${worker}: ${describe(moved)}`)
+          moved.clear()
+          loggedAt = now
         }
       })
   })
