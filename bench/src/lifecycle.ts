@@ -12,7 +12,7 @@ import { Auth, Demo, Messaging, Services, Workers } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
-import { Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -65,7 +65,9 @@ const run = (store: string, stores: Layer.Layer<ServicesTypes.Stores, unknown>) 
           Layer.provideMerge(stores)
         )
     ),
-    Effect.scoped
+    Effect.scoped,
+    // the workers' progress lines would interleave with the table
+    Logger.withMinimumLogLevel(LogLevel.Warning)
   )
 
 /** Runs the end-to-end bench on SQLite and PostgreSQL and prints a table. @since 0.1.0 */
