@@ -1,6 +1,8 @@
 /**
  * Idempotency keys of CONTRACT §1: scoped to the account, kept 24 hours; the same key with the
- * same request replays the first response, with another request it conflicts.
+ * same request replays the first response, with another request it conflicts. A key left in
+ * progress past `abandonedAfterMillis` (its process died before answering) is taken over by the
+ * same request; `Messaging.send` then finds the message the first attempt created.
  *
  * @since 0.1.0
  */
@@ -10,6 +12,15 @@ import { IdempotencyStore, type StoredResponse } from "./IdempotencyStore.js"
 
 /** How long a key is kept. @since 0.1.0 @category constants */
 export const retentionMillis = 24 * 3_600_000
+
+/**
+ * How long a key may stay "in progress": past this, the same request may take it over (no request
+ * runs this long, so its process died before it could answer).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const abandonedAfterMillis = 60_000
 
 /** Whether `key` is 1–255 printable ASCII characters. @since 0.1.0 @category checks */
 export const isValidKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key)
@@ -36,7 +47,7 @@ export const make = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const held = yield* store.reserve(
         { accountId, key, fingerprint, createdAt: now, response: Option.none() },
-        now - retentionMillis
+        { expired: now - retentionMillis, abandoned: now - abandonedAfterMillis }
       )
       if (Option.isNone(held)) return Option.none<StoredResponse>()
       if (held.value.fingerprint !== fingerprint) {

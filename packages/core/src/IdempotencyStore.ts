@@ -27,12 +27,14 @@ export interface IdempotencyRecord {
 /** Idempotency keys. @since 0.1.0 @category ports */
 export class IdempotencyStore extends Context.Tag("@sendline/core/IdempotencyStore")<IdempotencyStore, {
   /**
-   * Atomically reserves `record`'s key unless a row created at or after `expiredBefore` holds it:
-   * none when reserved (a stale row is replaced), else the row that holds it.
+   * Atomically reserves `record`'s key unless a live row holds it: none when reserved, else the
+   * row that holds it. A row is replaced when it was created before `cutoffs.expired`, or when it
+   * is still in progress, was created before `cutoffs.abandoned` and has `record`'s fingerprint
+   * (the same request again, after the process that ran it died).
    */
   readonly reserve: (
     record: IdempotencyRecord,
-    expiredBefore: number
+    cutoffs: { readonly expired: number; readonly abandoned: number }
   ) => Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable>
   readonly complete: (accountId: string, key: string, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
   /** Forgets a reservation whose request failed unexpectedly, so that it may be retried. */

@@ -45,7 +45,9 @@ export const Message = Schema.Struct({
   scheduledAt: Schema.optional(Schema.Number),
   sentAt: Schema.optional(Schema.Number),
   deliveredAt: Schema.optional(Schema.Number),
-  error: Schema.optional(MessageError)
+  error: Schema.optional(MessageError),
+  /** The `Idempotency-Key` it was sent with: a retry of that send finds it instead of sending again. */
+  idempotencyKey: Schema.optional(Schema.String)
 })
 /** @since 0.1.0 @category models */
 export type Message = typeof Message.Type

@@ -17,6 +17,12 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
   /** Inserts a new message and, when given, its event, in one transaction. */
   readonly insert: (message: Message, event: Option.Option<Event>) => Effect.Effect<void, StoreUnavailable>
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
+  /** The account's newest message sent with this idempotency key and created at or after `since`, if any. */
+  readonly findByIdempotencyKey: (
+    accountId: string,
+    key: string,
+    since: number
+  ) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
   /** `findById` for many at once, in one read: the answer for each key, in the keys' order. */
   readonly findMany: (keys: ReadonlyArray<MessageKey>) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /** The account's messages matching `filter`, newest first (createdAt desc, id desc), after `after`. */

@@ -9,6 +9,7 @@ import { requirePermission } from "./Auth.js"
 import * as Cursor from "./Cursor.js"
 import { Conflict, InvalidRequest, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "./Errors.js"
 import * as Event from "./Event.js"
+import * as Idempotency from "./Idempotency.js"
 import { IdGenerator } from "./Ids.js"
 import type * as Markets from "./Markets.js"
 import { Markets as MarketsTag, price } from "./Markets.js"
@@ -31,6 +32,12 @@ export interface SendInput {
   readonly reference?: string | undefined
   readonly callbackUrl?: string | undefined
   readonly scheduledAt?: number | undefined
+  /**
+   * The caller's idempotency key: when the account sent a message with it within the key's 24
+   * hours, that message is the answer and nothing is sent (a retry after a crash that lost the
+   * first answer).
+   */
+  readonly idempotencyKey?: string | undefined
 }
 
 /** What a preview tells before sending. @since 0.1.0 @category models */
@@ -112,6 +119,11 @@ export const make = Effect.gen(function*() {
   const send = (principal: Principal, input: SendInput) =>
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:send")
+      if (input.idempotencyKey !== undefined) {
+        const since = (yield* Clock.currentTimeMillis) - Idempotency.retentionMillis
+        const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, since)
+        if (Option.isSome(sent)) return sent.value
+      }
       const market = yield* checkMarket(input.market)
       const phoneProblem = Phone.check(input.to, market.code)
       if (phoneProblem !== undefined) {
@@ -183,7 +195,8 @@ export const make = Effect.gen(function*() {
         ...(input.callbackUrl === undefined ? {} : { callbackUrl: input.callbackUrl }),
         ...(input.scheduledAt === undefined ? {} : { scheduledAt: input.scheduledAt }),
         price: price(market, info.segments),
-        createdAt: now
+        createdAt: now,
+        ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
       }
       const event = message.status === "queued"
         ? Option.some(Event.forMessage(yield* ids.make("evt"), message, now))

@@ -20,6 +20,19 @@ layer(TestCore.layer)("Idempotency", (it) => {
       assert.deepStrictEqual(Option.getOrThrow(replay), { status: 201, body: "{\"ok\":true}" })
     }))
 
+  it.effect("a key left in progress over a minute (its process died) is taken over by the same request only", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const idempotency = yield* Idempotency.Idempotency
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "go")
+      yield* TestClock.adjust(Idempotency.abandonedAfterMillis)
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "idempotency_in_progress")
+      yield* TestClock.adjust(1)
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f2")), "idempotency_conflict")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "go")
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "idempotency_in_progress")
+    }))
+
   it.effect("a released key may be used again", () =>
     Effect.gen(function*() {
       const { account } = yield* TestCore.seedAccount()

@@ -22,6 +22,21 @@ layer(TestCore.layer)("Messaging", (it) => {
       assert.strictEqual(events[0]!.data.sender_id, "Acme")
     }))
 
+  it.effect("a send with an idempotency key the account used within 24 hours answers that message, sending nothing", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const keyed = { ...TestCore.auMessage, idempotencyKey: "order-7" }
+      const first = yield* messaging.send(principal, keyed)
+      assert.strictEqual(first.idempotencyKey, "order-7")
+      yield* TestClock.adjust(day - 1)
+      assert.deepStrictEqual(yield* messaging.send(principal, keyed), first)
+      assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
+      yield* TestClock.adjust(2)
+      const later = yield* messaging.send(principal, keyed)
+      assert.notStrictEqual(later.id, first.id, "after 24 hours the key starts afresh")
+    }))
+
   it.effect("a scheduled send emits no event until it is queued", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()

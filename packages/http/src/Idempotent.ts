@@ -20,14 +20,15 @@ const replayed = (stored: Respond.Body): HttpServerResponse.HttpServerResponse =
 }
 
 /**
- * Runs `body` under the request's `Idempotency-Key`, if it has one, and answers with its response.
+ * Runs `body` under the request's `Idempotency-Key`, if it has one (`body` is given it, or
+ * undefined), and answers with its response.
  *
  * @since 0.1.0
  * @category combinators
  */
 export const run = <E, R>(
   principal: Account.Principal,
-  body: Effect.Effect<Respond.Body, E, R>
+  body: (idempotencyKey: string | undefined) => Effect.Effect<Respond.Body, E, R>
 ): Effect.Effect<
   HttpServerResponse.HttpServerResponse,
   E | Errors.InvalidRequest | Errors.Conflict | Errors.StoreUnavailable,
@@ -36,7 +37,7 @@ export const run = <E, R>(
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const key = request.headers["idempotency-key"]
-    if (key === undefined) return Respond.toResponse(yield* body)
+    if (key === undefined) return Respond.toResponse(yield* body(undefined))
     if (!Idempotency.isValidKey(key)) {
       return yield* new Errors.InvalidRequest({
         code: "invalid_request",
@@ -50,7 +51,7 @@ export const run = <E, R>(
     const fingerprint = createHash("sha256").update(`${request.method} ${url}\n${text}`).digest("hex")
     const replay = yield* idempotency.begin(principal.accountId, key, fingerprint)
     if (Option.isSome(replay)) return replayed(replay.value)
-    const result = yield* body.pipe(
+    const result = yield* body(key).pipe(
       Effect.tap((done) => idempotency.complete(principal.accountId, key, done)),
       Effect.onExit((exit) =>
         Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(principal.accountId, key))

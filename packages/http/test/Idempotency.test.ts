@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Clock, Effect, TestClock } from "effect"
+import { Idempotency, IdempotencyStore } from "@sendline/core"
+import { Clock, Effect, Option, TestClock } from "effect"
 import * as Json from "../src/Json.js"
 import * as H from "./harness.js"
 
@@ -115,6 +116,35 @@ layer(H.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(retry.text, first.text)
       assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
       H.assertError(yield* H.request("POST", path, { key: caller.key }), 409, "invalid_state_transition")
+    }))
+
+  it.effect("a crash between the message and its kept answer: over a minute later the retry answers that message", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const first = yield* H.send(H.validSend, withKey("crash-1", caller))
+      assert.strictEqual(first.status, 201, first.text)
+      // What a crash before the answer was kept leaves behind: the message, and the key still in
+      // progress (the reservation's fingerprint is read back from the store, then held afresh).
+      const store = yield* IdempotencyStore.IdempotencyStore
+      const now = yield* Clock.currentTimeMillis
+      const probe = { accountId: caller.accountId, key: "crash-1", fingerprint: "probe", createdAt: now, response: Option.none() }
+      const held = Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
+      yield* store.release(caller.accountId, "crash-1")
+      yield* store.reserve({ ...held, createdAt: now, response: Option.none() }, { expired: 0, abandoned: 0 })
+
+      H.assertError(yield* H.send(H.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
+      yield* TestClock.adjust(Idempotency.abandonedAfterMillis)
+      H.assertError(yield* H.send(H.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
+      yield* TestClock.adjust(1)
+      H.assertError(yield* H.send({ ...H.validSend, body: "Other" }, withKey("crash-1", caller)), 409, "idempotency_conflict")
+      const retry = yield* H.send(H.validSend, withKey("crash-1", caller))
+      assert.strictEqual(retry.status, 201, retry.text)
+      assert.strictEqual(retry.json.data.id, first.json.data.id)
+      assert.isNull(retry.headers.get("idempotent-replayed"))
+      assert.strictEqual(yield* count(caller), 1)
+      const replay = yield* H.send(H.validSend, withKey("crash-1", caller))
+      assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+      assert.strictEqual(replay.text, retry.text)
     }))
 
   it.effect("a key is kept 24 hours, then reusable", () =>

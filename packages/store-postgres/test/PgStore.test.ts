@@ -78,7 +78,7 @@ if (Option.isNone(database)) {
             names: yield* tables(sql)
           }
         }).pipe(Effect.provide(client(url)))
-        assert.deepStrictEqual(migrations.map((row) => [row.migration_id, row.name]), [[1, "initial"], [2, "claims"]])
+        assert.deepStrictEqual(migrations.map((row) => [row.migration_id, row.name]), [[1, "initial"], [2, "claims"], [3, "message_idempotency_keys"]])
         assert.deepStrictEqual(names, [
           "sendline_accounts",
           "sendline_api_keys",
@@ -199,7 +199,7 @@ if (Option.isNone(database)) {
           Array.from({ length: 20 }, (_, i) =>
             (i % 2 === 0 ? here : there).reserve(
               { accountId, key, fingerprint: `fp-${i}`, createdAt: i, response: Option.none() },
-              -1
+              { expired: -1, abandoned: -1 }
             )),
           { concurrency: "unbounded" }
         )

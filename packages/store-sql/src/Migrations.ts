@@ -135,6 +135,14 @@ export const loader = (d: Ddl): Migrator.Loader =>
       `ALTER TABLE sendline_messages ADD COLUMN claimed_until ${d.int8}`,
       `CREATE INDEX sendline_messages_dispatch ON sendline_messages (created_at, id) WHERE status = 'queued'`,
       `CREATE INDEX sendline_messages_schedule ON sendline_messages (scheduled_at, id) WHERE status = 'scheduled'`
+    ),
+    // The idempotency key a message was sent with: a retry whose first answer was lost in a crash
+    // finds the message instead of sending it again. Not unique: a key may be used again after its
+    // 24 hours (the reservation in sendline_idempotency_keys is what admits one request at a time).
+    "0003_message_idempotency_keys": statements(
+      `ALTER TABLE sendline_messages ADD COLUMN idempotency_key TEXT`,
+      `CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
+        WHERE idempotency_key IS NOT NULL`
     )
   })
 

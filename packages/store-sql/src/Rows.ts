@@ -133,6 +133,7 @@ export interface MessageRow {
   readonly scheduled_at: Int8 | null
   readonly sent_at: Int8 | null
   readonly delivered_at: Int8 | null
+  readonly idempotency_key: string | null
 }
 
 /** A message from its row. @since 0.1.0 @category mapping */
@@ -156,6 +157,7 @@ export const messageFromRow = (row: MessageRow): Message => {
   if (row.sent_at !== null) message.sentAt = int8(row.sent_at)
   if (row.delivered_at !== null) message.deliveredAt = int8(row.delivered_at)
   if (row.error !== null) message.error = JSON.parse(row.error) as NonNullable<Message["error"]>
+  if (row.idempotency_key !== null) message.idempotencyKey = row.idempotency_key
   return message
 }
 
@@ -185,7 +187,8 @@ export const messageRow = (m: Message) => ({
   created_at: m.createdAt,
   scheduled_at: orNull(m.scheduledAt),
   sent_at: orNull(m.sentAt),
-  delivered_at: orNull(m.deliveredAt)
+  delivered_at: orNull(m.deliveredAt),
+  idempotency_key: orNull(m.idempotencyKey)
 })
 
 /** A row of `sendline_events`. @since 0.1.0 @category models */

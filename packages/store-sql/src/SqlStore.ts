@@ -262,6 +262,13 @@ export const make = (
           sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
           (rows) => Rows.first(rows, Rows.messageFromRow)
         )),
+      findByIdempotencyKey: (accountId, key, since) =>
+        read(Effect.map(
+          sql<Rows.MessageRow>`SELECT * FROM sendline_messages
+            WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at >= ${since}
+            ORDER BY created_at DESC, id DESC LIMIT 1`,
+          (rows) => Rows.first(rows, Rows.messageFromRow)
+        )),
       // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id).
       list: (accountId, filter, after, limit) => {
         const where = [sql`account_id = ${accountId}`]
@@ -310,8 +317,10 @@ export const make = (
 
     // --- idempotency keys --------------------------------------------------------------------
 
+    type ReserveCutoffs = Parameters<IdempotencyStore["Type"]["reserve"]>[1]
+
     /** Some(row) when `record` reserved nothing: the holder's row, or none when that row vanished. */
-    const reserveOnce = (record: IdempotencyRecord, expiredBefore: number): Effect.Effect<
+    const reserveOnce = (record: IdempotencyRecord, cutoffs: ReserveCutoffs): Effect.Effect<
       Option.Option<Option.Option<IdempotencyRecord>>,
       SqlError
     > =>
@@ -327,7 +336,10 @@ export const make = (
           ON CONFLICT (account_id, key) DO UPDATE SET
             fingerprint = excluded.fingerprint, created_at = excluded.created_at,
             response_status = NULL, response_body = NULL
-          WHERE sendline_idempotency_keys.created_at < ${expiredBefore}
+          WHERE sendline_idempotency_keys.created_at < ${cutoffs.expired}
+            OR (sendline_idempotency_keys.response_status IS NULL
+              AND sendline_idempotency_keys.created_at < ${cutoffs.abandoned}
+              AND sendline_idempotency_keys.fingerprint = excluded.fingerprint)
           RETURNING key`,
         (written) =>
           written.length > 0
@@ -345,22 +357,22 @@ export const make = (
     // twice): the reserve is tried again, a few times at most.
     const reserve = (
       record: IdempotencyRecord,
-      expiredBefore: number,
+      cutoffs: ReserveCutoffs,
       attempts = 3
     ): Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable> =>
       Effect.flatMap(
-        Effect.mapError(sql.withTransaction(reserveOnce(record, expiredBefore)), unavailable),
+        Effect.mapError(sql.withTransaction(reserveOnce(record, cutoffs)), unavailable),
         Option.match({
           onSome: Effect.succeed,
           onNone: () =>
             attempts > 1
-              ? reserve(record, expiredBefore, attempts - 1)
+              ? reserve(record, cutoffs, attempts - 1)
               : Effect.fail(new StoreUnavailable({ message: "The idempotency key could not be reserved" }))
         })
       )
 
     const idempotency = IdempotencyStore.of({
-      reserve: (record, expiredBefore) => reserve(record, expiredBefore),
+      reserve: (record, cutoffs) => reserve(record, cutoffs),
       complete: (accountId, key, response) =>
         write(Effect.asVoid(
           sql`UPDATE sendline_idempotency_keys SET response_status = ${response.status}, response_body = ${response.body}

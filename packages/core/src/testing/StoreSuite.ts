@@ -152,6 +152,9 @@ const oldestFirst = (work: ClaimWork) => (messages: ReadonlyArray<Message>) =>
     return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   })
 
+/** Reserve cutoffs that only replace rows created before `expired` (none counts as abandoned). */
+const expiredBefore = (expired: number) => ({ expired, abandoned: 0 })
+
 const makeReservation = (accountId: string, key: string, fingerprint: string, createdAt: number): IdempotencyRecord => ({
   accountId,
   key,
@@ -349,6 +352,24 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         ])
         assert.deepStrictEqual(found, [Option.some(theirs), Option.none(), Option.none(), Option.some(mine), Option.some(mine)])
         assert.deepStrictEqual(yield* messages.findMany([]), [])
+      }))
+
+    it.effect("MessageStore: findByIdempotencyKey answers the account's newest message with the key since a time", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore
+        const accountId = yield* freshAccount
+        const otherAccountId = yield* freshAccount
+        const key = fresh("idem")
+        const older = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T })
+        const newer = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 86_400_001 })
+        yield* messages.insert(older, Option.none())
+        yield* messages.insert(newer, Option.none())
+        yield* messages.insert(makeMessage(accountId, fresh("msg"), { createdAt: T + 86_400_002 }), Option.none())
+        assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T), Option.some(newer))
+        assert.deepStrictEqual(yield* messages.findById(accountId, older.id), Option.some(older), "the key is kept")
+        assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, key, T + 86_400_002)))
+        assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(otherAccountId, key, 0)))
+        assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, fresh("idem"), 0)))
       }))
 
     it.effect("MessageStore: another account's message is not found", () =>
@@ -759,13 +780,13 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = yield* freshAccount
         const key = fresh("idem")
         const first = makeReservation(accountId, key, "fp-first", T)
-        assert.isTrue(Option.isNone(yield* store.reserve(first, T - 86_400_000)))
+        assert.isTrue(Option.isNone(yield* store.reserve(first, expiredBefore(T - 86_400_000))))
         assert.deepStrictEqual(
-          yield* store.reserve(makeReservation(accountId, key, "fp-second", T + 10), T - 86_400_000),
+          yield* store.reserve(makeReservation(accountId, key, "fp-second", T + 10), expiredBefore(T - 86_400_000)),
           Option.some(first)
         )
         assert.deepStrictEqual(
-          yield* store.reserve(makeReservation(accountId, key, "fp-first", T + 20), T - 86_400_000),
+          yield* store.reserve(makeReservation(accountId, key, "fp-first", T + 20), expiredBefore(T - 86_400_000)),
           Option.some(first)
         )
       }))
@@ -776,8 +797,8 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const key = fresh("idem")
         const a = makeReservation(yield* freshAccount, key, "fp", T)
         const b = makeReservation(yield* freshAccount, key, "fp", T)
-        assert.isTrue(Option.isNone(yield* store.reserve(a, 0)))
-        assert.isTrue(Option.isNone(yield* store.reserve(b, 0)))
+        assert.isTrue(Option.isNone(yield* store.reserve(a, expiredBefore(0))))
+        assert.isTrue(Option.isNone(yield* store.reserve(b, expiredBefore(0))))
       }))
 
     it.effect("IdempotencyStore: complete stores the response byte for byte", () =>
@@ -786,10 +807,10 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = yield* freshAccount
         const key = fresh("idem")
         const record = makeReservation(accountId, key, "fp", T)
-        yield* store.reserve(record, 0)
+        yield* store.reserve(record, expiredBefore(0))
         const body = "{\"ok\":true,\"data\":{\"body\":\"Grüße 👋\\n\",\"x\":  1.50}}\n\t "
         yield* store.complete(accountId, key, { status: 201, body })
-        const held = yield* store.reserve(makeReservation(accountId, key, "fp", T + 5), 0)
+        const held = yield* store.reserve(makeReservation(accountId, key, "fp", T + 5), expiredBefore(0))
         assert.deepStrictEqual(held, Option.some({ ...record, response: Option.some({ status: 201, body }) }))
         const response = Option.getOrThrow(Option.getOrThrow(held).response)
         assert.strictEqual(response.body, body)
@@ -801,11 +822,11 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const store = yield* IdempotencyStore
         const accountId = yield* freshAccount
         const key = fresh("idem")
-        yield* store.reserve(makeReservation(accountId, key, "fp-1", T), 0)
+        yield* store.reserve(makeReservation(accountId, key, "fp-1", T), expiredBefore(0))
         yield* store.release(accountId, key)
         const again = makeReservation(accountId, key, "fp-2", T + 1)
-        assert.isTrue(Option.isNone(yield* store.reserve(again, 0)))
-        assert.deepStrictEqual(yield* store.reserve(makeReservation(accountId, key, "fp-3", T + 2), 0), Option.some(again))
+        assert.isTrue(Option.isNone(yield* store.reserve(again, expiredBefore(0))))
+        assert.deepStrictEqual(yield* store.reserve(makeReservation(accountId, key, "fp-3", T + 2), expiredBefore(0)), Option.some(again))
         yield* store.release(accountId, fresh("idem"))
       }))
 
@@ -815,21 +836,51 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = yield* freshAccount
         const key = fresh("idem")
         const old = makeReservation(accountId, key, "fp-old", T)
-        yield* store.reserve(old, 0)
+        yield* store.reserve(old, expiredBefore(0))
         yield* store.complete(accountId, key, { status: 200, body: "{}" })
 
         // created exactly at expiredBefore: still live
         const early = makeReservation(accountId, key, "fp-new", T + 100)
-        const held = yield* store.reserve(early, T)
+        const held = yield* store.reserve(early, expiredBefore(T))
         assert.deepStrictEqual(Option.map(held, (r) => r.fingerprint), Option.some("fp-old"))
 
         const fresher = makeReservation(accountId, key, "fp-new", T + 200)
-        assert.isTrue(Option.isNone(yield* store.reserve(fresher, T + 1)))
+        assert.isTrue(Option.isNone(yield* store.reserve(fresher, expiredBefore(T + 1))))
         assert.deepStrictEqual(
-          yield* store.reserve(makeReservation(accountId, key, "fp-other", T + 300), T + 1),
+          yield* store.reserve(makeReservation(accountId, key, "fp-other", T + 300), expiredBefore(T + 1)),
           Option.some(fresher),
           "the replacement holds no response of the stale row"
         )
+      }))
+
+    it.effect("IdempotencyStore: an abandoned reservation is taken over by the same request only", () =>
+      Effect.gen(function*() {
+        const store = yield* IdempotencyStore
+        const accountId = yield* freshAccount
+        const key = fresh("idem")
+        const first = makeReservation(accountId, key, "fp-a", T)
+        yield* store.reserve(first, expiredBefore(0))
+        const abandonedBefore = (abandoned: number) => ({ expired: 0, abandoned })
+
+        // created exactly at the cutoff: still running
+        const atCutoff = yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 10), abandonedBefore(T))
+        assert.deepStrictEqual(atCutoff, Option.some(first))
+        // another request with the key: a conflict, abandoned or not
+        const other = yield* store.reserve(makeReservation(accountId, key, "fp-b", T + 20), abandonedBefore(T + 1))
+        assert.deepStrictEqual(other, Option.some(first))
+
+        const retry = makeReservation(accountId, key, "fp-a", T + 30)
+        assert.isTrue(Option.isNone(yield* store.reserve(retry, abandonedBefore(T + 1))))
+        assert.deepStrictEqual(
+          yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 40), abandonedBefore(T + 1)),
+          Option.some(retry),
+          "the retry holds the key now"
+        )
+
+        // a completed key is never abandoned
+        yield* store.complete(accountId, key, { status: 201, body: "{}" })
+        const done = yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 50), abandonedBefore(T + 45))
+        assert.deepStrictEqual(Option.map(done, (r) => r.response), Option.some(Option.some({ status: 201, body: "{}" })))
       }))
 
     it.effect("IdempotencyStore: of 20 concurrent reserves of one key exactly one wins", () =>
@@ -838,7 +889,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = yield* freshAccount
         const key = fresh("idem")
         const attempts = Array.from({ length: 20 }, (_, i) => makeReservation(accountId, key, `fp-${i}`, T + i))
-        const results = yield* Effect.all(attempts.map((r) => store.reserve(r, 0)), { concurrency: "unbounded" })
+        const results = yield* Effect.all(attempts.map((r) => store.reserve(r, expiredBefore(0))), { concurrency: "unbounded" })
         const winners = results.filter(Option.isNone)
         assert.strictEqual(winners.length, 1)
         const winner = attempts[results.findIndex(Option.isNone)]!

@@ -21,8 +21,7 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
     return handlers
       .handle("send", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          Idempotent.run(
-            principal,
+          Idempotent.run(principal, (idempotencyKey) =>
             messaging.send(principal, {
               to: payload.to,
               senderId: payload.sender_id,
@@ -30,17 +29,15 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
               market: payload.market,
               reference: payload.reference,
               callbackUrl: payload.callback_url,
-              scheduledAt: payload.scheduled_at
-            }).pipe(Effect.flatMap((message) => Respond.envelope(201, Json.messageFull(message))))
-          )))
+              scheduledAt: payload.scheduled_at,
+              idempotencyKey
+            }).pipe(Effect.flatMap((message) => Respond.envelope(201, Json.messageFull(message)))))))
       .handle("preview", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          Idempotent.run(
-            principal,
+          Idempotent.run(principal, () =>
             messaging.preview(principal, payload).pipe(
               Effect.flatMap((preview) => Respond.envelope(200, Json.preview(preview)))
-            )
-          )))
+            ))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           messaging.list(principal, {
@@ -66,12 +63,10 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
           )))
       .handle("cancel", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          Idempotent.run(
-            principal,
+          Idempotent.run(principal, () =>
             messaging.cancel(principal, path.id).pipe(
               Effect.flatMap((message) => Respond.envelope(200, Json.messageFull(message)))
-            )
-          )))
+            ))))
   }))
 
 /** @since 0.1.0 @category layers */
