@@ -35,7 +35,7 @@ export interface SendInput {
   /**
    * The caller's idempotency key: when the account sent a message with it within the key's 24
    * hours, that message is the answer and nothing is sent (a retry after a crash that lost the
-   * first answer).
+   * first answer). The key names one request; that the retry asks the same is `Idempotency`'s check.
    */
   readonly idempotencyKey?: string | undefined
 }
