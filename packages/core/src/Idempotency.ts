@@ -8,7 +8,7 @@
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { Conflict, type StoreUnavailable } from "./Errors.js"
-import { IdempotencyStore, type StoredResponse } from "./IdempotencyStore.js"
+import { IdempotencyStore, type Reservation, type StoredResponse } from "./IdempotencyStore.js"
 
 /** How long a key is kept. @since 0.1.0 @category constants */
 export const retentionMillis = 24 * 3_600_000
@@ -25,18 +25,19 @@ export const abandonedAfterMillis = 60_000
 /** Whether `key` is 1–255 printable ASCII characters. @since 0.1.0 @category checks */
 export const isValidKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key)
 
+/** What `begin` found: the key reserved for this request, or the first response to replay. @since 0.1.0 @category models */
+export type Begun =
+  | { readonly _tag: "Reserved"; readonly reservation: Reservation }
+  | { readonly _tag: "Replay"; readonly response: StoredResponse }
+
 /** Reserves, completes and replays idempotency keys. @since 0.1.0 @category services */
 export class Idempotency extends Context.Tag("@sendline/core/Idempotency")<Idempotency, {
-  /** Reserves the key for this request: none to go ahead, or the first response to replay. */
-  readonly begin: (
-    accountId: string,
-    key: string,
-    fingerprint: string
-  ) => Effect.Effect<Option.Option<StoredResponse>, Conflict | StoreUnavailable>
-  /** Keeps the response of a reserved key for replay. */
-  readonly complete: (accountId: string, key: string, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
-  /** Releases a reserved key whose request failed unexpectedly. */
-  readonly release: (accountId: string, key: string) => Effect.Effect<void, StoreUnavailable>
+  /** Reserves the key for this request, or answers the first response to replay. */
+  readonly begin: (accountId: string, key: string, fingerprint: string) => Effect.Effect<Begun, Conflict | StoreUnavailable>
+  /** Keeps the response for replay, unless another request has taken the key over meanwhile. */
+  readonly complete: (reservation: Reservation, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
+  /** Frees the key of a request that failed unexpectedly, unless another request has taken it over. */
+  readonly release: (reservation: Reservation) => Effect.Effect<void, StoreUnavailable>
 }>() {}
 
 /** @since 0.1.0 @category constructors */
@@ -45,11 +46,12 @@ export const make = Effect.gen(function*() {
   const begin = (accountId: string, key: string, fingerprint: string) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
+      const reservation: Reservation = { accountId, key, createdAt: now }
       const held = yield* store.reserve(
-        { accountId, key, fingerprint, createdAt: now, response: Option.none() },
+        { ...reservation, fingerprint, response: Option.none() },
         { expired: now - retentionMillis, abandoned: now - abandonedAfterMillis }
       )
-      if (Option.isNone(held)) return Option.none<StoredResponse>()
+      if (Option.isNone(held)) return { _tag: "Reserved", reservation } satisfies Begun
       if (held.value.fingerprint !== fingerprint) {
         return yield* new Conflict({
           code: "idempotency_conflict",
@@ -62,7 +64,7 @@ export const make = Effect.gen(function*() {
           message: "A request with this Idempotency-Key is still in progress."
         })
       }
-      return held.value.response
+      return { _tag: "Replay", response: held.value.response.value } satisfies Begun
     })
   return Idempotency.of({ begin, complete: store.complete, release: store.release })
 })

@@ -14,13 +14,23 @@ export interface StoredResponse {
   readonly body: string
 }
 
-/** One idempotency key of one account. @since 0.1.0 @category models */
-export interface IdempotencyRecord {
+/**
+ * A key as held by one request: its account, the key, and when it was reserved, which tells it
+ * from a later holder of the same key (one that took it over).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Reservation {
   readonly accountId: string
   readonly key: string
+  readonly createdAt: number
+}
+
+/** One idempotency key of one account. @since 0.1.0 @category models */
+export interface IdempotencyRecord extends Reservation {
   /** A digest of method, path and body: the same key with another request is a conflict. */
   readonly fingerprint: string
-  readonly createdAt: number
   readonly response: Option.Option<StoredResponse>
 }
 
@@ -36,7 +46,8 @@ export class IdempotencyStore extends Context.Tag("@sendline/core/IdempotencySto
     record: IdempotencyRecord,
     cutoffs: { readonly expired: number; readonly abandoned: number }
   ) => Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable>
-  readonly complete: (accountId: string, key: string, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
-  /** Forgets a reservation whose request failed unexpectedly, so that it may be retried. */
-  readonly release: (accountId: string, key: string) => Effect.Effect<void, StoreUnavailable>
+  /** Keeps the response for replay, while `reservation` still holds the key (else does nothing). */
+  readonly complete: (reservation: Reservation, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
+  /** Forgets `reservation`, if it still holds the key, so that the key may be retried. */
+  readonly release: (reservation: Reservation) => Effect.Effect<void, StoreUnavailable>
 }>() {}

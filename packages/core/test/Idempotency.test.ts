@@ -1,44 +1,59 @@
 import { assert, layer } from "@effect/vitest"
 import { Idempotency } from "@sendline/core"
-import { Effect, Either, Option, TestClock } from "effect"
+import { Effect, Either, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
-const outcome = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<Option.Option<A>, E>) =>
+const outcome = <E extends { readonly _tag: string }>(effect: Effect.Effect<Idempotency.Begun, E>) =>
   Effect.map(Effect.either(effect), (r) =>
-    Either.isLeft(r) ? ("code" in r.left ? String(r.left.code) : r.left._tag) : Option.isSome(r.right) ? "replay" : "go")
+    Either.isLeft(r) ? ("code" in r.left ? String(r.left.code) : r.left._tag) : r.right._tag === "Replay" ? "replay" : "go")
+
+/** The reservation `begin` made, which must have gone ahead. */
+const reserved = (begun: Idempotency.Begun) => {
+  assert.strictEqual(begun._tag, "Reserved")
+  return (begun as Extract<Idempotency.Begun, { _tag: "Reserved" }>).reservation
+}
 
 layer(TestCore.layer)("Idempotency", (it) => {
   it.effect("first use goes ahead, a repeat while running is in progress, after completion it replays", () =>
     Effect.gen(function*() {
       const { account } = yield* TestCore.seedAccount()
       const idempotency = yield* Idempotency.Idempotency
-      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f1")), "go")
+      const reservation = reserved(yield* idempotency.begin(account.id, "k1", "f1"))
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f1")), "idempotency_in_progress")
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f2")), "idempotency_conflict")
-      yield* idempotency.complete(account.id, "k1", { status: 201, body: "{\"ok\":true}" })
+      yield* idempotency.complete(reservation, { status: 201, body: "{\"ok\":true}" })
       const replay = yield* idempotency.begin(account.id, "k1", "f1")
-      assert.deepStrictEqual(Option.getOrThrow(replay), { status: 201, body: "{\"ok\":true}" })
+      assert.deepStrictEqual(replay, { _tag: "Replay", response: { status: 201, body: "{\"ok\":true}" } })
     }))
 
   it.effect("a key left in progress over a minute (its process died) is taken over by the same request only", () =>
     Effect.gen(function*() {
       const { account } = yield* TestCore.seedAccount()
       const idempotency = yield* Idempotency.Idempotency
-      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "go")
+      const stalled = reserved(yield* idempotency.begin(account.id, "k-abandoned", "f1"))
       yield* TestClock.adjust(Idempotency.abandonedAfterMillis)
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "idempotency_in_progress")
       yield* TestClock.adjust(1)
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f2")), "idempotency_conflict")
-      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "go")
+      const retry = reserved(yield* idempotency.begin(account.id, "k-abandoned", "f1"))
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "idempotency_in_progress")
+
+      // the stalled request, if it was alive after all, touches its own reservation only
+      yield* idempotency.release(stalled)
+      yield* idempotency.complete(stalled, { status: 500, body: "stalled" })
+      assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k-abandoned", "f1")), "idempotency_in_progress")
+      yield* idempotency.complete(retry, { status: 201, body: "retry" })
+      assert.deepStrictEqual(
+        yield* idempotency.begin(account.id, "k-abandoned", "f1"),
+        { _tag: "Replay", response: { status: 201, body: "retry" } }
+      )
     }))
 
   it.effect("a released key may be used again", () =>
     Effect.gen(function*() {
       const { account } = yield* TestCore.seedAccount()
       const idempotency = yield* Idempotency.Idempotency
-      yield* idempotency.begin(account.id, "k", "f")
-      yield* idempotency.release(account.id, "k")
+      yield* idempotency.release(reserved(yield* idempotency.begin(account.id, "k", "f")))
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k", "other")), "go")
     }))
 
@@ -46,8 +61,7 @@ layer(TestCore.layer)("Idempotency", (it) => {
     Effect.gen(function*() {
       const { account } = yield* TestCore.seedAccount()
       const idempotency = yield* Idempotency.Idempotency
-      yield* idempotency.begin(account.id, "k", "f")
-      yield* idempotency.complete(account.id, "k", { status: 201, body: "{}" })
+      yield* idempotency.complete(reserved(yield* idempotency.begin(account.id, "k", "f")), { status: 201, body: "{}" })
       yield* TestClock.adjust("24 hours")
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k", "g")), "idempotency_conflict")
       yield* TestClock.adjust("1 millis")

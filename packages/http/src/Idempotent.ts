@@ -49,13 +49,11 @@ export const run = <E, R>(
     const text = yield* Effect.orElseSucceed(request.text, () => "")
     const url = request.url.split("?")[0]
     const fingerprint = createHash("sha256").update(`${request.method} ${url}\n${text}`).digest("hex")
-    const replay = yield* idempotency.begin(principal.accountId, key, fingerprint)
-    if (Option.isSome(replay)) return replayed(replay.value)
+    const begun = yield* idempotency.begin(principal.accountId, key, fingerprint)
+    if (begun._tag === "Replay") return replayed(begun.response)
     const result = yield* body(key).pipe(
-      Effect.tap((done) => idempotency.complete(principal.accountId, key, done)),
-      Effect.onExit((exit) =>
-        Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(principal.accountId, key))
-      )
+      Effect.tap((done) => idempotency.complete(begun.reservation, done)),
+      Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(begun.reservation)))
     )
     return Respond.toResponse(result)
   })

@@ -129,7 +129,7 @@ layer(H.layer())("Idempotency-Key", (it) => {
       const now = yield* Clock.currentTimeMillis
       const probe = { accountId: caller.accountId, key: "crash-1", fingerprint: "probe", createdAt: now, response: Option.none() }
       const held = Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
-      yield* store.release(caller.accountId, "crash-1")
+      yield* store.release(held)
       yield* store.reserve({ ...held, createdAt: now, response: Option.none() }, { expired: 0, abandoned: 0 })
 
       H.assertError(yield* H.send(H.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")

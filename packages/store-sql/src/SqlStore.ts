@@ -373,13 +373,14 @@ export const make = (
 
     const idempotency = IdempotencyStore.of({
       reserve: (record, cutoffs) => reserve(record, cutoffs),
-      complete: (accountId, key, response) =>
+      complete: (held, response) =>
         write(Effect.asVoid(
           sql`UPDATE sendline_idempotency_keys SET response_status = ${response.status}, response_body = ${response.body}
-            WHERE account_id = ${accountId} AND key = ${key}`
+            WHERE account_id = ${held.accountId} AND key = ${held.key} AND created_at = ${held.createdAt}`
         )),
-      release: (accountId, key) =>
-        write(Effect.asVoid(sql`DELETE FROM sendline_idempotency_keys WHERE account_id = ${accountId} AND key = ${key}`))
+      release: (held) =>
+        write(Effect.asVoid(sql`DELETE FROM sendline_idempotency_keys
+          WHERE account_id = ${held.accountId} AND key = ${held.key} AND created_at = ${held.createdAt}`))
     })
 
     return Context.make(AccountStore, accounts).pipe(

@@ -809,7 +809,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const record = makeReservation(accountId, key, "fp", T)
         yield* store.reserve(record, expiredBefore(0))
         const body = "{\"ok\":true,\"data\":{\"body\":\"Grüße 👋\\n\",\"x\":  1.50}}\n\t "
-        yield* store.complete(accountId, key, { status: 201, body })
+        yield* store.complete(record, { status: 201, body })
         const held = yield* store.reserve(makeReservation(accountId, key, "fp", T + 5), expiredBefore(0))
         assert.deepStrictEqual(held, Option.some({ ...record, response: Option.some({ status: 201, body }) }))
         const response = Option.getOrThrow(Option.getOrThrow(held).response)
@@ -822,12 +822,13 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const store = yield* IdempotencyStore
         const accountId = yield* freshAccount
         const key = fresh("idem")
-        yield* store.reserve(makeReservation(accountId, key, "fp-1", T), expiredBefore(0))
-        yield* store.release(accountId, key)
+        const first = makeReservation(accountId, key, "fp-1", T)
+        yield* store.reserve(first, expiredBefore(0))
+        yield* store.release(first)
         const again = makeReservation(accountId, key, "fp-2", T + 1)
         assert.isTrue(Option.isNone(yield* store.reserve(again, expiredBefore(0))))
         assert.deepStrictEqual(yield* store.reserve(makeReservation(accountId, key, "fp-3", T + 2), expiredBefore(0)), Option.some(again))
-        yield* store.release(accountId, fresh("idem"))
+        yield* store.release({ accountId, key: fresh("idem"), createdAt: T })
       }))
 
     it.effect("IdempotencyStore: a row created before expiredBefore is replaced", () =>
@@ -837,7 +838,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const key = fresh("idem")
         const old = makeReservation(accountId, key, "fp-old", T)
         yield* store.reserve(old, expiredBefore(0))
-        yield* store.complete(accountId, key, { status: 200, body: "{}" })
+        yield* store.complete(old, { status: 200, body: "{}" })
 
         // created exactly at expiredBefore: still live
         const early = makeReservation(accountId, key, "fp-new", T + 100)
@@ -877,8 +878,17 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
           "the retry holds the key now"
         )
 
+        // the first holder, alive after all, reaches its own reservation only
+        yield* store.complete(first, { status: 500, body: "stalled" })
+        yield* store.release(first)
+        assert.deepStrictEqual(
+          yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 45), abandonedBefore(T + 1)),
+          Option.some(retry),
+          "the retry still holds the key, with no response"
+        )
+
         // a completed key is never abandoned
-        yield* store.complete(accountId, key, { status: 201, body: "{}" })
+        yield* store.complete(retry, { status: 201, body: "{}" })
         const done = yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 50), abandonedBefore(T + 45))
         assert.deepStrictEqual(Option.map(done, (r) => r.response), Option.some(Option.some({ status: 201, body: "{}" })))
       }))
