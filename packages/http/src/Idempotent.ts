@@ -6,7 +6,7 @@
  */
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { type Account, Errors, Idempotency } from "@sendline/core"
-import { Effect, Exit, Option } from "effect"
+import { Effect, Exit } from "effect"
 import { createHash } from "node:crypto"
 import * as Respond from "./Respond.js"
 
