@@ -1,4 +1,4 @@
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, layer } from "@effect/vitest"
 import { EventStore, Messaging } from "@sendline/core"
 import { Clock, Effect, Either, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
