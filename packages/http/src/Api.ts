@@ -17,6 +17,7 @@ import type { Account } from "@sendline/core"
 import { Errors } from "@sendline/core"
 import { Context, Schema } from "effect"
 import * as Json from "./Json.js"
+import * as WireErrors from "./WireErrors.js"
 
 /** The authenticated caller of the current request. @since 0.1.0 @category context */
 export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincipal")<
@@ -28,9 +29,9 @@ export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincip
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   provides: CurrentPrincipal,
   failure: Schema.Union(
-    Errors.Unauthenticated.annotations(HttpApiSchema.annotations({ status: 401 })),
-    Errors.RateLimited.annotations(HttpApiSchema.annotations({ status: 429 })),
-    Errors.StoreUnavailable.annotations(HttpApiSchema.annotations({ status: 503 }))
+    WireErrors.Unauthenticated.annotations(HttpApiSchema.annotations({ status: 401 })),
+    WireErrors.RateLimited.annotations(HttpApiSchema.annotations({ status: 429 })),
+    WireErrors.StoreUnavailable.annotations(HttpApiSchema.annotations({ status: 503 }))
   ),
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
@@ -43,14 +44,14 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
     HttpApiEndpoint.post("send", "/messaging/messages")
       .setPayload(Json.SendMessage)
       .addSuccess(Json.Envelope(Json.MessageFull), { status: 201 })
-      .addError(Errors.RuleViolation, { status: 422 })
+      .addError(WireErrors.RuleViolation, { status: 422 })
       .annotate(OpenApi.Summary, "Send an SMS")
   )
   .add(
     HttpApiEndpoint.post("preview", "/messaging/preview")
       .setPayload(Json.PreviewMessage)
       .addSuccess(Json.Envelope(Json.PreviewResult))
-      .addError(Errors.RuleViolation, { status: 422 })
+      .addError(WireErrors.RuleViolation, { status: 422 })
       .annotate(OpenApi.Summary, "Count segments and price a body without sending")
   )
   .add(
@@ -125,13 +126,13 @@ const documentErrorEnvelope = (spec: Record<string, any>): Record<string, any> =
 export class Api extends HttpApi.make("sendline")
   .add(MessagesGroup)
   .add(HealthGroup)
-  .addError(Errors.InvalidRequest, { status: 400 })
-  .addError(Errors.Unauthenticated, { status: 401 })
-  .addError(Errors.PermissionDenied, { status: 403 })
-  .addError(Errors.NotFound, { status: 404 })
-  .addError(Errors.Conflict, { status: 409 })
-  .addError(Errors.RateLimited, { status: 429 })
-  .addError(Errors.StoreUnavailable, { status: 503 })
+  .addError(WireErrors.InvalidRequest, { status: 400 })
+  .addError(WireErrors.Unauthenticated, { status: 401 })
+  .addError(WireErrors.PermissionDenied, { status: 403 })
+  .addError(WireErrors.NotFound, { status: 404 })
+  .addError(WireErrors.Conflict, { status: 409 })
+  .addError(WireErrors.RateLimited, { status: 429 })
+  .addError(WireErrors.StoreUnavailable, { status: 503 })
   .annotate(HttpApi.AdditionalSchemas, [Json.ErrorEnvelope])
   .annotate(OpenApi.Transform, documentErrorEnvelope)
   .annotate(OpenApi.Title, "Sendline")

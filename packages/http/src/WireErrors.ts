@@ -1,0 +1,81 @@
+/**
+ * Core's tagged errors as they travel: CONTRACT §1's error envelope, decoded into the tagged error,
+ * so that a client derived from `Api` (`HttpApiClient`) fails with `RuleViolation`, `NotFound`… The
+ * server never encodes through these: `Middleware` renders every error itself (with its request id
+ * and headers, see `ErrorResponse`), and encoding one here is refused.
+ *
+ * The body does not carry `Retry-After`: a decoded `RateLimited` says 1 second, the least the
+ * server asks; the response's header says how long exactly.
+ *
+ * @since 0.1.0
+ */
+import { Errors } from "@sendline/core"
+import { ParseResult, Schema } from "effect"
+import * as Json from "./Json.js"
+
+/** `error` of the envelope, with `code` narrowed to the codes of one tagged error. */
+const envelope = <Code extends string>(code: Schema.Schema<Code>) =>
+  Schema.Struct({
+    ok: Schema.Literal(false),
+    error: Schema.Struct({
+      code,
+      message: Schema.String,
+      field: Schema.optional(Schema.String),
+      details: Schema.optional(Schema.Array(Errors.FieldIssue))
+    }),
+    meta: Json.Meta
+  })
+
+type Body<Code extends string> = Schema.Schema.Type<ReturnType<typeof envelope<Code>>>["error"]
+
+/** The envelope of `code` decoded into `error` by `make`. */
+const wire = <A, I, Code extends string>(
+  error: Schema.Schema<A, I>,
+  code: Schema.Schema<Code>,
+  make: (body: Body<Code>) => A
+) =>
+  Schema.transformOrFail(envelope(code), Schema.typeSchema(error), {
+    strict: true,
+    decode: (body) => ParseResult.succeed(make(body.error)),
+    encode: (value, _, ast) =>
+      ParseResult.fail(new ParseResult.Forbidden(ast, value, "errors leave through the envelope middleware"))
+  })
+
+const optional = <K extends string, V>(key: K, value: V | undefined) =>
+  (value === undefined ? {} : { [key]: value }) as { readonly [P in K]?: V }
+
+/** 422. @since 0.1.0 @category errors */
+export const RuleViolation = wire(Errors.RuleViolation, Errors.RuleCode, (e) =>
+  new Errors.RuleViolation({ code: e.code, message: e.message, ...optional("field", e.field) }))
+
+/** 400. @since 0.1.0 @category errors */
+export const InvalidRequest = wire(Errors.InvalidRequest, Errors.InvalidRequest.fields.code, (e) =>
+  new Errors.InvalidRequest({
+    code: e.code,
+    message: e.message,
+    ...optional("field", e.field),
+    ...optional("details", e.details)
+  }))
+
+/** 401. @since 0.1.0 @category errors */
+export const Unauthenticated = wire(Errors.Unauthenticated, Schema.Literal("unauthenticated"), (e) =>
+  new Errors.Unauthenticated({ message: e.message }))
+
+/** 403. @since 0.1.0 @category errors */
+export const PermissionDenied = wire(Errors.PermissionDenied, Errors.PermissionDenied.fields.code, (e) =>
+  new Errors.PermissionDenied({ code: e.code, message: e.message }))
+
+/** 404. @since 0.1.0 @category errors */
+export const NotFound = wire(Errors.NotFound, Schema.Literal("not_found"), (e) => new Errors.NotFound({ message: e.message }))
+
+/** 409. @since 0.1.0 @category errors */
+export const Conflict = wire(Errors.Conflict, Errors.Conflict.fields.code, (e) =>
+  new Errors.Conflict({ code: e.code, message: e.message }))
+
+/** 429. @since 0.1.0 @category errors */
+export const RateLimited = wire(Errors.RateLimited, Schema.Literal("rate_limited"), (e) =>
+  new Errors.RateLimited({ message: e.message, retryAfterSeconds: 1 }))
+
+/** 503. @since 0.1.0 @category errors */
+export const StoreUnavailable = wire(Errors.StoreUnavailable, Schema.Literal("unavailable"), (e) =>
+  new Errors.StoreUnavailable({ message: e.message }))
