@@ -119,8 +119,9 @@ export const make = Effect.gen(function*() {
   const send = (principal: Principal, input: SendInput) =>
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:send")
+      const now = yield* Clock.currentTimeMillis
       if (input.idempotencyKey !== undefined) {
-        const since = (yield* Clock.currentTimeMillis) - Idempotency.retentionMillis
+        const since = now - Idempotency.retentionMillis
         const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, since)
         if (Option.isSome(sent)) return sent.value
       }
@@ -136,7 +137,6 @@ export const make = Effect.gen(function*() {
           "sender_id must be 1–11 letters, digits or spaces, with at least one letter and no leading or trailing space."
         )
       }
-      const now = yield* Clock.currentTimeMillis
       const registered = yield* senderIds.findRegistered(principal.accountId, input.senderId, market.code)
       if (Option.isNone(registered) || !SenderId.canSend(registered.value, now)) {
         return yield* rule(
