@@ -9,6 +9,7 @@ import { Errors } from "@sendline/core"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
 import * as RequestContext from "./RequestContext.js"
+import * as WireErrors from "./WireErrors.js"
 
 /** What goes into `error`. @since 0.1.0 @category models */
 export interface ApiError {
@@ -106,7 +107,7 @@ export const allowedMethods = (path: string): ReadonlyArray<string> =>
 const noRoute = (request: HttpServerRequest.HttpServerRequest): ApiError => {
   const allowed = allowedMethods(request.url.split("?")[0]!)
   return allowed.length === 0
-    ? { status: 404, code: "not_found", message: `No route ${request.method} ${request.url}.` }
+    ? { status: 404, code: WireErrors.codes.NotFound, message: `No route ${request.method} ${request.url}.` }
     : {
       status: 405,
       code: "method_not_allowed",
@@ -132,27 +133,27 @@ export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServe
     case "Unauthenticated":
       return Option.some({
         status: 401,
-        code: "unauthenticated",
+        code: WireErrors.codes.Unauthenticated,
         message: error.message,
         headers: { "www-authenticate": "Bearer" }
       })
     case "PermissionDenied":
       return Option.some({ status: 403, code: error.code, message: error.message })
     case "NotFound":
-      return Option.some({ status: 404, code: "not_found", message: error.message })
+      return Option.some({ status: 404, code: WireErrors.codes.NotFound, message: error.message })
     case "Conflict":
       return Option.some({ status: 409, code: error.code, message: error.message })
     case "RateLimited":
       return Option.some({
         status: 429,
-        code: "rate_limited",
+        code: WireErrors.codes.RateLimited,
         message: error.message,
         headers: { "retry-after": String(error.retryAfterSeconds) }
       })
     case "StoreUnavailable":
       return Option.some({
         status: 503,
-        code: "unavailable",
+        code: WireErrors.codes.StoreUnavailable,
         message: "The service is temporarily unavailable; retry shortly.",
         headers: { "retry-after": "1" }
       })

@@ -13,6 +13,20 @@ import { Errors } from "@sendline/core"
 import { ParseResult, Schema } from "effect"
 import * as Json from "./Json.js"
 
+/**
+ * The envelope's `code` of each error that carries none of its own (CONTRACT §8), named once for
+ * the server that renders it (`ErrorResponse`) and the client that decodes it (below).
+ *
+ * @since 0.1.0
+ * @category codes
+ */
+export const codes = {
+  Unauthenticated: "unauthenticated",
+  NotFound: "not_found",
+  RateLimited: "rate_limited",
+  StoreUnavailable: "unavailable"
+} as const
+
 /** `error` of the envelope, with `code` narrowed to the codes of one tagged error. */
 const envelope = <Code extends string>(code: Schema.Schema<Code>) =>
   Schema.Struct({
@@ -58,7 +72,7 @@ export const InvalidRequest = wire(Errors.InvalidRequest, Errors.InvalidRequest.
   }))
 
 /** 401. @since 0.1.0 @category errors */
-export const Unauthenticated = wire(Errors.Unauthenticated, Schema.Literal("unauthenticated"), (e) =>
+export const Unauthenticated = wire(Errors.Unauthenticated, Schema.Literal(codes.Unauthenticated), (e) =>
   new Errors.Unauthenticated({ message: e.message }))
 
 /** 403. @since 0.1.0 @category errors */
@@ -66,16 +80,16 @@ export const PermissionDenied = wire(Errors.PermissionDenied, Errors.PermissionD
   new Errors.PermissionDenied({ code: e.code, message: e.message }))
 
 /** 404. @since 0.1.0 @category errors */
-export const NotFound = wire(Errors.NotFound, Schema.Literal("not_found"), (e) => new Errors.NotFound({ message: e.message }))
+export const NotFound = wire(Errors.NotFound, Schema.Literal(codes.NotFound), (e) => new Errors.NotFound({ message: e.message }))
 
 /** 409. @since 0.1.0 @category errors */
 export const Conflict = wire(Errors.Conflict, Errors.Conflict.fields.code, (e) =>
   new Errors.Conflict({ code: e.code, message: e.message }))
 
 /** 429. @since 0.1.0 @category errors */
-export const RateLimited = wire(Errors.RateLimited, Schema.Literal("rate_limited"), (e) =>
+export const RateLimited = wire(Errors.RateLimited, Schema.Literal(codes.RateLimited), (e) =>
   new Errors.RateLimited({ message: e.message, retryAfterSeconds: 1 }))
 
 /** 503. @since 0.1.0 @category errors */
-export const StoreUnavailable = wire(Errors.StoreUnavailable, Schema.Literal("unavailable"), (e) =>
+export const StoreUnavailable = wire(Errors.StoreUnavailable, Schema.Literal(codes.StoreUnavailable), (e) =>
   new Errors.StoreUnavailable({ message: e.message }))
