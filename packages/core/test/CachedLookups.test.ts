@@ -12,31 +12,34 @@ const ttl = CachedLookups.defaults.ttlMillis
 const registration = (accountId: string, id: string, senderId: string, brandName: string, at: number) =>
   ({ id, accountId, senderId, market: "AU", brandName, status: "registered", createdAt: at, registeredAt: at }) as const
 
+/** A fresh key, once authenticated (so cached), and how to authenticate it again. */
+const cachedKey = Effect.gen(function*() {
+  const { issued } = yield* TestCore.seedAccount()
+  const auth = yield* Auth.Auth
+  const authenticate = outcome(auth.authenticate(`Bearer ${issued.secret}`))
+  assert.strictEqual(yield* authenticate, "ok")
+  return { keyId: issued.apiKey.id, authenticate }
+})
+
 // `Services` gives the use cases the cached stores; the stores of the context are the store's
 // own, as another process writing to the same database would be.
 layer(TestCore.layer)("CachedLookups", (it) => {
   it.effect("a key revoked through Admin is refused at once, though it was cached", () =>
     Effect.gen(function*() {
-      const { issued } = yield* TestCore.seedAccount()
-      const auth = yield* Auth.Auth
-      const header = `Bearer ${issued.secret}`
-      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok")
-      yield* (yield* Admin.Admin).revokeKey(issued.apiKey.id)
-      assert.strictEqual(yield* outcome(auth.authenticate(header)), "Unauthenticated")
+      const { authenticate, keyId } = yield* cachedKey
+      yield* (yield* Admin.Admin).revokeKey(keyId)
+      assert.strictEqual(yield* authenticate, "Unauthenticated")
     }))
 
   it.effect("a key revoked by another process is refused once the cache's time is up", () =>
     Effect.gen(function*() {
-      const { issued } = yield* TestCore.seedAccount()
-      const auth = yield* Auth.Auth
-      const header = `Bearer ${issued.secret}`
-      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok")
-      yield* (yield* AccountStore.AccountStore).revokeKey(issued.apiKey.id, yield* Clock.currentTimeMillis)
-      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok", "served from the cache")
+      const { authenticate, keyId } = yield* cachedKey
+      yield* (yield* AccountStore.AccountStore).revokeKey(keyId, yield* Clock.currentTimeMillis)
+      assert.strictEqual(yield* authenticate, "ok", "served from the cache")
       yield* TestClock.adjust(ttl - 1)
-      assert.strictEqual(yield* outcome(auth.authenticate(header)), "ok", "still within the cache's time")
+      assert.strictEqual(yield* authenticate, "ok", "still within the cache's time")
       yield* TestClock.adjust(1)
-      assert.strictEqual(yield* outcome(auth.authenticate(header)), "Unauthenticated")
+      assert.strictEqual(yield* authenticate, "Unauthenticated")
     }))
 
   it.effect("a Sender ID registered by another process after a miss is found at once", () =>
