@@ -1,6 +1,6 @@
 /**
  * The `/v1` API, defined once: the server, the OpenAPI document and the typed client all come
- * from it. HTTP statuses of domain errors are chosen here, not in core.
+ * from it. HTTP statuses of domain errors are chosen in `WireErrors`, not in core.
  *
  * @since 0.1.0
  */
@@ -9,7 +9,6 @@ import {
   HttpApiEndpoint,
   HttpApiGroup,
   HttpApiMiddleware,
-  HttpApiSchema,
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
@@ -28,11 +27,7 @@ export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincip
 /** Bearer-key authentication and the per-key rate limit. @since 0.1.0 @category middleware */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   provides: CurrentPrincipal,
-  failure: Schema.Union(
-    WireErrors.Unauthenticated.annotations(HttpApiSchema.annotations({ status: 401 })),
-    WireErrors.RateLimited.annotations(HttpApiSchema.annotations({ status: 429 })),
-    WireErrors.StoreUnavailable.annotations(HttpApiSchema.annotations({ status: 503 }))
-  ),
+  failure: Schema.Union(WireErrors.Unauthenticated, WireErrors.RateLimited, WireErrors.StoreUnavailable),
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
@@ -44,14 +39,14 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
     HttpApiEndpoint.post("send", "/messaging/messages")
       .setPayload(Json.SendMessage)
       .addSuccess(Json.Envelope(Json.MessageFull), { status: 201 })
-      .addError(WireErrors.RuleViolation, { status: 422 })
+      .addError(WireErrors.RuleViolation)
       .annotate(OpenApi.Summary, "Send an SMS")
   )
   .add(
     HttpApiEndpoint.post("preview", "/messaging/preview")
       .setPayload(Json.PreviewMessage)
       .addSuccess(Json.Envelope(Json.PreviewResult))
-      .addError(WireErrors.RuleViolation, { status: 422 })
+      .addError(WireErrors.RuleViolation)
       .annotate(OpenApi.Summary, "Count segments and price a body without sending")
   )
   .add(
@@ -126,13 +121,13 @@ const documentErrorEnvelope = (spec: Record<string, any>): Record<string, any> =
 export class Api extends HttpApi.make("sendline")
   .add(MessagesGroup)
   .add(HealthGroup)
-  .addError(WireErrors.InvalidRequest, { status: 400 })
-  .addError(WireErrors.Unauthenticated, { status: 401 })
-  .addError(WireErrors.PermissionDenied, { status: 403 })
-  .addError(WireErrors.NotFound, { status: 404 })
-  .addError(WireErrors.Conflict, { status: 409 })
-  .addError(WireErrors.RateLimited, { status: 429 })
-  .addError(WireErrors.StoreUnavailable, { status: 503 })
+  .addError(WireErrors.InvalidRequest)
+  .addError(WireErrors.Unauthenticated)
+  .addError(WireErrors.PermissionDenied)
+  .addError(WireErrors.NotFound)
+  .addError(WireErrors.Conflict)
+  .addError(WireErrors.RateLimited)
+  .addError(WireErrors.StoreUnavailable)
   .annotate(HttpApi.AdditionalSchemas, [Json.ErrorEnvelope])
   .annotate(OpenApi.Transform, documentErrorEnvelope)
   .annotate(OpenApi.Title, "Sendline")

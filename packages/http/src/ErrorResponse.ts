@@ -119,12 +119,15 @@ const noRoute = (request: HttpServerRequest.HttpServerRequest): ApiError => {
 /** Maps a known failure to its status and code; none for anything unexpected. @since 0.1.0 @category mapping */
 export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServerRequest): Option.Option<ApiError> => {
   if (!isKnown(error)) return Option.none()
+  if (error._tag === "HttpApiDecodeError") return Option.some(decodeError(error, request.method))
+  if (error._tag === "RouteNotFound") return Option.some(noRoute(request))
+  const status = WireErrors.statuses[error._tag]
   switch (error._tag) {
     case "RuleViolation":
-      return Option.some({ status: 422, code: error.code, message: error.message, field: error.field })
+      return Option.some({ status, code: error.code, message: error.message, field: error.field })
     case "InvalidRequest":
       return Option.some({
-        status: 400,
+        status,
         code: error.code,
         message: error.message,
         field: error.field,
@@ -132,35 +135,31 @@ export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServe
       })
     case "Unauthenticated":
       return Option.some({
-        status: 401,
+        status,
         code: WireErrors.codes.Unauthenticated,
         message: error.message,
         headers: { "www-authenticate": "Bearer" }
       })
     case "PermissionDenied":
-      return Option.some({ status: 403, code: error.code, message: error.message })
+      return Option.some({ status, code: error.code, message: error.message })
     case "NotFound":
-      return Option.some({ status: 404, code: WireErrors.codes.NotFound, message: error.message })
+      return Option.some({ status, code: WireErrors.codes.NotFound, message: error.message })
     case "Conflict":
-      return Option.some({ status: 409, code: error.code, message: error.message })
+      return Option.some({ status, code: error.code, message: error.message })
     case "RateLimited":
       return Option.some({
-        status: 429,
+        status,
         code: WireErrors.codes.RateLimited,
         message: error.message,
         headers: { "retry-after": String(error.retryAfterSeconds) }
       })
     case "StoreUnavailable":
       return Option.some({
-        status: 503,
+        status,
         code: WireErrors.codes.StoreUnavailable,
         message: "The service is temporarily unavailable; retry shortly.",
         headers: { "retry-after": "1" }
       })
-    case "HttpApiDecodeError":
-      return Option.some(decodeError(error, request.method))
-    case "RouteNotFound":
-      return Option.some(noRoute(request))
   }
 }
 

@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import { HttpApiSchema } from "@effect/platform"
 import { Errors } from "@sendline/core"
 import { ParseResult, Schema } from "effect"
 import * as Json from "./Json.js"
@@ -27,6 +28,24 @@ export const codes = {
   StoreUnavailable: "unavailable"
 } as const
 
+/**
+ * The HTTP status of each core error (CONTRACT §8), named once for the server that answers with it
+ * (`ErrorResponse`) and the API that declares it (each schema below carries its status).
+ *
+ * @since 0.1.0
+ * @category statuses
+ */
+export const statuses = {
+  InvalidRequest: 400,
+  Unauthenticated: 401,
+  PermissionDenied: 403,
+  NotFound: 404,
+  Conflict: 409,
+  RuleViolation: 422,
+  RateLimited: 429,
+  StoreUnavailable: 503
+} as const
+
 /** `error` of the envelope, with `code` narrowed to the codes of one tagged error. */
 const envelope = <Code extends string>(code: Schema.Schema<Code>) =>
   Schema.Struct({
@@ -42,9 +61,9 @@ const envelope = <Code extends string>(code: Schema.Schema<Code>) =>
 
 type Body<Code extends string> = Schema.Schema.Type<ReturnType<typeof envelope<Code>>>["error"]
 
-/** The envelope of `code` decoded into `error` by `make`. */
-const wire = <A, I, Code extends string>(
-  error: Schema.Schema<A, I>,
+/** The envelope of `code` decoded into `error` by `make`, declared with the error's status. */
+const wire = <A, I, Tag extends keyof typeof statuses, Code extends string>(
+  error: Schema.Schema<A, I> & { readonly _tag: Tag },
   code: Schema.Schema<Code>,
   make: (body: Body<Code>) => A
 ) =>
@@ -53,7 +72,7 @@ const wire = <A, I, Code extends string>(
     decode: (body) => ParseResult.succeed(make(body.error)),
     encode: (value, _, ast) =>
       ParseResult.fail(new ParseResult.Forbidden(ast, value, "errors leave through the envelope middleware"))
-  })
+  }).annotations(HttpApiSchema.annotations({ status: statuses[error._tag] }))
 
 const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as { readonly [P in K]?: V }
