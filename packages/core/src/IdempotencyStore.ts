@@ -34,6 +34,18 @@ export interface IdempotencyRecord extends Reservation {
   readonly response: Option.Option<StoredResponse>
 }
 
+/**
+ * When a held key may be taken over (epoch milliseconds): any row created before `expired`; an
+ * in-progress row of the same request created before `abandoned`.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ReserveCutoffs {
+  readonly expired: number
+  readonly abandoned: number
+}
+
 /** Idempotency keys. @since 0.1.0 @category ports */
 export class IdempotencyStore extends Context.Tag("@sendline/core/IdempotencyStore")<IdempotencyStore, {
   /**
@@ -44,7 +56,7 @@ export class IdempotencyStore extends Context.Tag("@sendline/core/IdempotencySto
    */
   readonly reserve: (
     record: IdempotencyRecord,
-    cutoffs: { readonly expired: number; readonly abandoned: number }
+    cutoffs: ReserveCutoffs
   ) => Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable>
   /** Keeps the response for replay, while `reservation` still holds the key (else does nothing). */
   readonly complete: (reservation: Reservation, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>

@@ -15,7 +15,7 @@ import * as Batcher from "@sendline/core/Batcher"
 import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Event } from "@sendline/core/Event"
 import { EventStore } from "@sendline/core/EventStore"
-import type { IdempotencyRecord } from "@sendline/core/IdempotencyStore"
+import type { IdempotencyRecord, ReserveCutoffs } from "@sendline/core/IdempotencyStore"
 import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
 import type { Message } from "@sendline/core/Message"
 import type { MessageKey, Move } from "@sendline/core/MessageStore"
@@ -316,8 +316,6 @@ export const make = (
     })
 
     // --- idempotency keys --------------------------------------------------------------------
-
-    type ReserveCutoffs = Parameters<IdempotencyStore["Type"]["reserve"]>[1]
 
     /** Some(row) when `record` reserved nothing: the holder's row, or none when that row vanished. */
     const reserveOnce = (record: IdempotencyRecord, cutoffs: ReserveCutoffs): Effect.Effect<
