@@ -18,7 +18,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 
 /** One store's figure. @since 0.1.0 */
-export interface LifecycleResult {
+interface LifecycleResult {
   readonly store: string
   readonly messages: number
   readonly seconds: number

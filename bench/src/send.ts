@@ -48,7 +48,7 @@ const secondsFromEnv = (name: string, fallback: number): number => {
 }
 
 /** A server to bench: the command and arguments that start it, run from the repository root. */
-export interface ServerSpec {
+interface ServerSpec {
   /** Shown in the results table. */
   readonly name: string
   readonly command: string
@@ -58,7 +58,7 @@ export interface ServerSpec {
 }
 
 /** A started server child: its origin, its output so far, and how to stop it. */
-export interface RunningServer {
+interface RunningServer {
   readonly name: string
   /** e.g. `http://127.0.0.1:40123` */
   readonly origin: string
@@ -71,7 +71,7 @@ export interface RunningServer {
 }
 
 /** The request autocannon repeats, on the server's origin. */
-export interface RequestSpec {
+interface RequestSpec {
   readonly method: "GET" | "POST"
   readonly path: string
   readonly headers: Readonly<Record<string, string>>
@@ -79,14 +79,14 @@ export interface RequestSpec {
 }
 
 /** Load shape: connections, warm-up and measured durations in seconds. */
-export interface LoadSpec {
+interface LoadSpec {
   readonly connections: number
   readonly warmupSeconds: number
   readonly durationSeconds: number
 }
 
 /** One server's figures from the measured run. */
-export interface ServerFigures {
+interface ServerFigures {
   readonly name: string
   /** Mean of autocannon's per-second request counts. */
   readonly requestsPerSecond: number
@@ -100,7 +100,7 @@ export interface ServerFigures {
 }
 
 /** What `runSendBench` measured. */
-export interface SendBenchResult {
+interface SendBenchResult {
   readonly load: LoadSpec
   /** The bare server: its first run, with the mean req/s of its two runs. */
   readonly bare: ServerFigures
@@ -144,7 +144,7 @@ process.on("exit", () => {
 })
 
 /** Spawns `spec` on a free port and resolves once `GET /health` answers 2xx (fails after ~30 s or if it exits). */
-export async function startServer(spec: ServerSpec): Promise<RunningServer> {
+async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const port = await freePort()
   const host = "127.0.0.1"
   const origin = `http://${host}:${port}`
@@ -251,7 +251,7 @@ const figures = (name: string, summary: autocannon.Result): ServerFigures => ({
 })
 
 /** Runs autocannon against `origin`: a warm-up whose figures are discarded, then the measured run. */
-export async function measure(origin: string, request: RequestSpec, load: LoadSpec): Promise<autocannon.Result> {
+async function measure(origin: string, request: RequestSpec, load: LoadSpec): Promise<autocannon.Result> {
   const options = {
     url: `${origin}${request.path}`,
     connections: load.connections,
@@ -264,7 +264,7 @@ export async function measure(origin: string, request: RequestSpec, load: LoadSp
 }
 
 /** Starts `spec`, builds its request (`prepare`), measures it under `load`, runs `verify`, and always stops it. */
-export async function runServerBench(
+async function runServerBench(
   spec: ServerSpec,
   load: LoadSpec,
   prepare: (server: RunningServer) => Promise<RequestSpec>,
@@ -282,7 +282,7 @@ export async function runServerBench(
 }
 
 /** The request the send bench repeats, authorised with `key`. */
-export const sendRequest = (key: string): RequestSpec => ({
+const sendRequest = (key: string): RequestSpec => ({
   method: "POST",
   path: SEND_PATH,
   headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -290,13 +290,13 @@ export const sendRequest = (key: string): RequestSpec => ({
 })
 
 /** `prepare` for `sendline serve --demo`: reads the demo key from its output. */
-export const demoKeyRequest = async (server: RunningServer): Promise<RequestSpec> => {
+const demoKeyRequest = async (server: RunningServer): Promise<RequestSpec> => {
   const match = await server.waitForStdout(/Demo API key \(all permissions\): (sk_\S+)/)
   return sendRequest(match[1]!)
 }
 
 /** `verify` for a Sendline send run: no non-2xx or socket errors, and the messages are listed afterwards. */
-export const verifyStored = async (
+const verifyStored = async (
   server: RunningServer,
   request: RequestSpec,
   summary: autocannon.Result

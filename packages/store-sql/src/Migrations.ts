@@ -2,8 +2,8 @@
  * The migrations of the Sendline stores: one set of tables, columns and indexes, written once, with
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
- * The ids (`0001_initial`, `0002_claims`) and the statements are those every existing database was
- * migrated with: change neither, add a migration.
+ * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`) and the statements are
+ * those every existing database was migrated with: change neither, add a migration.
  *
  * @since 0.1.0
  */

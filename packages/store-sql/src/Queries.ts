@@ -19,7 +19,9 @@ export const insertMessages = (sql: SqlClient.SqlClient, messages: ReadonlyArray
 export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<Event>): Statement.Statement<object> =>
   sql`INSERT INTO sendline_events ${sql.insert(events.map(Rows.eventRow))}`
 
-// What a transition may change: every column but the keys and created_at (the row as `Rows.messageRow` writes it).
+// What a transition sets from `next`: every column `Rows.messageRow` writes but `id` and
+// `account_id` (the keys), `created_at` and `idempotency_key`, which a transition never changes.
+// `claimed_until`, which `messageRow` does not write, `updateMessages` clears itself.
 const changed = [
   "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
   "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
@@ -33,11 +35,12 @@ const setFromNext = changed.map((column) =>
 ).join(", ")
 
 /**
- * Replaces each message `next` while its status is still its `from`, returning the ids of those
- * that were replaced, in one statement (`UPDATE … FROM` a CTE of `VALUES`: SQLite 3.33+ and
- * PostgreSQL). Message ids must be distinct (one row per target). Clears `claimed_until`: a claim
- * is for the work of the status it was taken in, so a message that moves on (scheduled → queued) is
- * at once free for its next work.
+ * Replaces each message by `next` (every column but `id`, `account_id`, `created_at` and
+ * `idempotency_key`) while its status is still its `from`, returning the ids of those that were
+ * replaced, in one statement (`UPDATE … FROM` a CTE of `VALUES`: SQLite 3.33+ and PostgreSQL).
+ * Message ids must be distinct (one row per target). Clears `claimed_until`: a claim is for the
+ * work of the status it was taken in, so a message that moves on (scheduled → queued) is at once
+ * free for its next work.
  *
  * @since 0.1.0
  * @category statements

@@ -161,12 +161,12 @@ export const messageFromRow = (row: MessageRow): Message => {
   return message
 }
 
-/** A price as stored: compact JSON with a fixed key order. @since 0.1.0 @category mapping */
-export const priceJson = (price: Message["price"]): string =>
+// A price as stored: compact JSON with a fixed key order.
+const priceJson = (price: Message["price"]): string =>
   JSON.stringify({ amount: price.amount, currency: price.currency })
 
-/** An error as stored: compact JSON with a fixed key order, or NULL. @since 0.1.0 @category mapping */
-export const errorJson = (error: Message["error"]): string | null =>
+// An error as stored: compact JSON with a fixed key order, or NULL.
+const errorJson = (error: Message["error"]): string | null =>
   error === undefined ? null : JSON.stringify({ code: error.code, message: error.message })
 
 /** A message as the columns of its row. @since 0.1.0 @category mapping */
