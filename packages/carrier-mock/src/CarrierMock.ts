@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Carrier } from "@sendline/core"
+import { Carrier, TokenBucket } from "@sendline/core"
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 
@@ -48,7 +48,7 @@ export interface Options {
   readonly submitLatency?: Duration.DurationInput
   /** Clock time from acceptance to the delivery report (default 2 seconds). */
   readonly reportDelay?: Duration.DurationInput
-  /** Submissions per second before `CarrierUnavailable` "throttled" (token bucket; default no cap). */
+  /** Submissions per second (> 0) before `CarrierUnavailable` "throttled" (token bucket; default no cap). */
   readonly maxPerSecond?: number
   /**
    * A JSON-lines file the journal is appended to. When it exists at start, the mock remembers it:
@@ -129,8 +129,8 @@ export const make = (options: Options = {}): Effect.Effect<{
     const flakySeen = new Set<string>()
     let pending: Array<Carrier.DeliveryReport> = []
     let counter = 0
-    let tokens = cap
-    let refilledAt: number | undefined
+    // made at the first submission, full then
+    let bucket: TokenBucket.TokenBucket | undefined
 
     const schedule = (entry: JournalEntry, carrierMessageId: string) => {
       const rule = ruleFor(entry.to)
@@ -191,12 +191,8 @@ export const make = (options: Options = {}): Effect.Effect<{
 
     const takeToken = (now: number): boolean => {
       if (cap === Infinity) return true
-      if (refilledAt === undefined) refilledAt = now
-      tokens = Math.min(cap, tokens + ((now - refilledAt) * cap) / 1000)
-      refilledAt = now
-      if (tokens < 1) return false
-      tokens -= 1
-      return true
+      bucket ??= TokenBucket.make(cap, now)
+      return bucket.take(now) === 0
     }
 
     const entryFor = (message: Carrier.Outbound, at: number, decision: Decision, extra: Partial<JournalEntry> = {}) => ({
