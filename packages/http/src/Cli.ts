@@ -7,7 +7,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
-import { Config as EffectConfig, ConfigError, Console, Duration, Effect, Either, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { Console, Duration, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
 import * as Store from "./Store.js"
@@ -214,28 +214,6 @@ export const command = Command.make("sendline").pipe(
 /** Runs the command line on the whole `process.argv`. @since 0.1.0 @category running */
 export const run = Command.run(command, { name: "sendline", version: "0.1.0" })
 
-const levelNames: Record<string, LogLevel.LogLevel> = {
-  all: LogLevel.All,
-  trace: LogLevel.Trace,
-  debug: LogLevel.Debug,
-  info: LogLevel.Info,
-  warn: LogLevel.Warning,
-  warning: LogLevel.Warning,
-  error: LogLevel.Error,
-  fatal: LogLevel.Fatal,
-  none: LogLevel.None
-}
-
-/** `LOG_LEVEL`, any case: all, trace, debug, info (default), warning, error, fatal, none. @since 0.1.0 @category config */
-export const logLevel: EffectConfig.Config<LogLevel.LogLevel> = EffectConfig.string("LOG_LEVEL").pipe(
-  EffectConfig.mapOrFail((name) =>
-    name.toLowerCase() in levelNames
-      ? Either.right(levelNames[name.toLowerCase()]!)
-      : Either.left(ConfigError.InvalidData([], `LOG_LEVEL must be one of ${Object.keys(levelNames).join(", ")}`))
-  ),
-  EffectConfig.withDefault(LogLevel.Info)
-)
-
 /**
  * Logs at `LOG_LEVEL` to stderr, so that stdout carries only what commands print.
  *
@@ -243,7 +221,7 @@ export const logLevel: EffectConfig.Config<LogLevel.LogLevel> = EffectConfig.str
  * @category layers
  */
 export const loggingLayer = Layer.unwrapEffect(
-  Effect.map(logLevel, (level) =>
+  Effect.map(Config.logLevel, (level) =>
     Layer.merge(
       Logger.minimumLogLevel(level),
       Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: "auto" }))

@@ -46,13 +46,19 @@ export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors
       Layer.tap(() => Effect.logInfo(`Store: PostgreSQL at ${where}`))
     )
   }
-  if (config.sqlitePath !== ":memory:") {
-    mkdirSync(dirname(config.sqlitePath), { recursive: true })
-  }
+  const directory = config.sqlitePath === ":memory:" ? Effect.void : Effect.try({
+    try: () => void mkdirSync(dirname(config.sqlitePath), { recursive: true }),
+    catch: (cause) =>
+      new Errors.StoreUnavailable({
+        message: `Cannot create the directory of SQLite at ${config.sqlitePath} (${(cause as Error).message}).`,
+        cause
+      })
+  })
   return SqliteStore.layerSqlite({ filename: config.sqlitePath }).pipe(
     Layer.catchAll((cause) =>
       Layer.fail(new Errors.StoreUnavailable({ message: `Cannot open SQLite at ${config.sqlitePath}.`, cause }))
     ),
-    Layer.tap(() => Effect.logInfo(`Store: SQLite at ${config.sqlitePath}`))
+    Layer.tap(() => Effect.logInfo(`Store: SQLite at ${config.sqlitePath}`)),
+    Layer.provide(Layer.effectDiscard(directory))
   )
 }

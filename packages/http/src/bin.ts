@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Option } from "effect"
 import * as Cli from "./Cli.js"
@@ -23,7 +24,7 @@ Cli.run(process.argv).pipe(
     if (Cause.isInterruptedOnly(cause)) return Effect.void
     const failure = Cause.failureOption(cause)
     // @effect/cli has already printed usage errors
-    if (Option.isSome(failure) && (failure.value as { _tag?: string })._tag === "ValidationError") {
+    if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) {
       return Effect.sync(() => (process.exitCode = 1))
     }
     return Console.error(

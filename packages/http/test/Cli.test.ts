@@ -2,7 +2,7 @@
  * The `sendline` executable as a user runs it: a real process on a real SQLite file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sendline, serve, type Server } from "./processes.js"
@@ -43,6 +43,22 @@ describe("sendline CLI", () => {
     const missingAccount = await sendline(env, "keys", "revoke", "key_00000000000000000000000000")
     expect(missingAccount.code).not.toBe(0)
     expect(missingAccount.stderr).toContain("No active key")
+  }, 60_000)
+
+  it("a usage error exits 1 with the usage message only", async () => {
+    const missingOptions = await sendline(env, "keys", "create")
+    expect(missingOptions.code).toBe(1)
+    expect(missingOptions.stderr + missingOptions.stdout).toContain("Expected to find option: '--account'")
+    expect(missingOptions.stderr).not.toContain("sendline:")
+  }, 60_000)
+
+  it("refuses a store directory it cannot create, naming the path", async () => {
+    const blocked = join(dir, "a-file")
+    writeFileSync(blocked, "")
+    const refused = await sendline({ ...env, SQLITE_PATH: join(blocked, "sendline.sqlite") }, "migrate")
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`Cannot create the directory of SQLite at ${join(blocked, "sendline.sqlite")}`)
+    expect(refused.stderr).not.toMatch(/\n\s+at /)
   }, 60_000)
 
   describe("serve --demo", () => {
