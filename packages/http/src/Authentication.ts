@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { Authentication } from "./Api.js"
 import { RateLimiter } from "./RateLimiter.js"
 
-/** @since 0.1.0 @category layers */
+/** Authenticates the bearer key, then takes its rate-limit token. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> = Layer.effect(
   Authentication,
   Effect.gen(function*() {

@@ -1,12 +1,12 @@
 /**
  * The JSON shapes of `/v1`: request payloads, resources and envelopes (CONTRACT §1). The schemas
- * document the API (OpenAPI, typed client); the `*Json` functions build the same shapes fast.
+ * document the API (OpenAPI, typed client); `messageFull`, `messageItem` and `preview` build the
+ * same shapes fast.
  *
  * @since 0.1.0
  */
-import { Message, Timestamp } from "@sendline/core"
+import { Errors, Message, Messaging, Timestamp } from "@sendline/core"
 import { Option, Schema } from "effect"
-import type * as Messaging from "@sendline/core/Messaging"
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
@@ -28,7 +28,7 @@ export const PreviewMessage = Schema.Struct({
 }).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
 
 const PageSize = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1)).annotations({
-  description: "results per page, default 50; above 100 is clamped to 100",
+  description: `results per page, default ${Messaging.pageSizes.default}; above ${Messaging.pageSizes.max} is clamped to ${Messaging.pageSizes.max}`,
   message: () => ({ message: "Expected an integer of at least 1", override: true })
 })
 const DateStart = Schema.String.pipe(
@@ -112,17 +112,21 @@ export const Envelope = <S extends Schema.Schema.Any>(data: S) =>
 export const ListEnvelope = <S extends Schema.Schema.Any>(item: S) =>
   Schema.Struct({ ok: Schema.Literal(true), data: Schema.Array(item), pagination: Pagination, meta: Meta })
 
-/** The error envelope (CONTRACT §1). @since 0.1.0 @category envelopes */
-export const ErrorEnvelope = Schema.Struct({
-  ok: Schema.Literal(false),
-  error: Schema.Struct({
-    code: Schema.String,
-    message: Schema.String,
-    field: Schema.optional(Schema.String),
-    details: Schema.optional(Schema.Array(Schema.Struct({ field: Schema.String, issue: Schema.String })))
-  }),
-  meta: Meta
-}).annotations({ identifier: "Error" })
+/** The error envelope (CONTRACT §1) with `error.code` one of `code`'s values. @since 0.1.0 @category envelopes */
+export const errorEnvelope = <Code extends string>(code: Schema.Schema<Code>) =>
+  Schema.Struct({
+    ok: Schema.Literal(false),
+    error: Schema.Struct({
+      code,
+      message: Schema.String,
+      field: Schema.optional(Schema.String),
+      details: Schema.optional(Schema.Array(Errors.FieldIssue))
+    }),
+    meta: Meta
+  })
+
+/** The error envelope (CONTRACT §1), any code. @since 0.1.0 @category envelopes */
+export const ErrorEnvelope = errorEnvelope(Schema.String).annotations({ identifier: "Error" })
 
 /** A message in full form. @since 0.1.0 @category encoding */
 export const messageFull = (m: Message.Message): typeof MessageFull.Encoded => {

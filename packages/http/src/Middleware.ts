@@ -44,7 +44,7 @@ const guardChunked = <E, R>(
     HttpIncomingMessage.withMaxBodySize(Option.some(16 * maxBodyBytes))
   )
 
-/** @since 0.1.0 @category layers */
+/** The request id, body checks and error envelope around every request. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(
   Effect.map(Ids.IdGenerator, (ids) => (app) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>

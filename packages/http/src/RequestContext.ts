@@ -7,7 +7,7 @@
 import { Clock, Effect, FiberRef } from "effect"
 import { Timestamp } from "@sendline/core"
 
-/** @since 0.1.0 @category models */
+/** The `meta` of every envelope. @since 0.1.0 @category models */
 export interface RequestMeta {
   readonly requestId: string
 }

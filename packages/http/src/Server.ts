@@ -17,7 +17,7 @@ import * as RateLimiter from "./RateLimiter.js"
 /** What the API needs from the core. @since 0.1.0 @category models */
 export type Requirements = Messaging.Messaging | Auth.Auth | Idempotency.Idempotency | Ids.IdGenerator
 
-/** @since 0.1.0 @category models */
+/** How the API is served. @since 0.1.0 @category models */
 export interface Options {
   /** Requests per second per API key; 0 turns the limit off. */
   readonly rateLimitPerSecond: number

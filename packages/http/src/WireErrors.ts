@@ -46,20 +46,7 @@ export const statuses = {
   StoreUnavailable: 503
 } as const
 
-/** `error` of the envelope, with `code` narrowed to the codes of one tagged error. */
-const envelope = <Code extends string>(code: Schema.Schema<Code>) =>
-  Schema.Struct({
-    ok: Schema.Literal(false),
-    error: Schema.Struct({
-      code,
-      message: Schema.String,
-      field: Schema.optional(Schema.String),
-      details: Schema.optional(Schema.Array(Errors.FieldIssue))
-    }),
-    meta: Json.Meta
-  })
-
-type Body<Code extends string> = Schema.Schema.Type<ReturnType<typeof envelope<Code>>>["error"]
+type Body<Code extends string> = Schema.Schema.Type<ReturnType<typeof Json.errorEnvelope<Code>>>["error"]
 
 /** The envelope of `code` decoded into `error` by `make`, declared with the error's status. */
 const wire = <A, I, Tag extends keyof typeof statuses, Code extends string>(
@@ -67,7 +54,7 @@ const wire = <A, I, Tag extends keyof typeof statuses, Code extends string>(
   code: Schema.Schema<Code>,
   make: (body: Body<Code>) => A
 ) =>
-  Schema.transformOrFail(envelope(code), Schema.typeSchema(error), {
+  Schema.transformOrFail(Json.errorEnvelope(code), Schema.typeSchema(error), {
     strict: true,
     decode: (body) => ParseResult.succeed(make(body.error)),
     encode: (value, _, ast) =>

@@ -95,7 +95,7 @@ export const make: Effect.Effect<
  */
 export const layer: Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> = Layer.scopedContext(make)
 
-/** @since 0.1.0 @category models */
+/** Where the PostgreSQL store connects. @since 0.1.0 @category models */
 export interface PgOptions {
   /** `postgres://user[:password]@host[:port]/database[?options=-c%20search_path%3Dschema]` */
   readonly url: Redacted.Redacted<string>

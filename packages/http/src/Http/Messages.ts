@@ -14,7 +14,7 @@ import * as Respond from "../Respond.js"
 const dateFilter = (value: string | undefined, endOfDay: boolean) =>
   value === undefined ? undefined : Option.getOrUndefined(Timestamp.parseDateFilter(value, endOfDay))
 
-/** @since 0.1.0 @category layers */
+/** The messages group's handlers, over `Messaging` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
   Effect.gen(function*() {
     const messaging = yield* Messaging.Messaging
@@ -69,6 +69,6 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
             ))))
   }))
 
-/** @since 0.1.0 @category layers */
+/** `GET /health`: answers while the server is up. @since 0.1.0 @category layers */
 export const healthLayer = HttpApiBuilder.group(Api, "health", (handlers) =>
   handlers.handle("health", () => Effect.succeed({ ok: true as const })))

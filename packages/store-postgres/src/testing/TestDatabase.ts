@@ -10,7 +10,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Config, Console, Effect, Option, Redacted } from "effect"
 
-/** @since 0.1.0 @category constants */
+/** The local test server, used when TEST_DATABASE_URL is unset. @since 0.1.0 @category constants */
 export const defaultUrl = "postgres://postgres@127.0.0.1:5432/test"
 
 /** Starts the local cluster of a Debian or Ubuntu machine. @since 0.1.0 @category constants */
