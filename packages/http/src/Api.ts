@@ -73,7 +73,7 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
 
 /** Liveness, outside `/v1` and without a key. @since 0.1.0 @category groups */
 export class HealthGroup extends HttpApiGroup.make("health").add(
-  HttpApiEndpoint.get("health", "/health").addSuccess(Schema.Struct({ ok: Schema.Literal(true) }))
+  HttpApiEndpoint.get("health", "/health").addSuccess(Json.Envelope(Schema.Struct({ status: Schema.Literal("ok") })))
 ) {}
 
 const errorDescriptions: Record<string, string> = {

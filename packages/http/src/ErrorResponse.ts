@@ -73,12 +73,24 @@ const isKnown = (u: unknown): u is KnownFailure =>
 
 const field = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
 
+// The decoder's messages quote the value they refused: at most this much of it is sent back.
+const maxIssueLength = 160
+
+/** One issue for a person: no schema names for a body that is not an object, no long quotes. */
+const describeIssue = (path: string, message: string, inQuery: boolean): string => {
+  if (path === "") return inQuery ? "The query is malformed." : "Expected a JSON object."
+  return message.length <= maxIssueLength ? message : `${message.slice(0, maxIssueLength - 1)}…`
+}
+
 const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ApiError => {
+  const inQuery = method === "GET" || method === "DELETE"
   // One issue per field: a nullable optional field that fails reports each union member, keep the first.
-  const details = error.issues.map((issue) => ({ field: field(issue.path), issue: issue.message }))
+  const details = error.issues.map((issue) => ({
+    field: field(issue.path),
+    issue: describeIssue(field(issue.path), issue.message, inQuery)
+  }))
     .filter((detail, i, all) => all.findIndex((d) => d.field === detail.field) === i)
   const first = details[0]
-  const inQuery = method === "GET" || method === "DELETE"
   return {
     status: 400,
     code: inQuery ? "invalid_parameter" : "invalid_request",

@@ -27,9 +27,17 @@ export const PreviewMessage = Schema.Struct({
   market: optionalNullable(Schema.String)
 }).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
 
-const PageSize = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1)).annotations({
+// Digits only (no sign, exponent, hex or spaces), as many as sent: `Messaging.list` clamps.
+const pageSizeMessage = () => ({ message: "Expected an integer of at least 1", override: true })
+const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotations({
   description: `results per page, default ${Messaging.pageSizes.default}; above ${Messaging.pageSizes.max} is clamped to ${Messaging.pageSizes.max}`,
-  message: () => ({ message: "Expected an integer of at least 1", override: true })
+  message: pageSizeMessage
+}).pipe(
+  Schema.compose(Schema.NumberFromString),
+  Schema.greaterThanOrEqualTo(1, { message: pageSizeMessage })
+)
+const StatusFilter = Message.MessageStatus.annotations({
+  message: () => ({ message: `Expected one of ${Message.MessageStatus.literals.join(", ")}`, override: true })
 })
 const DateStart = Schema.String.pipe(
   Schema.filter((s) => Option.isSome(Timestamp.parseDateFilter(s, false)), {
@@ -40,7 +48,7 @@ const DateStart = Schema.String.pipe(
 /** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
 export const ListMessagesQuery = Schema.Struct({
   market: Schema.optional(Schema.String),
-  status: Schema.optional(Message.MessageStatus),
+  status: Schema.optional(StatusFilter),
   sender_id: Schema.optional(Schema.String),
   reference: Schema.optional(Schema.String),
   from: Schema.optional(DateStart),

@@ -173,7 +173,8 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
     Effect.gen(function*() {
       const caller = yield* freshCaller
       yield* sendMany(caller, 2)
-      for (const [page_size, applied] of [["500", 100], ["100", 100], ["1", 1]] as const) {
+      const huge = [["9007199254740992", 100], ["1" + "0".repeat(400), 100]] as const
+      for (const [page_size, applied] of [["500", 100], ["100", 100], ["1", 1], ...huge] as const) {
         const reply = yield* H.list({ page_size }, { key: caller.key })
         assert.strictEqual(reply.status, 200, reply.text)
         assert.strictEqual(reply.json.pagination.page_size, applied)
@@ -189,6 +190,11 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
         [{ page_size: "abc" }, "page_size"],
         [{ page_size: "1.5" }, "page_size"],
         [{ page_size: "" }, "page_size"],
+        [{ page_size: "0x10" }, "page_size"],
+        [{ page_size: "1e2" }, "page_size"],
+        [{ page_size: "+5" }, "page_size"],
+        [{ page_size: " 5" }, "page_size"],
+        [{ page_size: "10.0" }, "page_size"],
         [{ status: "lost" }, "status"],
         [{ status: "QUEUED" }, "status"],
         [{ from: "yesterday" }, "from"],
@@ -200,6 +206,12 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
         const reply = yield* H.list(query)
         H.assertError(reply, 400, "invalid_parameter", field)
         if (field === "page_size") assert.strictEqual(reply.json.error.details[0].issue, "Expected an integer of at least 1")
+        if (field === "status") {
+          assert.strictEqual(
+            reply.json.error.details[0].issue,
+            "Expected one of scheduled, queued, sent, delivered, undelivered, failed, cancelled"
+          )
+        }
       }
       assert.strictEqual((yield* H.list({ colour: "blue" })).status, 200)
     }))

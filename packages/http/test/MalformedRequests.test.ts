@@ -39,8 +39,32 @@ layer(H.layer())("malformed requests", (it) => {
   it.effect("400 invalid_request: a JSON body that is not an object", () =>
     Effect.gen(function*() {
       for (const json of [[], "hello", 42, null, true, [H.validSend]]) {
-        H.assertError(yield* H.send(json), 400, "invalid_request")
+        const reply = yield* H.send(json)
+        H.assertError(reply, 400, "invalid_request")
+        assert.strictEqual(reply.json.error.message, "The request body: Expected a JSON object.")
       }
+    }))
+
+  it.effect("400 invalid_request: a body nested deeper than 32 levels is refused before it is decoded", () =>
+    Effect.gen(function*() {
+      const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
+      for (const body of [nested(3000), `{"body":${nested(6000)}}`, `{"body":${nested(32)}}`.replace("[", "[[")]) {
+        const reply = yield* H.request("POST", "/v1/messaging/preview", { body, headers: jsonHeaders })
+        H.assertError(reply, 400, "invalid_request")
+        assert.include(reply.json.error.message, "more than 32 deep")
+      }
+      // 32 levels decode as usual (here: the wrong type), brackets inside strings do not count
+      H.assertError(yield* H.request("POST", "/v1/messaging/preview", { body: `{"body":${nested(31)}}`, headers: jsonHeaders }), 400, "invalid_request", "body")
+      const quoted = { body: "[[[[".repeat(20) + "\\\"{{{{".repeat(20), market: "AU" }
+      assert.strictEqual((yield* H.request("POST", "/v1/messaging/preview", { body: JSON.stringify(quoted), headers: jsonHeaders })).status, 200)
+    }))
+
+  it.effect("400 invalid_request: a refused value is quoted in at most 160 characters", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.send({ ...H.validSend, market: Array.from({ length: 3000 }, () => "AU") })
+      H.assertError(reply, 400, "invalid_request", "market")
+      assert.isAtMost(reply.json.error.details[0].issue.length, 160)
+      assert.isBelow(reply.text.length, 1000)
     }))
 
   it.effect("400 invalid_request: wrong JSON types, each field in details", () =>

@@ -155,11 +155,13 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       assert.isNotEmpty(validate(created, { ...sent.json, meta: {} }, defs))
     }))
 
-  it.effect("GET /health: 200 without a key", () =>
+  it.effect("GET /health: 200 without a key, in the success envelope", () =>
     Effect.gen(function*() {
       const reply = yield* H.request("GET", "/health", { key: null })
       assert.strictEqual(reply.status, 200, reply.text)
-      assert.deepStrictEqual(reply.json, { ok: true })
+      assert.deepStrictEqual(reply.json.ok, true)
+      assert.deepStrictEqual(reply.json.data, { status: "ok" })
+      assert.strictEqual(reply.json.meta.request_id, reply.headers.get("x-request-id"))
       assert.match(reply.headers.get("x-request-id") ?? "", H.requestIdPattern)
     }))
 

@@ -71,4 +71,4 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
 
 /** `GET /health`: answers while the server is up. @since 0.1.0 @category layers */
 export const healthLayer = HttpApiBuilder.group(Api, "health", (handlers) =>
-  handlers.handle("health", () => Effect.succeed({ ok: true as const })))
+  handlers.handle("health", () => Effect.map(Respond.envelope(200, { status: "ok" }), (body) => Respond.toResponse(body))))
