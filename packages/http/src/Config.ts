@@ -50,7 +50,10 @@ export const server: Config.Config<ServerConfig> = Config.all({
   ),
   webhookAllowHttp: Config.boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
   webhookAllowPrivate: Config.boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  maxSegments: Config.integer("MAX_MESSAGE_SEGMENTS").pipe(Config.withDefault(10)),
+  maxSegments: Config.integer("MAX_MESSAGE_SEGMENTS").pipe(
+    Config.validate({ message: "MAX_MESSAGE_SEGMENTS must be 1 or more", validation: (n) => n >= 1 }),
+    Config.withDefault(10)
+  ),
   carrier: Config.all({
     submitLatencyMillis: Config.integer("CARRIER_SUBMIT_LATENCY_MS").pipe(Config.withDefault(0)),
     reportDelayMillis: Config.integer("CARRIER_REPORT_DELAY_MS").pipe(Config.withDefault(2000)),

@@ -9,11 +9,17 @@
  * @since 0.1.0
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Schema } from "effect"
 import { createServer, type ServerResponse } from "node:http"
 
 /** How long a drain waits for requests in flight before cutting their connections. @since 0.1.0 @category constants */
 export const drainTimeout = Duration.seconds(10)
+
+/** The server could not listen on its address (in use, or not an address of this machine). @since 0.1.0 @category errors */
+export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFailed", {
+  message: Schema.String,
+  cause: Schema.Defect
+}) {}
 
 /**
  * Serves `serving` on a `node:http` server listening on `options`, which the layer creates when
@@ -55,6 +61,13 @@ export const layer = <A, E, R>(
     // Built after `serving`, so released before it: the drain runs while its handler still answers.
     return Layer.scopedDiscard(Effect.addFinalizer(() => drain)).pipe(
       Layer.provideMerge(serving),
-      Layer.provide(NodeHttpServer.layer(() => server, options))
+      Layer.provide(NodeHttpServer.layer(() => server, options).pipe(
+        Layer.mapError(({ cause }) =>
+          new ListenFailed({
+            message: `Cannot listen on ${options.host}:${options.port} (${cause instanceof Error ? cause.message : String(cause)}).`,
+            cause
+          })
+        )
+      ))
     )
   }))

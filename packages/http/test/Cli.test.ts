@@ -52,6 +52,21 @@ describe("sendline CLI", () => {
     expect(missingOptions.stderr).not.toContain("sendline:")
   }, 60_000)
 
+  it("refuses a setting out of range, naming it, before opening anything", async () => {
+    for (
+      const [name, value, says] of [
+        ["RATE_LIMIT_PER_SECOND", "-5", "RATE_LIMIT_PER_SECOND must be 0 (no limit) or more"],
+        ["MAX_MESSAGE_SEGMENTS", "0", "MAX_MESSAGE_SEGMENTS must be 1 or more"],
+        ["CARRIER_MAX_PER_SECOND", "0", "CARRIER_MAX_PER_SECOND must be 1 or more"],
+        ["LOG_LEVEL", "constructor", "LOG_LEVEL must be one of all, trace, debug, info, warn, warning, error, fatal, none"]
+      ] as const
+    ) {
+      const refused = await sendline({ ...env, [name]: value }, "migrate")
+      expect(refused.code, name).toBe(1)
+      expect(refused.stderr, name).toContain(says)
+    }
+  }, 60_000)
+
   it("refuses a store directory it cannot create, naming the path", async () => {
     const blocked = join(dir, "a-file")
     writeFileSync(blocked, "")
@@ -83,5 +98,12 @@ describe("sendline CLI", () => {
       expect(body.data.status).toBe("queued")
       expect(response.headers.get("x-request-id")).toBe(body.meta.request_id)
     })
+
+    it("a second serve on the same port exits 1, saying it cannot listen there", async () => {
+      const port = new URL(server.origin).port
+      const second = await sendline({ ...env, SQLITE_PATH: join(dir, "second.sqlite"), PORT: port }, "serve")
+      expect(second.code).toBe(1)
+      expect(second.stderr).toContain(`sendline: Cannot listen on 127.0.0.1:${port} (listen EADDRINUSE`)
+    }, 60_000)
   })
 })
