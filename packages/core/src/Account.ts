@@ -8,12 +8,12 @@ import { Permission } from "./Permission.js"
 
 /** The kinds of account. @since 0.1.0 @category models */
 export const AccountType = Schema.Literal("brand", "aggregator", "cpaas", "operator")
-/** @since 0.1.0 @category models */
+/** A kind of account. @since 0.1.0 @category models */
 export type AccountType = typeof AccountType.Type
 
 /** A legal identifier a brand account owns, which makes it the Brand Owner. @since 0.1.0 @category models */
 export const OwnedIdentifier = Schema.Struct({ identifierType: Schema.String, identifierValue: Schema.String })
-/** @since 0.1.0 @category models */
+/** A legal identifier a brand account owns. @since 0.1.0 @category models */
 export type OwnedIdentifier = typeof OwnedIdentifier.Type
 
 /** An organisation. @since 0.1.0 @category models */
@@ -27,7 +27,7 @@ export const Account = Schema.Struct({
   identifiers: Schema.Array(OwnedIdentifier),
   createdAt: Schema.Number
 })
-/** @since 0.1.0 @category models */
+/** An organisation. @since 0.1.0 @category models */
 export type Account = typeof Account.Type
 
 /** A stored API key: only the SHA-256 digest of its secret is kept. @since 0.1.0 @category models */
@@ -40,7 +40,7 @@ export const ApiKey = Schema.Struct({
   revokedAt: Schema.optional(Schema.Number),
   createdAt: Schema.Number
 })
-/** @since 0.1.0 @category models */
+/** A stored API key. @since 0.1.0 @category models */
 export type ApiKey = typeof ApiKey.Type
 
 /** Who is calling: the key's account and permissions, established by `Auth`. @since 0.1.0 @category models */

@@ -8,14 +8,14 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Account, AccountType, ApiKey, OwnedIdentifier } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
 import * as Auth from "./Auth.js"
-import { InvalidRequest, NotFound, type StoreUnavailable } from "./Errors.js"
+import { type InvalidRequest, invalidParameter, NotFound, type StoreUnavailable } from "./Errors.js"
 import { IdGenerator } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "./SenderId.js"
 import { SenderIdStore } from "./SenderIdStore.js"
 
-/** @since 0.1.0 @category models */
+/** A request for a new account; an operator names its market and one of that market's networks. @since 0.1.0 @category models */
 export interface CreateAccount {
   readonly name: string
   readonly type: AccountType
@@ -25,7 +25,7 @@ export interface CreateAccount {
   readonly identifiers?: ReadonlyArray<OwnedIdentifier> | undefined
 }
 
-/** @since 0.1.0 @category models */
+/** A request for a new API key of an account, with its permissions and optional expiry. @since 0.1.0 @category models */
 export interface CreateKey {
   readonly accountId: string
   readonly permissions: ReadonlyArray<Permission>
@@ -38,7 +38,7 @@ export interface IssuedKey {
   readonly secret: string
 }
 
-/** @since 0.1.0 @category models */
+/** A Sender ID registered outside Sendline, to record for an account in one market. @since 0.1.0 @category models */
 export interface ImportSenderId {
   readonly accountId: string
   readonly senderId: string
@@ -57,10 +57,9 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | StoreUnavailable>
 }>() {}
 
-const invalid = (field: string, message: string) => new InvalidRequest({ code: "invalid_parameter", field, message })
 const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** @since 0.1.0 @category constructors */
+/** Builds the administration use case on the account and Sender ID stores. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const accounts = yield* AccountStore
   const senderIds = yield* SenderIdStore
@@ -75,13 +74,13 @@ export const make = Effect.gen(function*() {
 
   const createAccount = (input: CreateAccount) =>
     Effect.gen(function*() {
-      if (input.name.trim() === "") return yield* invalid("name", "name must not be empty.")
-      if (!email.test(input.adminEmail)) return yield* invalid("admin_email", "admin_email must be an e-mail address.")
+      if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
+      if (!email.test(input.adminEmail)) return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
       if (input.type === "operator") {
         const market = Option.fromNullable(input.market).pipe(Option.flatMap(markets.get))
-        if (Option.isNone(market)) return yield* invalid("market", "An operator needs a configured market.")
+        if (Option.isNone(market)) return yield* invalidParameter("market", "An operator needs a configured market.")
         if (input.network === undefined || !market.value.networks.includes(input.network)) {
-          return yield* invalid("network", `network must be one of ${market.value.networks.join(", ")}.`)
+          return yield* invalidParameter("network", `network must be one of ${market.value.networks.join(", ")}.`)
         }
       }
       const account: Account = {
@@ -101,7 +100,7 @@ export const make = Effect.gen(function*() {
   const createKey = (input: CreateKey) =>
     Effect.gen(function*() {
       yield* requireAccount(input.accountId)
-      if (input.permissions.length === 0) return yield* invalid("permissions", "A key needs at least one permission.")
+      if (input.permissions.length === 0) return yield* invalidParameter("permissions", "A key needs at least one permission.")
       const secret = "sk_" + (yield* ids.token(40))
       const apiKey: ApiKey = {
         id: yield* ids.make("key"),
@@ -125,9 +124,9 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* requireAccount(input.accountId)
       if (!SenderId.isValidFormat(input.senderId)) {
-        return yield* invalid("sender_id", "sender_id must be 1–11 letters, digits or spaces, with a letter.")
+        return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
       }
-      if (Option.isNone(markets.get(input.market))) return yield* invalid("market", `Market ${input.market} is not configured.`)
+      if (Option.isNone(markets.get(input.market))) return yield* invalidParameter("market", `Market ${input.market} is not configured.`)
       const now = yield* Clock.currentTimeMillis
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
@@ -147,7 +146,7 @@ export const make = Effect.gen(function*() {
   return Admin.of({ createAccount, createKey, revokeKey, importSenderId })
 })
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<Admin, never, AccountStore | SenderIdStore | Markets | IdGenerator> = Layer.effect(
   Admin,
   make

@@ -35,7 +35,7 @@ export const requirePermission = (principal: Principal, permission: Permission):
 
 const refuse = (message: string) => Effect.fail(new Unauthenticated({ message }))
 
-/** @since 0.1.0 @category constructors */
+/** Builds the authentication use case on the account store. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const accounts = yield* AccountStore
   const authenticate = (authorization: string | undefined) =>
@@ -54,5 +54,5 @@ export const make = Effect.gen(function*() {
   return Auth.of({ authenticate })
 })
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<Auth, never, AccountStore> = Layer.effect(Auth, make)

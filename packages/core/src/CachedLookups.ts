@@ -14,10 +14,10 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { ApiKey } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
-import type { SenderIdRecord } from "./SenderId.js"
+import * as SenderId from "./SenderId.js"
 import { SenderIdStore } from "./SenderIdStore.js"
 
-/** @since 0.1.0 @category models */
+/** Cache settings: how long a record found is kept, and how many are kept. @since 0.1.0 @category models */
 export interface Options {
   /** How long a record found is served from memory; 0 turns the caches off. */
   readonly ttlMillis: number
@@ -25,7 +25,7 @@ export interface Options {
   readonly capacity: number
 }
 
-/** @since 0.1.0 @category constants */
+/** The default settings: records kept 5 seconds, at most 10,000 per cache. @since 0.1.0 @category constants */
 export const defaults: Options = { ttlMillis: 5_000, capacity: 10_000 }
 
 interface Entry<A> {
@@ -74,7 +74,7 @@ export const make = (
     const senderIds = yield* SenderIdStore
     if (settings.ttlMillis <= 0) return Context.make(AccountStore, accounts).pipe(Context.add(SenderIdStore, senderIds))
     const keys = makeCache<ApiKey>(settings)
-    const registered = makeCache<SenderIdRecord>(settings)
+    const registered = makeCache<SenderId.SenderIdRecord>(settings)
     const clearing = <Args extends ReadonlyArray<unknown>, A, E>(cache: { clear: () => void }, write: (...args: Args) => Effect.Effect<A, E>) =>
       (...args: Args) => Effect.ensuring(write(...args), Effect.sync(cache.clear))
     return Context.make(AccountStore, {
@@ -84,7 +84,10 @@ export const make = (
     }).pipe(Context.add(SenderIdStore, {
       ...senderIds,
       findRegistered: (accountId, senderId, market) =>
-        registered.through(`${accountId}\u0000${senderId}\u0000${market}`, senderIds.findRegistered(accountId, senderId, market)),
+        registered.through(
+          SenderId.lookupKey(accountId, senderId, market),
+          senderIds.findRegistered(accountId, senderId, market)
+        ),
       insert: clearing(registered, senderIds.insert)
     }))
   })

@@ -27,7 +27,7 @@ export const Outbound = Schema.Struct({
   segments: Schema.Number,
   market: Schema.String
 })
-/** @since 0.1.0 @category models */
+/** A message as submitted to the carrier. @since 0.1.0 @category models */
 export type Outbound = typeof Outbound.Type
 
 /** The carrier's answer to an accepted submission. @since 0.1.0 @category models */
@@ -39,12 +39,12 @@ export const CarrierReceipt = Schema.Struct({
   /** True when the reference had already been accepted: nothing was sent or charged again. */
   duplicate: Schema.Boolean
 })
-/** @since 0.1.0 @category models */
+/** The carrier's answer to an accepted submission. @since 0.1.0 @category models */
 export type CarrierReceipt = typeof CarrierReceipt.Type
 
 /** What the network finally did with a message. @since 0.1.0 @category models */
 export const ReportOutcome = Schema.Literal("delivered", "undelivered")
-/** @since 0.1.0 @category models */
+/** What the network finally did with a message. @since 0.1.0 @category models */
 export type ReportOutcome = typeof ReportOutcome.Type
 
 /** A delivery report: the outcome of one accepted submission. @since 0.1.0 @category models */
@@ -60,7 +60,7 @@ export const DeliveryReport = Schema.Struct({
   /** When the network delivered it or gave up (epoch milliseconds, the carrier's clock). */
   at: Schema.Number
 })
-/** @since 0.1.0 @category models */
+/** A delivery report from the carrier. @since 0.1.0 @category models */
 export type DeliveryReport = typeof DeliveryReport.Type
 
 /** The carrier refused the message for good; `code` becomes the message's `error.code`. @since 0.1.0 @category errors */

@@ -29,7 +29,7 @@ export interface Options {
   readonly holdMillis: number
 }
 
-/** @since 0.1.0 @category constants */
+/** The default settings: batches of 100, 1 s polls, early reports held for 10 minutes. @since 0.1.0 @category constants */
 export const defaults: Options = { batchSize: 100, pollMillis: 1_000, holdMillis: 10 * 60_000 }
 
 /** The DeliveryReports worker. @since 0.1.0 @category services */
@@ -47,7 +47,7 @@ interface Held {
   readonly since: number
 }
 
-/** @since 0.1.0 @category constructors */
+/** Builds the DeliveryReports worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
 ): Effect.Effect<Context.Tag.Service<DeliveryReports>, never, MessageStore | Carrier | IdGenerator> =>
@@ -129,6 +129,6 @@ export const make = (
     })
   })
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer = (options: Partial<Options> = {}): Layer.Layer<DeliveryReports, never, MessageStore | Carrier | IdGenerator> =>
   Layer.effect(DeliveryReports, make(options))

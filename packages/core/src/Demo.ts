@@ -5,10 +5,15 @@
  * @since 0.1.0
  */
 import { Clock, Effect, Option } from "effect"
+import { createHash } from "node:crypto"
 import { AccountStore } from "./AccountStore.js"
 import { Admin } from "./Admin.js"
+import type { StoreUnavailable } from "./Errors.js"
+import { encodeUlid } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import * as Permission from "./Permission.js"
+import * as SenderId from "./SenderId.js"
+import { SenderIdStore } from "./SenderIdStore.js"
 
 /** The demo organisation's fixed id, so that it is created once. @since 0.1.0 @category constants */
 export const accountId = "acct_00000000000000000000000001"
@@ -16,45 +21,81 @@ export const accountId = "acct_00000000000000000000000001"
 /** The demo Sender ID, registered in every configured market. @since 0.1.0 @category constants */
 export const senderId = "Sendline"
 
+/** The id of one piece of demo data, the same in every process: time 0, then 80 bits of a hash of `name`. */
+const fixedId = (prefix: "acct" | "sid", name: string): string =>
+  `${prefix}_${encodeUlid(0, createHash("sha256").update(`sendline-demo/${name}`).digest().subarray(0, 10))}`
+
 /**
- * Creates the demo data unless it exists (the process that creates the account creates the rest),
- * then issues a new demo key.
+ * Inserts a record unless `find` finds it. An insert that fails because another process starting
+ * on the same database inserted it meanwhile (same fixed id) counts as done: theirs is ours.
+ */
+const ensureOne = <A>(
+  find: Effect.Effect<Option.Option<A>, StoreUnavailable>,
+  insert: Effect.Effect<void, StoreUnavailable>
+): Effect.Effect<void, StoreUnavailable> =>
+  Effect.flatMap(find, (found) =>
+    Option.isSome(found)
+      ? Effect.void
+      : Effect.catchAll(insert, (error) =>
+        Effect.flatMap(find, (again) => (Option.isSome(again) ? Effect.void : Effect.fail(error)))))
+
+/**
+ * Creates whatever demo data is missing (each piece has a fixed id, so a start that stopped half
+ * way is completed by the next), then issues a new demo key.
  *
  * @since 0.1.0
  * @category constructors
  */
 export const ensure = Effect.gen(function*() {
   const accounts = yield* AccountStore
+  const senderIds = yield* SenderIdStore
   const admin = yield* Admin
   const markets = yield* Markets
-  const created = Option.isNone(yield* accounts.findAccount(accountId)) &&
-    (yield* accounts.insertAccount({
+  const now = yield* Clock.currentTimeMillis
+  yield* ensureOne(
+    accounts.findAccount(accountId),
+    accounts.insertAccount({
       id: accountId,
       name: "Demo Organisation",
       type: "cpaas",
       adminEmail: "admin@demo.sendline.test",
       markets: markets.all.map((m) => m.code),
       identifiers: [],
-      createdAt: yield* Clock.currentTimeMillis
-    }).pipe(
-      Effect.as(true),
-      // Another process starting on the same database may have created it meanwhile: theirs is ours.
-      Effect.catchAll((error) =>
-        Effect.flatMap(accounts.findAccount(accountId), (found) => Option.isSome(found) ? Effect.succeed(false) : Effect.fail(error))
-      )
-    ))
-  if (created) {
-    for (const market of markets.all) {
-      yield* admin.importSenderId({ accountId, senderId, market: market.code, brandName: "Sendline Demo" })
-      for (const network of market.networks) {
-        yield* admin.createAccount({
+      createdAt: now
+    })
+  )
+  for (const market of markets.all) {
+    const id = fixedId("sid", `sender-id/${market.code}`)
+    yield* ensureOne(
+      // by what it is, so that the Sender IDs of a database made before the ids were fixed count too
+      senderIds.findRegistered(accountId, senderId, market.code),
+      senderIds.insert({
+        id,
+        accountId,
+        senderId,
+        market: market.code,
+        brandName: "Sendline Demo",
+        status: "registered",
+        createdAt: now,
+        registeredAt: now,
+        expiresAt: now + SenderId.termMillis
+      })
+    )
+    for (const network of market.networks) {
+      const operatorId = fixedId("acct", `operator/${market.code}/${network}`)
+      yield* ensureOne(
+        accounts.findAccount(operatorId),
+        accounts.insertAccount({
+          id: operatorId,
           name: `${network} (${market.code})`,
           type: "operator",
           adminEmail: `operator@${network}.demo.sendline.test`,
           network,
-          market: market.code
+          markets: [market.code],
+          identifiers: [],
+          createdAt: now
         })
-      }
+      )
     }
   }
   return yield* admin.createKey({ accountId, permissions: Permission.all })

@@ -28,7 +28,7 @@ export interface Options {
   readonly concurrency: number
 }
 
-/** @since 0.1.0 @category constants */
+/** The default settings: batches of 100, 30 s leases, 1 s polls, 16 submissions in flight. @since 0.1.0 @category constants */
 export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 16 }
 
 /** The error code of a message whose Sender ID stopped being registered before dispatch. @since 0.1.0 @category constants */
@@ -42,9 +42,9 @@ export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatc
   readonly run: Effect.Effect<never>
 }>() {}
 
-const senderKey = (m: Message) => `${m.accountId}\u0000${m.senderId}\u0000${m.market}`
+const senderKey = (m: Message) => SenderId.lookupKey(m.accountId, m.senderId, m.market)
 
-/** @since 0.1.0 @category constructors */
+/** Builds the Dispatcher worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
 ): Effect.Effect<Context.Tag.Service<Dispatcher>, never, MessageStore | SenderIdStore | Carrier.Carrier | IdGenerator> =>
@@ -137,7 +137,7 @@ export const make = (
     return Dispatcher.of({ runOnce, run: loop("Dispatcher", pass, settings.pollMillis) })
   })
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer = (
   options: Partial<Options> = {}
 ): Layer.Layer<Dispatcher, never, MessageStore | SenderIdStore | Carrier.Carrier | IdGenerator> =>

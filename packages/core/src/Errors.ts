@@ -8,7 +8,7 @@ import { Schema } from "effect"
 
 /** One field-level problem, as listed in an error's `details`. @since 0.1.0 @category models */
 export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.String })
-/** @since 0.1.0 @category models */
+/** One field-level problem. @since 0.1.0 @category models */
 export type FieldIssue = typeof FieldIssue.Type
 
 /** The 422 codes of CONTRACT §3 (and later sections): a well-formed request breaks a rule. @since 0.1.0 @category models */
@@ -28,7 +28,7 @@ export const RuleCode = Schema.Literal(
   "schedule_in_past",
   "schedule_too_far"
 )
-/** @since 0.1.0 @category models */
+/** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type
 
 /** A well-formed request that breaks a business rule (422). @since 0.1.0 @category errors */
@@ -95,3 +95,7 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>("@sen
 /** Builds a `RuleViolation` for `code`, naming `field`. @since 0.1.0 @category constructors */
 export const rule = (code: RuleCode, field: string, message: string): RuleViolation =>
   new RuleViolation({ code, field, message })
+
+/** Builds an `InvalidRequest` with code `invalid_parameter` for `field`. @since 0.1.0 @category constructors */
+export const invalidParameter = (field: string, message: string): InvalidRequest =>
+  new InvalidRequest({ code: "invalid_parameter", field, message })

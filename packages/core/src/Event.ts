@@ -21,7 +21,7 @@ export const EventType = Schema.Literal(
   "brand.verified",
   "brand.rejected"
 )
-/** @since 0.1.0 @category models */
+/** An event type. @since 0.1.0 @category models */
 export type EventType = typeof EventType.Type
 
 /** An event `evt_…`; `data` is the JSON object receivers get. @since 0.1.0 @category models */

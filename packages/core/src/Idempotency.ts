@@ -40,7 +40,7 @@ export class Idempotency extends Context.Tag("@sendline/core/Idempotency")<Idemp
   readonly release: (reservation: Reservation) => Effect.Effect<void, StoreUnavailable>
 }>() {}
 
-/** @since 0.1.0 @category constructors */
+/** Builds the idempotency use case on the idempotency store. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const store = yield* IdempotencyStore
   const begin = (accountId: string, key: string, fingerprint: string) =>
@@ -69,5 +69,5 @@ export const make = Effect.gen(function*() {
   return Idempotency.of({ begin, complete: store.complete, release: store.release })
 })
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<Idempotency, never, IdempotencyStore> = Layer.effect(Idempotency, make)

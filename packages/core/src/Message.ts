@@ -1,5 +1,5 @@
 /**
- * Messages (CONTRACT §3): the record, its statuses and the moves between them.
+ * Messages (CONTRACT §3): the record, its statuses, list filters and keyset positions.
  *
  * @since 0.1.0
  */
@@ -15,7 +15,7 @@ export const MessageStatus = Schema.Literal(
   "failed",
   "cancelled"
 )
-/** @since 0.1.0 @category models */
+/** A message status. @since 0.1.0 @category models */
 export type MessageStatus = typeof MessageStatus.Type
 
 /** Body encodings. @since 0.1.0 @category models */
@@ -49,21 +49,8 @@ export const Message = Schema.Struct({
   /** The `Idempotency-Key` it was sent with: a retry of that send finds it instead of sending again. */
   idempotencyKey: Schema.optional(Schema.String)
 })
-/** @since 0.1.0 @category models */
+/** A message `msg_…`. @since 0.1.0 @category models */
 export type Message = typeof Message.Type
-
-const moves: Record<MessageStatus, ReadonlyArray<MessageStatus>> = {
-  scheduled: ["queued", "cancelled"],
-  queued: ["sent", "failed"],
-  sent: ["delivered", "undelivered"],
-  delivered: [],
-  undelivered: [],
-  failed: [],
-  cancelled: []
-}
-
-/** Whether CONTRACT §3 allows the move `from → to`. @since 0.1.0 @category transitions */
-export const canMove = (from: MessageStatus, to: MessageStatus): boolean => moves[from].includes(to)
 
 /** List filters of CONTRACT §3, already validated; dates are epoch milliseconds, both inclusive. @since 0.1.0 @category models */
 export interface MessageFilter {

@@ -97,7 +97,16 @@ const codePoints = (text: string): number => {
 
 const notFound = (id: string) => new NotFound({ message: `No message ${id}.` })
 
-/** @since 0.1.0 @category constructors */
+const units = [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1_000]] as const
+
+/** A span of time as people say it, in the largest unit that divides it: "7 days", "36 hours". */
+const spell = (millis: number): string => {
+  const [unit, size] = units.find(([, length]) => millis >= length && millis % length === 0) ?? ["millisecond", 1]
+  const n = millis / size
+  return `${n} ${unit}${n === 1 ? "" : "s"}`
+}
+
+/** Builds the messaging use case on the stores, the markets and the messaging settings. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const messages = yield* MessageStore
   const senderIds = yield* SenderIdStore
@@ -105,6 +114,7 @@ export const make = Effect.gen(function*() {
   const markets = yield* MarketsTag
   const ids = yield* IdGenerator
   const config = yield* MessagingConfig
+  const tooFar = `scheduled_at must be at most ${spell(config.maxScheduleAheadMillis)} ahead.`
 
   const checkMarket = (code: string): Effect.Effect<Markets.Market, RuleViolation> => {
     if (!marketPattern.test(code)) {
@@ -131,11 +141,7 @@ export const make = Effect.gen(function*() {
         return yield* rule(phoneProblem, "to", phoneMessages[phoneProblem](input.to, market.code))
       }
       if (!SenderId.isValidFormat(input.senderId)) {
-        return yield* rule(
-          "invalid_sender_id",
-          "sender_id",
-          "sender_id must be 1–11 letters, digits or spaces, with at least one letter and no leading or trailing space."
-        )
+        return yield* rule("invalid_sender_id", "sender_id", SenderId.invalidFormatMessage)
       }
       const registered = yield* senderIds.findRegistered(principal.accountId, input.senderId, market.code)
       if (Option.isNone(registered) || !SenderId.canSend(registered.value, now)) {
@@ -178,7 +184,7 @@ export const make = Effect.gen(function*() {
           return yield* rule("schedule_in_past", "scheduled_at", "scheduled_at must be in the future.")
         }
         if (input.scheduledAt > now + config.maxScheduleAheadMillis) {
-          return yield* rule("schedule_too_far", "scheduled_at", "scheduled_at must be at most 7 days ahead.")
+          return yield* rule("schedule_too_far", "scheduled_at", tooFar)
         }
       }
       const message: Message = {
@@ -278,7 +284,7 @@ const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => 
   phone_market_mismatch: (to, market) => `${to} is not a number in market ${market}.`
 }
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<
   Messaging,
   never,

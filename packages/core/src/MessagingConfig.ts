@@ -8,17 +8,17 @@ import { Context, Layer } from "effect"
 import type { UrlPolicy } from "./UrlPolicy.js"
 import * as Url from "./UrlPolicy.js"
 
-/** @since 0.1.0 @category models */
+/** The messaging settings: segment limit, how far ahead a send may be scheduled, callback URL policy. @since 0.1.0 @category models */
 export interface Settings {
   /** The most segments one message may have (CONTRACT §3 default 10). */
   readonly maxSegments: number
-  /** How far ahead `scheduled_at` may be (7 days). */
+  /** How far ahead `scheduled_at` may be (default 7 days); the refusal names it. */
   readonly maxScheduleAheadMillis: number
   /** What `callback_url` may point at (CONTRACT §7). */
   readonly callbackPolicy: UrlPolicy
 }
 
-/** @since 0.1.0 @category constants */
+/** The default settings: 10 segments, 7 days ahead, and the strict callback policy (https, public hosts). @since 0.1.0 @category constants */
 export const defaults: Settings = {
   maxSegments: 10,
   maxScheduleAheadMillis: 7 * 86_400_000,

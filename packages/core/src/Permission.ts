@@ -17,7 +17,7 @@ export const Permission = Schema.Literal(
   "sids:read",
   "webhooks:manage"
 )
-/** @since 0.1.0 @category models */
+/** A permission an API key may hold. @since 0.1.0 @category models */
 export type Permission = typeof Permission.Type
 
 /** All permissions, in a stable order. @since 0.1.0 @category constants */

@@ -22,7 +22,7 @@ export interface Options {
   readonly pollMillis: number
 }
 
-/** @since 0.1.0 @category constants */
+/** The default settings: batches of 100, 30 s leases, 1 s polls. @since 0.1.0 @category constants */
 export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000 }
 
 /** The Scheduler worker. @since 0.1.0 @category services */
@@ -33,7 +33,7 @@ export class Scheduler extends Context.Tag("@sendline/core/Scheduler")<Scheduler
   readonly run: Effect.Effect<never>
 }>() {}
 
-/** @since 0.1.0 @category constructors */
+/** Builds the Scheduler worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
 ): Effect.Effect<Context.Tag.Service<Scheduler>, never, MessageStore | IdGenerator> =>
@@ -59,6 +59,6 @@ export const make = (
     return Scheduler.of({ runOnce, run: loop("Scheduler", pass, settings.pollMillis) })
   })
 
-/** @since 0.1.0 @category layers */
+/** `make` as a layer. @since 0.1.0 @category layers */
 export const layer = (options: Partial<Options> = {}): Layer.Layer<Scheduler, never, MessageStore | IdGenerator> =>
   Layer.effect(Scheduler, make(options))

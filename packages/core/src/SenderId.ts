@@ -8,7 +8,7 @@ import { Schema } from "effect"
 
 /** Sender ID statuses of CONTRACT §6. @since 0.1.0 @category models */
 export const SenderIdStatus = Schema.Literal("pending", "info_requested", "registered", "rejected", "expired")
-/** @since 0.1.0 @category models */
+/** A Sender ID status. @since 0.1.0 @category models */
 export type SenderIdStatus = typeof SenderIdStatus.Type
 
 /** A Sender ID record `sid_…`. @since 0.1.0 @category models */
@@ -23,7 +23,7 @@ export const SenderIdRecord = Schema.Struct({
   registeredAt: Schema.optional(Schema.Number),
   expiresAt: Schema.optional(Schema.Number)
 })
-/** @since 0.1.0 @category models */
+/** A Sender ID record `sid_…`. @since 0.1.0 @category models */
 export type SenderIdRecord = typeof SenderIdRecord.Type
 
 const format = /^[A-Za-z0-9 ]{1,11}$/
@@ -33,9 +33,17 @@ const letter = /[A-Za-z]/
 export const isValidFormat = (value: string): boolean =>
   format.test(value) && letter.test(value) && value[0] !== " " && value[value.length - 1] !== " "
 
+/** What a request with a `sender_id` of the wrong format is told. @since 0.1.0 @category constants */
+export const invalidFormatMessage =
+  "sender_id must be 1–11 letters, digits or spaces, with at least one letter and no leading or trailing space."
+
 /** Whether a record may send at `now`: `registered` and not past `expiresAt`. @since 0.1.0 @category checks */
 export const canSend = (record: SenderIdRecord, now: number): boolean =>
   record.status === "registered" && (record.expiresAt === undefined || record.expiresAt > now)
 
 /** A Sender ID term: 365 days. @since 0.1.0 @category constants */
 export const termMillis = 365 * 86_400_000
+
+/** The key of one (account, Sender ID, market) registration lookup, for maps and caches. @since 0.1.0 @category keys */
+export const lookupKey = (accountId: string, senderId: string, market: string): string =>
+  `${accountId}\u0000${senderId}\u0000${market}`

@@ -1,36 +1,126 @@
-import { assert, layer } from "@effect/vitest"
-import { AccountStore, Auth, Demo, SenderIdStore } from "@sendline/core"
-import { Effect, Option } from "effect"
+import { assert, it } from "@effect/vitest"
+import type { Account, Admin, SenderId } from "@sendline/core"
+import { AccountStore, Auth, Demo, Errors, Markets, SenderIdStore } from "@sendline/core"
+import { SqliteStore } from "@sendline/store-sqlite"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import * as TestCore from "./TestCore.js"
 
-layer(TestCore.layer)("Demo", (it) => {
-  it.effect("two processes starting at once both get a working key; the organisation is created once", () =>
-    Effect.gen(function*() {
-      // Both look before either inserts, as two processes on one database may.
-      const store = yield* AccountStore.AccountStore
-      const slowToLook = AccountStore.AccountStore.of({
-        ...store,
-        findAccount: (id) => Effect.zipLeft(store.findAccount(id), Effect.yieldNow())
-      })
-      const [a, b] = yield* Effect.all(
-        [Demo.ensure, Demo.ensure].map(Effect.provideService(AccountStore.AccountStore, slowToLook)),
-        { concurrency: "unbounded" }
-      )
-      assert.notStrictEqual(a.secret, b.secret)
-      const auth = yield* Auth.Auth
-      for (const issued of [a, b]) {
-        assert.strictEqual((yield* auth.authenticate(`Bearer ${issued.secret}`)).accountId, Demo.accountId)
-      }
-      assert.isTrue(Option.isSome(yield* (yield* AccountStore.AccountStore).findAccount(Demo.accountId)))
-      const sid = yield* (yield* SenderIdStore.SenderIdStore).findRegistered(Demo.accountId, Demo.senderId, "AU")
-      assert.isTrue(Option.isSome(sid))
-    }))
+/**
+ * Every account and Sender ID record inserted into the store, by anyone (the stores have no
+ * listing), and two ways to disturb it: `slow` makes each look-up give way to other fibers first,
+ * as two processes starting on one database may both look before either inserts; `refuse` fails
+ * the Sender ID inserts of those markets.
+ */
+class Recorder extends Context.Tag("test/Demo/Recorder")<Recorder, {
+  readonly accounts: Array<Account.Account>
+  readonly senderIds: Array<SenderId.SenderIdRecord>
+  slow: boolean
+  refuse: ReadonlyArray<string>
+}>() {}
 
-  it.effect("a later start reuses the organisation and issues another key", () =>
-    Effect.gen(function*() {
-      const first = yield* Demo.ensure
-      const again = yield* Demo.ensure
-      assert.strictEqual(first.apiKey.accountId, again.apiKey.accountId)
-      assert.notStrictEqual(first.apiKey.id, again.apiKey.id)
-    }))
+/** The store's account and Sender ID ports, recording what they insert: beneath `Admin` and `Demo` alike. */
+const recording = Layer.effectContext(Effect.gen(function*() {
+  const accounts = yield* AccountStore.AccountStore
+  const senderIds = yield* SenderIdStore.SenderIdStore
+  const recorder: Context.Tag.Service<Recorder> = { accounts: [], senderIds: [], slow: false, refuse: [] }
+  const look = <A, E>(effect: Effect.Effect<A, E>) => Effect.suspend(() => recorder.slow ? Effect.zipLeft(effect, Effect.yieldNow()) : effect)
+  return Context.make(Recorder, recorder).pipe(
+    Context.add(AccountStore.AccountStore, {
+      ...accounts,
+      findAccount: (id) => look(accounts.findAccount(id)),
+      insertAccount: (account) => Effect.tap(accounts.insertAccount(account), () => void recorder.accounts.push(account))
+    }),
+    Context.add(SenderIdStore.SenderIdStore, {
+      ...senderIds,
+      findById: (accountId, id) => look(senderIds.findById(accountId, id)),
+      findRegistered: (accountId, senderId, market) => look(senderIds.findRegistered(accountId, senderId, market)),
+      insert: (record) =>
+        Effect.suspend(() =>
+          recorder.refuse.includes(record.market)
+            ? Effect.fail(new Errors.StoreUnavailable({ message: "refused by the test" }))
+            : Effect.tap(senderIds.insert(record), () => void recorder.senderIds.push(record))
+        )
+    })
+  )
+}))
+
+// Each test on a store of its own, so that the recorder sees every record the demo data has.
+const fresh = Effect.provide(
+  TestCore.layerOn(Layer.provideMerge(recording, SqliteStore.layerSqlite({ filename: ":memory:" })))
+)
+
+/** The demo data is complete and written once: one organisation, one Sender ID per market, one operator per network. */
+const assertComplete = Effect.gen(function*() {
+  const recorder = yield* Recorder
+  const senderIds = yield* SenderIdStore.SenderIdStore
+  assert.strictEqual(recorder.accounts.filter((a) => a.id === Demo.accountId).length, 1, "one demo organisation")
+  for (const market of (yield* Markets.Markets).all) {
+    const records = recorder.senderIds.filter((r) => r.accountId === Demo.accountId && r.market === market.code)
+    assert.strictEqual(records.length, 1, `one Sender ID in ${market.code}`)
+    const registered = yield* senderIds.findRegistered(Demo.accountId, Demo.senderId, market.code)
+    assert.strictEqual(Option.getOrUndefined(registered)?.id, records[0]!.id)
+    for (const network of market.networks) {
+      const operators = recorder.accounts.filter((a) =>
+        a.type === "operator" && a.network === network && a.markets.includes(market.code)
+      )
+      assert.strictEqual(operators.length, 1, `one operator for ${network} in ${market.code}`)
+    }
+  }
 })
+
+/** Distinct keys, each authenticating as the demo organisation. */
+const assertWorking = (keys: ReadonlyArray<Admin.IssuedKey>) =>
+  Effect.gen(function*() {
+    assert.strictEqual(new Set(keys.map((k) => k.secret)).size, keys.length)
+    assert.strictEqual(new Set(keys.map((k) => k.apiKey.id)).size, keys.length)
+    const auth = yield* Auth.Auth
+    for (const issued of keys) {
+      assert.strictEqual((yield* auth.authenticate(`Bearer ${issued.secret}`)).accountId, Demo.accountId)
+    }
+  })
+
+it.effect("two ensure runs: one organisation, one Sender ID per market, and two distinct keys that both work", () =>
+  Effect.gen(function*() {
+    const first = yield* Demo.ensure
+    const again = yield* Demo.ensure
+    yield* assertComplete
+    yield* assertWorking([first, again])
+  }).pipe(fresh))
+
+it.effect("two processes starting at once both get a working key; the organisation is created once", () =>
+  Effect.gen(function*() {
+    ;(yield* Recorder).slow = true
+    const keys = yield* Effect.all([Demo.ensure, Demo.ensure], { concurrency: "unbounded" })
+    yield* assertComplete
+    yield* assertWorking(keys)
+  }).pipe(fresh))
+
+it.effect("a half-created demo (the organisation without its Sender IDs) is completed by the next ensure", () =>
+  Effect.gen(function*() {
+    yield* (yield* AccountStore.AccountStore).insertAccount({
+      id: Demo.accountId,
+      name: "Demo Organisation",
+      type: "cpaas",
+      adminEmail: "admin@demo.sendline.test",
+      markets: (yield* Markets.Markets).all.map((m) => m.code),
+      identifiers: [],
+      createdAt: yield* Clock.currentTimeMillis
+    })
+    const senderIds = yield* SenderIdStore.SenderIdStore
+    assert.isTrue(Option.isNone(yield* senderIds.findRegistered(Demo.accountId, Demo.senderId, "AU")))
+    const issued = yield* Demo.ensure
+    yield* assertComplete
+    yield* assertWorking([issued])
+  }).pipe(fresh))
+
+it.effect("a start that failed part way through is completed by the next, writing nothing twice", () =>
+  Effect.gen(function*() {
+    const recorder = yield* Recorder
+    recorder.refuse = ["SG"]
+    assert.strictEqual((yield* Effect.flip(Demo.ensure))._tag, "StoreUnavailable")
+    assert.deepStrictEqual(recorder.senderIds.map((r) => r.market), ["AU", "NZ"], "written before SG failed")
+    recorder.refuse = []
+    const issued = yield* Demo.ensure
+    yield* assertComplete
+    yield* assertWorking([issued])
+  }).pipe(fresh))

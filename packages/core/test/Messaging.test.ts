@@ -1,12 +1,10 @@
 import { assert, layer } from "@effect/vitest"
-import { EventStore, Messaging } from "@sendline/core"
-import { Clock, Effect, Either, Option, TestClock } from "effect"
+import { Admin, EventStore, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { Clock, Effect, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
-const day = 86_400_000
-
-const codeOf = <A, E>(effect: Effect.Effect<A, E, Messaging.Messaging>) =>
-  Effect.map(Effect.either(effect), (result) => (Either.isLeft(result) ? (result.left as { code?: string }).code : "ok"))
+const hour = 3_600_000
+const day = 24 * hour
 
 layer(TestCore.layer)("Messaging", (it) => {
   it.effect("send queues the message and writes message.queued in the same store", () =>
@@ -54,11 +52,43 @@ layer(TestCore.layer)("Messaging", (it) => {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
       const now = yield* Clock.currentTimeMillis
-      const send = (scheduledAt: number) => codeOf(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))
+      const send = (scheduledAt: number) => TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))
       assert.strictEqual(yield* send(now + 7 * day), "ok")
       assert.strictEqual(yield* send(now + 7 * day + 1), "schedule_too_far")
       assert.strictEqual(yield* send(now), "schedule_in_past")
       assert.strictEqual(yield* send(now + 1), "ok")
+    }))
+
+  it.effect("schedule_too_far names the configured limit, in the largest whole unit", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const now = yield* Clock.currentTimeMillis
+      const refusal = (maxScheduleAheadMillis: number) =>
+        Effect.gen(function*() {
+          const messaging = yield* Messaging.make.pipe(
+            Effect.provideService(MessagingConfig.MessagingConfig, { ...MessagingConfig.defaults, maxScheduleAheadMillis })
+          )
+          const scheduledAt = now + maxScheduleAheadMillis + 1
+          const error = yield* Effect.flip(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))
+          assert.strictEqual(error._tag === "RuleViolation" && error.code, "schedule_too_far")
+          return error.message
+        })
+      assert.strictEqual(yield* refusal(MessagingConfig.defaults.maxScheduleAheadMillis), "scheduled_at must be at most 7 days ahead.")
+      assert.strictEqual(yield* refusal(36 * hour), "scheduled_at must be at most 36 hours ahead.")
+      assert.strictEqual(yield* refusal(day), "scheduled_at must be at most 1 day ahead.")
+      assert.strictEqual(yield* refusal(90 * 60_000), "scheduled_at must be at most 90 minutes ahead.")
+    }))
+
+  it.effect("send and the Sender ID import refuse a malformed Sender ID with the same message", () =>
+    Effect.gen(function*() {
+      const { account, principal } = yield* TestCore.seedAccount()
+      const malformed = "Twelve chars"
+      const sent = yield* Effect.flip((yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, senderId: malformed }))
+      const imported = yield* Effect.flip(
+        (yield* Admin.Admin).importSenderId({ accountId: account.id, senderId: malformed, market: "AU", brandName: "Acme" })
+      )
+      assert.strictEqual(sent.message, SenderId.invalidFormatMessage)
+      assert.strictEqual(imported.message, SenderId.invalidFormatMessage)
     }))
 
   it.effect("a Sender ID stops sending when its 365-day term ends", () =>
@@ -66,16 +96,16 @@ layer(TestCore.layer)("Messaging", (it) => {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
       yield* TestClock.adjust(`${365 * day - 1} millis`)
-      assert.strictEqual(yield* codeOf(messaging.send(principal, TestCore.auMessage)), "ok")
+      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "ok")
       yield* TestClock.adjust("1 millis")
-      assert.strictEqual(yield* codeOf(messaging.send(principal, TestCore.auMessage)), "sender_id_not_registered")
+      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "sender_id_not_registered")
     }))
 
   it.effect("checks run in CONTRACT order: the first broken rule wins", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const send = (patch: Partial<Messaging.SendInput>) => codeOf(messaging.send(principal, { ...TestCore.auMessage, ...patch }))
+      const send = (patch: Partial<Messaging.SendInput>) => TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, ...patch }))
       assert.strictEqual(yield* send({ market: "au", to: "nope", body: "" }), "invalid_market")
       assert.strictEqual(yield* send({ market: "US", to: "nope" }), "unsupported_market")
       assert.strictEqual(yield* send({ to: "0412345678", senderId: "" }), "invalid_phone_number")
@@ -97,10 +127,13 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount(["messaging:read"])
       const messaging = yield* Messaging.Messaging
-      assert.strictEqual(yield* codeOf(messaging.send(principal, TestCore.auMessage)), "permission_denied")
+      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "permission_denied")
       const writer = yield* TestCore.seedAccount(["messaging:send"])
       const sent = yield* messaging.send(writer.principal, TestCore.auMessage)
-      assert.strictEqual(yield* codeOf(messaging.get(writer.principal, sent.id)), "permission_denied")
+      assert.strictEqual(yield* TestCore.outcome(messaging.get(writer.principal, sent.id)), "permission_denied")
+      assert.strictEqual(yield* TestCore.outcome(messaging.list(writer.principal, { filter: {} })), "permission_denied")
+      assert.strictEqual(yield* TestCore.outcome(messaging.get(principal, sent.id)), "NotFound", "a reader passes the check")
+      assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: {} })), "ok")
     }))
 
   it.effect("another account's message is not found", () =>
@@ -109,8 +142,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       const b = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
       const sent = yield* messaging.send(a.principal, TestCore.auMessage)
-      const result = yield* Effect.either(messaging.get(b.principal, sent.id))
-      assert.isTrue(Either.isLeft(result) && result.left._tag === "NotFound")
+      assert.strictEqual(yield* TestCore.outcome(messaging.get(b.principal, sent.id)), "NotFound")
     }))
 
   it.effect("cancel moves scheduled to cancelled and refuses anything else", () =>
@@ -120,9 +152,9 @@ layer(TestCore.layer)("Messaging", (it) => {
       const scheduled = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: (yield* Clock.currentTimeMillis) + day })
       assert.strictEqual((yield* messaging.cancel(principal, scheduled.id)).status, "cancelled")
       assert.strictEqual((yield* messaging.get(principal, scheduled.id)).status, "cancelled")
-      assert.strictEqual(yield* codeOf(messaging.cancel(principal, scheduled.id)), "invalid_state_transition")
+      assert.strictEqual(yield* TestCore.outcome(messaging.cancel(principal, scheduled.id)), "invalid_state_transition")
       const queued = yield* messaging.send(principal, TestCore.auMessage)
-      assert.strictEqual(yield* codeOf(messaging.cancel(principal, queued.id)), "invalid_state_transition")
+      assert.strictEqual(yield* TestCore.outcome(messaging.cancel(principal, queued.id)), "invalid_state_transition")
     }))
 
   it.effect("concurrent cancels of one message: exactly one wins", () =>
@@ -131,7 +163,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       const messaging = yield* Messaging.Messaging
       const scheduled = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: (yield* Clock.currentTimeMillis) + day })
       const results = yield* Effect.all(
-        Array.from({ length: 8 }, () => codeOf(messaging.cancel(principal, scheduled.id))),
+        Array.from({ length: 8 }, () => TestCore.outcome(messaging.cancel(principal, scheduled.id))),
         { concurrency: "unbounded" }
       )
       assert.strictEqual(results.filter((r) => r === "ok").length, 1)
@@ -168,10 +200,10 @@ layer(TestCore.layer)("Messaging", (it) => {
       yield* messaging.send(principal, TestCore.auMessage)
       const page = yield* messaging.list(principal, { filter: { market: "AU" }, pageSize: 1 })
       const cursor = page.nextCursor!
-      assert.strictEqual(yield* codeOf(messaging.list(principal, { filter: { market: "NZ" }, cursor })), "invalid_cursor")
+      assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: { market: "NZ" }, cursor })), "invalid_cursor")
       const altered = cursor.slice(0, -2) + (cursor.endsWith("A") ? "BB" : "AA")
-      assert.strictEqual(yield* codeOf(messaging.list(principal, { filter: { market: "AU" }, cursor: altered })), "invalid_cursor")
-      assert.strictEqual(yield* codeOf(messaging.list(principal, { filter: { market: "AU" }, cursor })), "ok")
+      assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: { market: "AU" }, cursor: altered })), "invalid_cursor")
+      assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: { market: "AU" }, cursor })), "ok")
     }))
 
   it.effect("preview counts any body and prices it only with a market", () =>

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Dispatcher, Messaging, MessageStore, Scheduler } from "@sendline/core"
-import { Clock, Deferred, Effect, Either, Fiber, TestClock } from "effect"
+import { Clock, Deferred, Effect, Fiber, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 import * as TestStores from "./TestStores.js"
 import * as TestWorkers from "./TestWorkers.js"
@@ -8,9 +8,6 @@ import * as TestWorkers from "./TestWorkers.js"
 const day = 86_400_000
 
 const schedule = Effect.flatMap(Scheduler.Scheduler, (s) => s.runOnce)
-
-const codeOf = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.either(effect), (r) => (Either.isLeft(r) ? (r.left as { code?: string }).code : "ok"))
 
 for (const store of TestStores.all) {
 describe(`Scheduler (${store.name})`, () => {
@@ -126,7 +123,7 @@ describe(`Scheduler (${store.name})`, () => {
       })
       yield* TestClock.adjust("1 second")
       assert.strictEqual(yield* schedule, 1)
-      assert.strictEqual(yield* codeOf(messaging.cancel(principal, message.id)), "invalid_state_transition")
+      assert.strictEqual(yield* TestCore.outcome(messaging.cancel(principal, message.id)), "invalid_state_transition")
       assert.strictEqual((yield* TestWorkers.load(message)).status, "queued")
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued"])
     }).pipe(Effect.provide(storeLayer())))
@@ -144,7 +141,7 @@ describe(`Scheduler (${store.name})`, () => {
       const scheduler = yield* Scheduler.make({ batchSize: 3 })
       const [, cancels] = yield* Effect.all([
         Effect.repeat(scheduler.runOnce, { until: (n) => n === 0 }),
-        Effect.all(all.map((m) => codeOf(messaging.cancel(principal, m.id))), { concurrency: "unbounded" })
+        Effect.all(all.map((m) => TestCore.outcome(messaging.cancel(principal, m.id))), { concurrency: "unbounded" })
       ], { concurrency: "unbounded" })
       for (const [i, m] of all.entries()) {
         const status = (yield* TestWorkers.load(m)).status

@@ -5,10 +5,10 @@
 import { Admin, Ids, Markets, MessagingConfig, Services } from "@sendline/core"
 import type { Account, Permission } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Layer } from "effect"
+import { Effect, Either, Layer } from "effect"
 
-/** Use cases over `stores`, with default markets, counter ids and default settings. */
-export const layerOn = <E>(stores: Layer.Layer<Services.Stores, E>) =>
+/** Use cases over `stores` (every store port, and whatever else that layer gives), with default markets, counter ids and default settings. */
+export const layerOn = <ROut, E>(stores: Layer.Layer<ROut, E>) =>
   Services.layerWith.pipe(
     Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer())),
     Layer.provideMerge(stores)
@@ -31,6 +31,18 @@ export const seedAccount = (permissions: ReadonlyArray<Permission.Permission> = 
     }
     return { account, issued, principal }
   })
+
+/**
+ * What `effect` came to: "ok", or its error's `code` when the error has one (a rule broken, a
+ * permission missing), else the error's tag ("Unauthenticated", "NotFound").
+ */
+export const outcome = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.either(effect), (result): string =>
+    Either.isRight(result)
+      ? "ok"
+      : "code" in result.left && typeof result.left.code === "string"
+      ? result.left.code
+      : result.left._tag)
 
 /** A valid AU send request from "Acme". */
 export const auMessage = { to: "+61412345678", senderId: "Acme", body: "Hello", market: "AU" } as const

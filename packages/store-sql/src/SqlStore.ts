@@ -20,6 +20,7 @@ import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
 import type { Message } from "@sendline/core/Message"
 import type { MessageKey, Move } from "@sendline/core/MessageStore"
 import { MessageStore } from "@sendline/core/MessageStore"
+import * as SenderId from "@sendline/core/SenderId"
 import { SenderIdStore } from "@sendline/core/SenderIdStore"
 import type { Stores } from "@sendline/core/Services"
 import { SubscriptionStore } from "@sendline/core/SubscriptionStore"
@@ -55,8 +56,9 @@ export interface Dialect {
 }
 
 /**
- * The most items one batched statement carries: 17 columns × 256 stays far below the variable
- * limit of SQLite (32,766) and the 65,535 parameters of one PostgreSQL statement.
+ * The most items one batched statement carries: the 18 columns of an inserted message row × 256
+ * stays far below the variable limit of SQLite (32,766) and the 65,535 parameters of one
+ * PostgreSQL statement.
  */
 const batchLimit = 256
 
@@ -123,7 +125,6 @@ export const make = (
       readonly senderId: string
       readonly market: string
     }
-    const registeredKey = (q: RegisteredQuery) => `${q.accountId}\u0000${q.senderId}\u0000${q.market}`
     const registeredSenderIds = yield* Batcher.make({
       maxBatch: batchLimit,
       run: (queries: ReadonlyArray<RegisteredQuery>) =>
@@ -137,10 +138,12 @@ export const make = (
             // newest first: keep the first row seen for each (account, Sender ID, market)
             const newest = new Map<string, Rows.SenderIdRow>()
             for (const row of rows) {
-              const key = registeredKey({ accountId: row.account_id, senderId: row.sender_id, market: row.market })
+              const key = SenderId.lookupKey(row.account_id, row.sender_id, row.market)
               if (!newest.has(key)) newest.set(key, row)
             }
-            return queries.map((q) => Option.map(Option.fromNullable(newest.get(registeredKey(q))), Rows.senderIdFromRow))
+            return queries.map((q) =>
+              Option.map(Option.fromNullable(newest.get(SenderId.lookupKey(q.accountId, q.senderId, q.market))), Rows.senderIdFromRow)
+            )
           }
         ))
     })

@@ -19,10 +19,8 @@ import type { ClaimWork } from "../MessageStore.js"
 import { MessageStore } from "../MessageStore.js"
 import type { SenderIdRecord } from "../SenderId.js"
 import { SenderIdStore } from "../SenderIdStore.js"
+import type { Stores } from "../Services.js"
 import { SubscriptionStore } from "../SubscriptionStore.js"
-
-/** Every port a store provides. @since 0.1.0 @category models */
-export type Stores = AccountStore | SenderIdStore | MessageStore | EventStore | SubscriptionStore | IdempotencyStore
 
 // ---------------------------------------------------------------------------------------------
 // fixtures: fresh ids for every test, fixed timestamps
@@ -167,6 +165,10 @@ const makeReservation = (accountId: string, key: string, fingerprint: string, cr
 // the suite
 // ---------------------------------------------------------------------------------------------
 
+/** One move through `MessageStore.transition`: whether it happened. */
+const transitionOne = (next: Message, from: MessageStatus, event: Option.Option<Event>) =>
+  Effect.flatMap(MessageStore, (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!))
+
 /**
  * Registers the storage-port tests for one store. `store` is built once for the whole suite;
  * every test works on fresh ids, so the tests never depend on each other's data.
@@ -174,10 +176,6 @@ const makeReservation = (accountId: string, key: string, fingerprint: string, cr
  * @since 0.1.0
  * @category suites
  */
-/** One move through `MessageStore.transition`: whether it happened. */
-const transitionOne = (next: Message, from: MessageStatus, event: Option.Option<Event>) =>
-  Effect.flatMap(MessageStore, (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!))
-
 export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =>
   layer(store)(`StoreSuite (${name})`, (it) => {
     // --- AccountStore ------------------------------------------------------------------------
