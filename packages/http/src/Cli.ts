@@ -72,8 +72,6 @@ const keyJson = ({ apiKey, secret }: Admin.IssuedKey) => ({
   created_at: Timestamp.format(apiKey.createdAt)
 })
 
-const invalid = (field: string, message: string) => new Errors.InvalidRequest({ code: "invalid_parameter", field, message })
-
 const demo = Options.boolean("demo").pipe(
   Options.withDescription("Create the demo organisation once and print a new all-permission demo key")
 )
@@ -129,7 +127,7 @@ const createAccount = Command.make("create", {
     for (const raw of o.identifier) {
       const [type, ...rest] = raw.split(":")
       if (type === undefined || type === "" || rest.join(":") === "") {
-        return yield* invalid("identifier", `--identifier ${raw} must be TYPE:VALUE.`)
+        return yield* Errors.invalidParameter("identifier", `--identifier ${raw} must be TYPE:VALUE.`)
       }
       identifiers.push({ identifierType: type, identifierValue: rest.join(":") })
     }
@@ -154,14 +152,14 @@ const createKey = Command.make("create", {
     const permissions: Array<Permission.Permission> = []
     for (const p of o.permissions.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
       if (!Schema.is(Permission.Permission)(p)) {
-        return yield* invalid("permissions", `Unknown permission ${p}; known: ${Permission.all.join(", ")}.`)
+        return yield* Errors.invalidParameter("permissions", `Unknown permission ${p}; known: ${Permission.all.join(", ")}.`)
       }
       permissions.push(p)
     }
     let expiresAt: number | undefined
     if (Option.isSome(o.expiresAt)) {
       const parsed = Timestamp.parse(o.expiresAt.value)
-      if (Option.isNone(parsed)) return yield* invalid("expires-at", "--expires-at must be an RFC 3339 date-time.")
+      if (Option.isNone(parsed)) return yield* Errors.invalidParameter("expires-at", "--expires-at must be an RFC 3339 date-time.")
       expiresAt = parsed.value
     }
     const admin = yield* Admin.Admin

@@ -9,6 +9,7 @@ import { Errors } from "@sendline/core"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
 import * as RequestContext from "./RequestContext.js"
+import * as Respond from "./Respond.js"
 import * as WireErrors from "./WireErrors.js"
 
 /** What goes into `error`. @since 0.1.0 @category models */
@@ -21,26 +22,25 @@ export interface ApiError {
   readonly headers?: Record<string, string> | undefined
 }
 
-/** The error envelope response for `error`. @since 0.1.0 @category responses */
+/** The error envelope of `error`, serialised. @since 0.1.0 @category responses */
+export const envelope = (error: ApiError): Effect.Effect<Respond.Body> =>
+  Effect.map(RequestContext.meta, (meta) => ({
+    status: error.status,
+    body: JSON.stringify({
+      ok: false,
+      error: {
+        code: error.code,
+        message: error.message,
+        ...(error.field === undefined ? {} : { field: error.field }),
+        ...(error.details === undefined ? {} : { details: error.details })
+      },
+      meta
+    })
+  }))
+
+/** The error envelope response for `error`, with its headers. @since 0.1.0 @category responses */
 export const render = (error: ApiError): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
-  Effect.map(RequestContext.meta, (meta) =>
-    HttpServerResponse.text(
-      JSON.stringify({
-        ok: false,
-        error: {
-          code: error.code,
-          message: error.message,
-          ...(error.field === undefined ? {} : { field: error.field }),
-          ...(error.details === undefined ? {} : { details: error.details })
-        },
-        meta
-      }),
-      {
-        status: error.status,
-        contentType: "application/json",
-        ...(error.headers === undefined ? {} : { headers: error.headers })
-      }
-    ))
+  Effect.map(envelope(error), (body) => Respond.toResponse(body, error.headers))
 
 /** Every failure with a known status: core's tagged errors and the platform's. */
 type KnownFailure =
@@ -193,9 +193,17 @@ export const fromDefect = (defect: unknown): ApiError => {
   return internalError
 }
 
+/** Whether `error` is the body read failing because the client closed the connection mid-body. */
+const isAbortedBody = (error: unknown): boolean => {
+  if (!HttpServerError.isServerError(error) || error._tag !== "RequestError") return false
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined
+  return cause?.code === "ECONNRESET" || cause?.message === "aborted"
+}
+
 /**
  * The response for any cause, logging what is unexpected. A request only interrupted (its client
- * went away, or the server is stopping) is noted at debug level: no one is left to answer.
+ * went away, or the server is stopping), or whose body stopped because its client closed the
+ * connection, is noted at debug level: no one is left to answer.
  *
  * @since 0.1.0
  * @category responses
@@ -204,18 +212,18 @@ export const fromCause = (
   cause: Cause.Cause<unknown>,
   request: HttpServerRequest.HttpServerRequest
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (Cause.isInterruptedOnly(cause)) {
+  const failure = Cause.failureOption(cause)
+  const defect = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
+  if (Cause.isInterruptedOnly(cause) || isAbortedBody(defect)) {
     return Effect.zipRight(
-      Effect.logDebug("Request interrupted before its answer: the client went away, or the server is stopping"),
+      Effect.logDebug("Request ended before its answer: the client went away, or the server is stopping"),
       render(internalError)
     )
   }
-  const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const known = fromFailure(failure.value, request)
     if (Option.isSome(known)) return render(known.value)
   }
-  const defect = Option.isSome(failure) ? failure.value : Option.getOrUndefined(Cause.dieOption(cause))
   const error = fromDefect(defect)
   return error.status === 500
     ? Effect.zipRight(Effect.logError("Request failed", cause), render(error))

@@ -1,13 +1,16 @@
 /**
- * `Idempotency-Key` on POST (CONTRACT §1): the first response is kept and replayed byte for byte;
- * a request that fails is not kept, so the key may be retried.
+ * `Idempotency-Key` on POST (CONTRACT §1): the first response is kept and replayed byte for byte,
+ * a refusal (4xx) as much as a success. What did not run to an answer is not kept, and the key may
+ * be retried: a request refused before its handler (400 for a body that does not decode, 401, 429),
+ * and one that failed on our side (503, 500).
  *
  * @since 0.1.0
  */
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { type Account, Errors, Idempotency } from "@sendline/core"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Option } from "effect"
 import { createHash } from "node:crypto"
+import * as ErrorResponse from "./ErrorResponse.js"
 import * as Respond from "./Respond.js"
 
 // A replay is the first response whole: its `X-Request-Id` is the first request's, as in its `meta`.
@@ -52,8 +55,16 @@ export const run = <E, R>(
     const begun = yield* idempotency.begin(principal.accountId, key, fingerprint)
     if (begun._tag === "Replay") return replayed(begun.response)
     const result = yield* body(key).pipe(
-      Effect.tap((done) => idempotency.complete(begun.reservation, done)),
+      Effect.map((done) => ({ done, headers: undefined })),
+      Effect.catchAll((error) => {
+        const refusal = Option.filter(ErrorResponse.fromFailure(error, request), (refused) => refused.status < 500)
+        return Option.match(refusal, {
+          onNone: () => Effect.fail(error),
+          onSome: (refused) => Effect.map(ErrorResponse.envelope(refused), (done) => ({ done, headers: refused.headers }))
+        })
+      }),
+      Effect.tap(({ done }) => idempotency.complete(begun.reservation, done)),
       Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(begun.reservation)))
     )
-    return Respond.toResponse(result)
+    return Respond.toResponse(result.done, result.headers)
   })

@@ -91,11 +91,25 @@ layer(H.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(yield* count(caller), 2)
     }))
 
-  it.effect("a request refused with 422 is not kept: the key can be retried with a corrected request", () =>
+  it.effect("a request refused with 422 is kept: the retry replays the refusal byte for byte, another request is a conflict", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      H.assertError(yield* H.send({ ...H.validSend, body: "" }, withKey("retry", caller)), 422, "empty_body")
-      const fixed = yield* H.send(H.validSend, withKey("retry", caller))
+      const first = yield* H.send({ ...H.validSend, body: "" }, withKey("refused", caller))
+      H.assertError(first, 422, "empty_body")
+      const retry = yield* H.send({ ...H.validSend, body: "" }, withKey("refused", caller))
+      assert.strictEqual(retry.status, 422)
+      assert.strictEqual(retry.text, first.text)
+      assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
+      assert.strictEqual(retry.headers.get("x-request-id"), first.headers.get("x-request-id"))
+      H.assertError(yield* H.send(H.validSend, withKey("refused", caller)), 409, "idempotency_conflict")
+      assert.strictEqual(yield* count(caller), 0)
+    }))
+
+  it.effect("a body that does not decode (400) takes no key: the corrected request sends under it", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      H.assertError(yield* H.send({ ...H.validSend, to: 61412345678 }, withKey("undecoded", caller)), 400, "invalid_request")
+      const fixed = yield* H.send(H.validSend, withKey("undecoded", caller))
       assert.strictEqual(fixed.status, 201, fixed.text)
       assert.isNull(fixed.headers.get("idempotent-replayed"))
     }))
