@@ -7,7 +7,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "./Account.js"
 import { requirePermission } from "./Auth.js"
 import * as Cursor from "./Cursor.js"
-import { Conflict, InvalidRequest, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "./Errors.js"
+import { Conflict, InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "./Errors.js"
 import * as Event from "./Event.js"
 import * as Idempotency from "./Idempotency.js"
 import { IdGenerator } from "./Ids.js"
@@ -233,6 +233,10 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:read")
       const pageSize = Math.min(input.pageSize ?? pageSizes.default, pageSizes.max)
+      const market = input.filter.market
+      if (market !== undefined && Option.isNone(markets.get(market))) {
+        return yield* invalidParameter("market", `market must be one of ${markets.all.map((m) => m.code).join(", ")}.`)
+      }
       const filters = { ...input.filter }
       let after = Option.none<{ readonly createdAt: number; readonly id: string }>()
       if (input.cursor !== undefined) {
