@@ -67,6 +67,10 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
       .addSuccess(Json.Envelope(Json.MessageFull))
       .annotate(OpenApi.Summary, "Cancel a scheduled message")
   )
+  .addError(WireErrors.InvalidRequest)
+  .addError(WireErrors.PermissionDenied)
+  .addError(WireErrors.NotFound)
+  .addError(WireErrors.Conflict)
   .middleware(Authentication)
   .prefix("/v1")
 {}
@@ -83,25 +87,47 @@ const errorDescriptions: Record<string, string> = {
   "404": "not_found: no such resource in this account.",
   "409": "idempotency_conflict, idempotency_in_progress or invalid_state_transition.",
   "422": `A rule is broken: ${Errors.RuleCode.literals.join(", ")}.`,
+  "413": "payload_too_large: the body is over 64 KiB.",
+  "415": "unsupported_media_type: the body is not sent as application/json.",
   "429": "rate_limited: retry after Retry-After seconds.",
+  "500": "internal_error: something went wrong on our side; it has been logged.",
   "503": "unavailable: retry after Retry-After seconds."
 }
 
-// Errors leave as the error envelope (Middleware), not as core's tagged errors: document that, and
-// drop the schemas that no response refers to any more.
+const errorResponse = (status: string) => ({
+  description: errorDescriptions[status],
+  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } }
+})
+
+const idempotencyKey = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "Replays the first answer to a retry of the same request for 24 hours (1–255 printable characters).",
+  schema: { type: "string", minLength: 1, maxLength: 255 }
+}
+
+// Errors leave as the error envelope (Middleware), not as core's tagged errors: document that, with
+// the responses the middleware gives before any endpoint runs, and drop the schemas that no
+// response refers to any more. POSTs take an Idempotency-Key.
 const documentErrorEnvelope = (spec: Record<string, any>): Record<string, any> => {
+  const schemas: Record<string, any> = spec.components.schemas
   for (const operations of Object.values<Record<string, any>>(spec.paths)) {
-    for (const operation of Object.values<Record<string, any>>(operations)) {
-      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
-        if (Number(status) < 400) continue
-        operation.responses[status] = {
-          description: errorDescriptions[status] ?? response.description,
-          content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } }
-        }
+    for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
+      for (const status of Object.keys(operation.responses)) {
+        if (Number(status) >= 400) operation.responses[status] = errorResponse(status)
       }
+      operation.responses["500"] = errorResponse("500")
+      const body: string | undefined = operation.requestBody?.content?.["application/json"]?.schema?.$ref
+      if (body !== undefined) {
+        operation.responses["413"] = errorResponse("413")
+        operation.responses["415"] = errorResponse("415")
+        // CONTRACT §1: unknown body fields are ignored, not refused.
+        delete schemas[body.replace("#/components/schemas/", "")]?.additionalProperties
+      }
+      if (method === "post") operation.parameters = [...(operation.parameters ?? []), idempotencyKey]
     }
   }
-  const schemas: Record<string, unknown> = spec.components.schemas
   const used = new Set<string>()
   const visit = (value: unknown): void => {
     for (const [, ref] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
@@ -121,13 +147,6 @@ const documentErrorEnvelope = (spec: Record<string, any>): Record<string, any> =
 export class Api extends HttpApi.make("sendline")
   .add(MessagesGroup)
   .add(HealthGroup)
-  .addError(WireErrors.InvalidRequest)
-  .addError(WireErrors.Unauthenticated)
-  .addError(WireErrors.PermissionDenied)
-  .addError(WireErrors.NotFound)
-  .addError(WireErrors.Conflict)
-  .addError(WireErrors.RateLimited)
-  .addError(WireErrors.StoreUnavailable)
   .annotate(HttpApi.AdditionalSchemas, [Json.ErrorEnvelope])
   .annotate(OpenApi.Transform, documentErrorEnvelope)
   .annotate(OpenApi.Title, "Sendline")

@@ -86,7 +86,7 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       const doc = yield* fetchDocument
       for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
         for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
-          assert.notProperty(operation.responses, "500", `${method} ${path}: no error is a 500 by design`)
+          assert.property(operation.responses, "500", `${method} ${path}: a defect answers 500 internal_error`)
           for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
             if (Number(status) < 400) continue
             assert.deepStrictEqual(
@@ -99,6 +99,21 @@ layer(H.layer())("OpenAPI document and health", (it) => {
         }
       }
       for (const name of Object.keys(doc.components.schemas)) assert.notMatch(name, /@sendline|HttpApi|Defect/)
+    }))
+
+  it.effect("POSTs document Idempotency-Key, 413 and 415; request bodies allow unknown fields; /health no key errors", () =>
+    Effect.gen(function*() {
+      const doc = yield* fetchDocument
+      for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+        const post = operations["post"]
+        if (post === undefined) continue
+        assert.deepInclude(post.parameters.map((p: { name: string; in: string }) => [p.in, p.name]), ["header", "Idempotency-Key"], path)
+        if (post.requestBody === undefined) continue
+        assert.containsAllKeys(post.responses, ["413", "415"], path)
+        const schema = doc.components.schemas[post.requestBody.content["application/json"].schema.$ref.split("/").pop()]
+        assert.notStrictEqual(schema.additionalProperties, false, `${path}: CONTRACT §1 ignores unknown body fields`)
+      }
+      assert.deepStrictEqual(Object.keys(doc.paths["/health"].get.responses).sort(), ["200", "400", "500"])
     }))
 
   it.effect("real responses, successes and errors, validate against the document's schemas", () =>
