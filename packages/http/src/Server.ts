@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import type { Auth, Idempotency, Ids, Messaging } from "@sendline/core"
 import { Layer } from "effect"
 import { Api } from "./Api.js"
@@ -48,7 +48,9 @@ export const layerApi = (options: Options) =>
 export const layerServe = (options: Options) =>
   HttpApiBuilder.serve().pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
-    Layer.provide(layerApi(options))
+    Layer.provide(layerApi(options)),
+    // Paths match as written: `/V1/…` or `//v1` is not a route (a trailing slash still is).
+    Layer.provide(HttpRouter.setRouterConfig({ caseSensitive: true, ignoreDuplicateSlashes: false }))
   )
 
 /**

@@ -128,6 +128,14 @@ layer(H.layer())("malformed requests", (it) => {
       }
     }))
 
+  it.effect("paths match as written: another case or a doubled slash is 404", () =>
+    Effect.gen(function*() {
+      for (const path of ["/V1/MESSAGING/MESSAGES", "/v1/Messaging/messages", "//v1/messaging/messages", "/v1/messaging//messages", "/HEALTH"]) {
+        H.assertError(yield* H.request("GET", path), 404, "not_found")
+      }
+      assert.strictEqual((yield* H.request("GET", "/v1/messaging/messages")).status, 200)
+    }))
+
   it.effect("a trailing slash is served like the path without it, never a 405 for an allowed method", () =>
     Effect.gen(function*() {
       const reply = yield* H.request("GET", "/v1/messaging/messages/")
