@@ -51,7 +51,10 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   readonly createAccount: (input: CreateAccount) => Effect.Effect<Account, InvalidRequest | StoreUnavailable>
   readonly createKey: (input: CreateKey) => Effect.Effect<IssuedKey, InvalidRequest | NotFound | StoreUnavailable>
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
-  /** Records a Sender ID registered elsewhere as `registered` for a year. */
+  /**
+   * Records a Sender ID registered elsewhere as `registered` for a year; when the account already
+   * has it registered in the market, that record is the answer.
+   */
   readonly importSenderId: (
     input: ImportSenderId
   ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | StoreUnavailable>
@@ -128,6 +131,9 @@ export const make = Effect.gen(function*() {
       }
       if (Option.isNone(markets.get(input.market))) return yield* invalidParameter("market", `Market ${input.market} is not configured.`)
       const now = yield* Clock.currentTimeMillis
+      // Importing again answers the live registration already recorded, rather than a second one.
+      const existing = yield* senderIds.findRegistered(input.accountId, input.senderId, input.market)
+      if (Option.isSome(existing) && SenderId.canSend(existing.value, now)) return existing.value
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
         accountId: input.accountId,

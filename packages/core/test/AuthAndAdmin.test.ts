@@ -53,6 +53,16 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       assert.strictEqual(yield* operator("US", "att"), "invalid_parameter")
     }))
 
+  it.effect("importing a Sender ID the account already has registered answers that record, not a second one", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const account = yield* admin.createAccount({ name: "Twice", type: "cpaas", adminEmail: "ops@twice.test" })
+      const input = { accountId: account.id, senderId: "Twice", market: "AU", brandName: "Twice Pty" }
+      const first = yield* admin.importSenderId(input)
+      assert.strictEqual((yield* admin.importSenderId(input)).id, first.id)
+      assert.notStrictEqual((yield* admin.importSenderId({ ...input, market: "NZ" })).id, first.id)
+    }))
+
   it.effect("keys and Sender IDs need an existing account", () =>
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
