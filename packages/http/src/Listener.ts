@@ -9,8 +9,12 @@
  * @since 0.1.0
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer, Schema } from "effect"
-import { createServer, type ServerResponse } from "node:http"
+import { Ids } from "@sendline/core"
+import { Duration, Effect, Layer, Runtime, Schema } from "effect"
+import { createServer, type ServerResponse, STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
+import * as ErrorResponse from "./ErrorResponse.js"
+import * as RequestContext from "./RequestContext.js"
 
 /** How long a drain waits for requests in flight before cutting their connections. @since 0.1.0 @category constants */
 export const drainTimeout = Duration.seconds(10)
@@ -20,6 +24,27 @@ export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFail
   message: Schema.String,
   cause: Schema.Defect
 }) {}
+
+/**
+ * What Node's parser refuses before any handler sees it (an unknown method, a malformed request
+ * line, headers over Node's limit) still leaves as the error envelope with a request id, on a
+ * connection then closed. A connection reset or already closed is just closed.
+ */
+const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime: Runtime.Runtime<Ids.IdGenerator>) => {
+  if (error.code === "ECONNRESET" || !socket.writable) return socket.destroy()
+  const refused: ErrorResponse.ApiError = error.code === "HPE_HEADER_OVERFLOW"
+    ? { status: 431, code: "invalid_request", message: "The request headers are larger than the server accepts." }
+    : { status: 400, code: "invalid_request", message: "The request is not valid HTTP/1.1." }
+  const { body, requestId } = Runtime.runSync(runtime)(Effect.gen(function*() {
+    const requestId = yield* Effect.flatMap(Ids.IdGenerator, (ids) => ids.make("req"))
+    const { body } = yield* Effect.locally(ErrorResponse.envelope(refused), RequestContext.current, { requestId })
+    return { body, requestId }
+  }))
+  socket.end(
+    `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
+  )
+}
 
 /**
  * Serves `serving` on a `node:http` server listening on `options`, which the layer creates when
@@ -32,8 +57,10 @@ export const layer = <A, E, R>(
   serving: Layer.Layer<A, E, R>,
   options: { readonly port: number; readonly host: string }
 ) =>
-  Layer.unwrapEffect(Effect.sync(() => {
+  Layer.unwrapEffect(Effect.gen(function*() {
+    const runtime = yield* Effect.runtime<Ids.IdGenerator>()
     const server = createServer()
+    server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(error, socket, runtime))
     const inFlight = new Set<ServerResponse>()
     let draining = false
     // Registered before the API's handler, so it sees each request first.

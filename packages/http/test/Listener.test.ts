@@ -8,6 +8,7 @@ import { HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platf
 import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { type IncomingMessage, request } from "node:http"
 import { connect, type Socket } from "node:net"
+import { Ids } from "@sendline/core"
 import * as Listener from "../src/Listener.js"
 
 class Address extends Context.Tag("test/Address")<Address, number>() {}
@@ -37,7 +38,10 @@ describe("Listener", () => {
         Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
       )
       const scope = yield* Scope.make()
-      const context = yield* Layer.buildWithScope(Listener.layer(serving, { port: 0, host: "127.0.0.1" }), scope)
+      const context = yield* Layer.buildWithScope(
+        Listener.layer(serving, { port: 0, host: "127.0.0.1" }).pipe(Layer.provide(Ids.layer)),
+        scope
+      )
       const port = Context.get(context, Address)
 
       // an idle keep-alive connection: one request answered, the socket left open
@@ -62,4 +66,37 @@ describe("Listener", () => {
       assert.strictEqual(answered.headers.connection, "close")
       yield* Fiber.join(draining)
     }))
+
+  it.live("what Node cannot parse is answered in the error envelope with a request id, and the connection closed", () =>
+    Effect.gen(function*() {
+      const serving = Layer.merge(
+        HttpServer.serve(Effect.succeed(HttpServerResponse.text("fine"))),
+        Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
+      )
+      const context = yield* Layer.build(Listener.layer(serving, { port: 0, host: "127.0.0.1" }).pipe(Layer.provide(Ids.layer)))
+      const port = Context.get(context, Address)
+      const raw = (request: string) =>
+        Effect.async<string>((resume) => {
+          const socket = connect(port, "127.0.0.1", () => socket.write(request))
+          let text = ""
+          socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
+          socket.on("close", () => resume(Effect.succeed(text)))
+        })
+      for (
+        const [request, status] of [
+          ["FOO / HTTP/1.1\r\nHost: x\r\n\r\n", "400 Bad Request"],
+          [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, "431 Request Header Fields Too Large"]
+        ] as const
+      ) {
+        const answer = yield* raw(request)
+        const [head, body] = answer.split("\r\n\r\n")
+        assert.match(head!, new RegExp(`^HTTP/1.1 ${status}\r\n`))
+        const requestId = /x-request-id: (\S+)/i.exec(head!)?.[1]
+        assert.match(requestId ?? "", /^req_[0-9a-z]{26}$/)
+        const envelope = JSON.parse(body!)
+        assert.strictEqual(envelope.ok, false)
+        assert.strictEqual(envelope.error.code, "invalid_request")
+        assert.strictEqual(envelope.meta.request_id, requestId)
+      }
+    }).pipe(Effect.scoped))
 })
