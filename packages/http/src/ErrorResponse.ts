@@ -85,10 +85,10 @@ const describeIssue = (path: string, message: string, inQuery: boolean): string 
 const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ApiError => {
   const inQuery = method === "GET" || method === "DELETE"
   // One issue per field: a nullable optional field that fails reports each union member, keep the first.
-  const details = error.issues.map((issue) => ({
-    field: field(issue.path),
-    issue: describeIssue(field(issue.path), issue.message, inQuery)
-  }))
+  const details = error.issues.map((issue) => {
+    const at = field(issue.path)
+    return { field: at, issue: describeIssue(at, issue.message, inQuery) }
+  })
     .filter((detail, i, all) => all.findIndex((d) => d.field === detail.field) === i)
   const first = details[0]
   return {
