@@ -18,7 +18,7 @@ import { SenderIdStore } from "./SenderIdStore.js"
 /** The demo organisation's fixed id, so that it is created once. @since 0.1.0 @category constants */
 export const accountId = "acct_00000000000000000000000001"
 
-/** The demo Sender ID, registered in every configured market. @since 0.1.0 @category constants */
+/** The demo Sender ID, registered in every configured market and renewed once expired. @since 0.1.0 @category constants */
 export const senderId = "Sendline"
 
 /** The id of one piece of demo data, the same in every process: time 0, then 80 bits of a hash of `name`. */
@@ -64,13 +64,18 @@ export const ensure = Effect.gen(function*() {
       createdAt: now
     })
   )
+  // A Sender ID's id is fixed per term of registration, so that a demo started again after its
+  // Sender IDs expired registers them anew (and two processes doing so at once, once).
+  const term = Math.floor(now / SenderId.termMillis)
   for (const market of markets.all) {
-    const id = fixedId("sid", `sender-id/${market.code}`)
     yield* ensureOne(
       // by what it is, so that the Sender IDs of a database made before the ids were fixed count too
-      senderIds.findRegistered(accountId, senderId, market.code),
+      Effect.map(
+        senderIds.findRegistered(accountId, senderId, market.code),
+        Option.filter((record) => SenderId.canSend(record, now))
+      ),
       senderIds.insert({
-        id,
+        id: fixedId("sid", `sender-id/${market.code}/${term}`),
         accountId,
         senderId,
         market: market.code,

@@ -1,8 +1,8 @@
 import { assert, it } from "@effect/vitest"
 import type { Account, Admin, SenderId } from "@sendline/core"
-import { AccountStore, Auth, Demo, Errors, Markets, SenderIdStore } from "@sendline/core"
+import { AccountStore, Auth, Demo, Errors, Markets, SenderId as SenderIds, SenderIdStore } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
 /**
@@ -123,4 +123,23 @@ it.effect("a start that failed part way through is completed by the next, writin
     const issued = yield* Demo.ensure
     yield* assertComplete
     yield* assertWorking([issued])
+  }).pipe(fresh))
+
+it.effect("a demo started again after its Sender IDs expired registers them anew, once", () =>
+  Effect.gen(function*() {
+    yield* Demo.ensure
+    yield* TestClock.adjust(SenderIds.termMillis + 1)
+    const recorder = yield* Recorder
+    recorder.slow = true
+    const keys = yield* Effect.all([Demo.ensure, Demo.ensure], { concurrency: "unbounded" })
+    const senderIds = yield* SenderIdStore.SenderIdStore
+    const now = yield* Clock.currentTimeMillis
+    for (const market of (yield* Markets.Markets).all) {
+      const records = recorder.senderIds.filter((r) => r.market === market.code)
+      assert.strictEqual(records.length, 2, `the first and its renewal in ${market.code}`)
+      const registered = Option.getOrThrow(yield* senderIds.findRegistered(Demo.accountId, Demo.senderId, market.code))
+      assert.strictEqual(registered.id, records[1]!.id)
+      assert.isTrue(SenderIds.canSend(registered, now), `sendable in ${market.code}`)
+    }
+    yield* assertWorking(keys)
   }).pipe(fresh))
