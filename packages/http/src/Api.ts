@@ -16,6 +16,7 @@ import type { Account } from "@sendline/core"
 import { Errors } from "@sendline/core"
 import { Context, Schema } from "effect"
 import * as Json from "./Json.js"
+import * as RequestBody from "./RequestBody.js"
 import * as WireErrors from "./WireErrors.js"
 
 /** The authenticated caller of the current request. @since 0.1.0 @category context */
@@ -87,7 +88,7 @@ const errorDescriptions: Record<string, string> = {
   "404": "not_found: no such resource in this account.",
   "409": "idempotency_conflict, idempotency_in_progress or invalid_state_transition.",
   "422": `A rule is broken: ${Errors.RuleCode.literals.join(", ")}.`,
-  "413": "payload_too_large: the body is over 64 KiB.",
+  "413": `payload_too_large: the body is over ${RequestBody.maxBytes / 1024} KiB.`,
   "415": "unsupported_media_type: the body is not sent as application/json.",
   "429": "rate_limited: retry after Retry-After seconds.",
   "500": "internal_error: something went wrong on our side; it has been logged.",

@@ -8,6 +8,7 @@ import { HttpApiError, HttpServerError, type HttpServerRequest, HttpServerRespon
 import { Errors } from "@sendline/core"
 import { Cause, Effect, Option } from "effect"
 import { Api } from "./Api.js"
+import * as RequestBody from "./RequestBody.js"
 import * as RequestContext from "./RequestContext.js"
 import * as Respond from "./Respond.js"
 import * as WireErrors from "./WireErrors.js"
@@ -175,8 +176,6 @@ export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServe
   }
 }
 
-const tooLarge: ApiError = { status: 413, code: "payload_too_large", message: "The request body exceeds 64 KiB." }
-
 const internalError: ApiError = {
   status: 500,
   code: "internal_error",
@@ -187,7 +186,7 @@ const internalError: ApiError = {
 export const fromDefect = (defect: unknown): ApiError => {
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
     const text = String((defect.cause as { message?: unknown } | undefined)?.message ?? defect.description ?? "")
-    if (/too large|max.*size|exceed/i.test(text)) return tooLarge
+    if (/too large|max.*size|exceed/i.test(text)) return RequestBody.tooLarge
     return { status: 400, code: "invalid_request", message: "The request body is not valid JSON." }
   }
   return internalError
@@ -228,14 +227,4 @@ export const fromCause = (
   return error.status === 500
     ? Effect.zipRight(Effect.logError("Request failed", cause), render(error))
     : render(error)
-}
-
-/** 413 for a declared body over the limit. @since 0.1.0 @category constants */
-export const payloadTooLarge = tooLarge
-
-/** 415 for a body that is not JSON. @since 0.1.0 @category constants */
-export const unsupportedMediaType: ApiError = {
-  status: 415,
-  code: "unsupported_media_type",
-  message: "Request bodies must be JSON, sent with Content-Type: application/json."
 }

@@ -10,13 +10,8 @@ import { HttpApiBuilder, HttpIncomingMessage, HttpServerRequest, HttpServerRespo
 import { Ids } from "@sendline/core"
 import { Effect, Option } from "effect"
 import * as ErrorResponse from "./ErrorResponse.js"
+import * as RequestBody from "./RequestBody.js"
 import * as RequestContext from "./RequestContext.js"
-
-/** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
-export const maxBodyBytes = 64 * 1024
-
-// Only `application/json` (with parameters): the API parses no other type as JSON.
-const jsonType = /^application\/json\s*(?:;|$)/i
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   const length = request.headers["content-length"]
@@ -24,35 +19,9 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
 }
 
 const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.ApiError | undefined => {
-  if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return ErrorResponse.payloadTooLarge
-  if (hasBody(request) && !jsonType.test(request.headers["content-type"] ?? "")) return ErrorResponse.unsupportedMediaType
+  if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
+  if (hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) return RequestBody.notJson
   return undefined
-}
-
-/** The deepest nesting of arrays and objects a body may have; deeper is refused before decoding. @since 0.1.0 @category constants */
-export const maxBodyDepth = 32
-
-/** Whether the JSON `text` nests arrays and objects deeper than `max` (strings are skipped). */
-const nestsDeeperThan = (text: string, max: number): boolean => {
-  let depth = 0
-  let inString = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
-      else if (c === 0x22) inString = false
-    } else if (c === 0x22) inString = true
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true
-    } else if (c === 0x5d || c === 0x7d) depth--
-  }
-  return false
-}
-
-const tooDeep: ErrorResponse.ApiError = {
-  status: 400,
-  code: "invalid_request",
-  message: `The request body nests arrays and objects more than ${maxBodyDepth} deep.`
 }
 
 // A body is read (cached for the handler) and checked before the route decodes it: its size when
@@ -64,12 +33,12 @@ const guardBody = <E, R>(
 ) => {
   const chunked = request.headers["content-length"] === undefined
   const read = Effect.flatMap(request.text, (text) =>
-    chunked && Buffer.byteLength(text) > maxBodyBytes
-      ? ErrorResponse.render(ErrorResponse.payloadTooLarge)
-      : nestsDeeperThan(text, maxBodyDepth)
-      ? ErrorResponse.render(tooDeep)
+    chunked && Buffer.byteLength(text) > RequestBody.maxBytes
+      ? ErrorResponse.render(RequestBody.tooLarge)
+      : RequestBody.nestsDeeperThan(text, RequestBody.maxDepth)
+      ? ErrorResponse.render(RequestBody.tooDeep)
       : app)
-  return chunked ? HttpIncomingMessage.withMaxBodySize(read, Option.some(16 * maxBodyBytes)) : read
+  return chunked ? HttpIncomingMessage.withMaxBodySize(read, Option.some(16 * RequestBody.maxBytes)) : read
 }
 
 /** The request id, body checks and error envelope around every request. @since 0.1.0 @category layers */
