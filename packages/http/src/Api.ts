@@ -12,7 +12,7 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import type { Account } from "@sendline/core"
+import type { Account, Permission } from "@sendline/core"
 import { Errors } from "@sendline/core"
 import { Context, Schema } from "effect"
 import * as Json from "./Json.js"
@@ -25,12 +25,29 @@ export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincip
   Account.Principal
 >() {}
 
-/** Bearer-key authentication and the per-key rate limit. @since 0.1.0 @category middleware */
+/** Bearer-key authentication, the per-key rate limit and the endpoint's permission. @since 0.1.0 @category middleware */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   provides: CurrentPrincipal,
-  failure: Schema.Union(WireErrors.Unauthenticated, WireErrors.RateLimited, WireErrors.StoreUnavailable),
+  failure: Schema.Union(WireErrors.Unauthenticated, WireErrors.RateLimited, WireErrors.StoreUnavailable, WireErrors.PermissionDenied),
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
+
+/**
+ * The permission an endpoint needs: checked with the key, before the body is read, and named in
+ * the endpoint's OpenAPI description.
+ *
+ * @since 0.1.0
+ * @category annotations
+ */
+export class RequiredPermission extends Context.Tag("@sendline/http/RequiredPermission")<
+  RequiredPermission,
+  Permission.Permission
+>() {}
+
+const needs = (permission: Permission.Permission) =>
+  Context.make(RequiredPermission, permission).pipe(
+    Context.add(OpenApi.Description, `Needs the ${permission} permission.`)
+  )
 
 const MessageId = Schema.Struct({ id: Schema.String })
 
@@ -42,6 +59,7 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
       .addSuccess(Json.Envelope(Json.MessageFull), { status: 201 })
       .addError(WireErrors.RuleViolation)
       .annotate(OpenApi.Summary, "Send an SMS")
+      .annotateContext(needs("messaging:send"))
   )
   .add(
     HttpApiEndpoint.post("preview", "/messaging/preview")
@@ -49,24 +67,28 @@ export class MessagesGroup extends HttpApiGroup.make("messages")
       .addSuccess(Json.Envelope(Json.PreviewResult))
       .addError(WireErrors.RuleViolation)
       .annotate(OpenApi.Summary, "Count segments and price a body without sending")
+      .annotateContext(needs("messaging:send"))
   )
   .add(
     HttpApiEndpoint.get("list", "/messaging/messages")
       .setUrlParams(Json.ListMessagesQuery)
       .addSuccess(Json.ListEnvelope(Json.MessageItem))
       .annotate(OpenApi.Summary, "List messages, newest first")
+      .annotateContext(needs("messaging:read"))
   )
   .add(
     HttpApiEndpoint.get("get", "/messaging/messages/:id")
       .setPath(MessageId)
       .addSuccess(Json.Envelope(Json.MessageFull))
       .annotate(OpenApi.Summary, "Get a message")
+      .annotateContext(needs("messaging:read"))
   )
   .add(
     HttpApiEndpoint.post("cancel", "/messaging/messages/:id/cancel")
       .setPath(MessageId)
       .addSuccess(Json.Envelope(Json.MessageFull))
       .annotate(OpenApi.Summary, "Cancel a scheduled message")
+      .annotateContext(needs("messaging:send"))
   )
   .addError(WireErrors.InvalidRequest)
   .addError(WireErrors.PermissionDenied)

@@ -1,27 +1,46 @@
 /**
- * The `Authentication` middleware: the `Authorization` header through core's `Auth`, then the
- * per-key rate limit.
+ * The `Authentication` middleware: the `Authorization` header through core's `Auth`, the per-key
+ * rate limit, then the permission the endpoint needs (`RequiredPermission`), so that a key without
+ * it is refused before its body is decoded. Core checks the permission again: it is the rule.
  *
  * @since 0.1.0
  */
-import { HttpServerRequest } from "@effect/platform"
-import { Auth } from "@sendline/core"
-import { Effect, Layer } from "effect"
-import { Authentication } from "./Api.js"
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Auth, type Permission } from "@sendline/core"
+import { Context, Effect, Layer, Option } from "effect"
+import { Api, Authentication, RequiredPermission } from "./Api.js"
 import { RateLimiter } from "./RateLimiter.js"
 
-/** Authenticates the bearer key, then takes its rate-limit token. @since 0.1.0 @category layers */
+const routeKey = (method: string, path: string) => `${method} ${path}`
+
+/** The permission of each endpoint of `Api` that names one, by method and path. */
+const permissionsByRoute = (): ReadonlyMap<string, Permission.Permission> => {
+  const byRoute = new Map<string, Permission.Permission>()
+  for (const group of Object.values(Api.groups)) {
+    for (const endpoint of Object.values<typeof group.endpoints[string]>(group.endpoints)) {
+      const permission = Context.getOption(endpoint.annotations, RequiredPermission)
+      if (Option.isSome(permission)) byRoute.set(routeKey(endpoint.method, endpoint.path), permission.value)
+    }
+  }
+  return byRoute
+}
+
+/** Authenticates the bearer key, takes its rate-limit token and checks the endpoint's permission. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const auth = yield* Auth.Auth
     const limiter = yield* RateLimiter
+    const permissions = permissionsByRoute()
     return Authentication.of({
       bearer: () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const principal = yield* auth.authenticate(request.headers.authorization)
           yield* limiter.take(principal.keyId)
+          const { route } = yield* HttpRouter.RouteContext
+          const permission = permissions.get(routeKey(route.method, route.path))
+          if (permission !== undefined) yield* Auth.requirePermission(principal, permission)
           return principal
         })
     })

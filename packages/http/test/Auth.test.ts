@@ -92,6 +92,25 @@ layer(H.layer())("authentication and permissions", (it) => {
       }))
     }))
 
+  it.effect("the permission comes before body validation: a read-only key is refused with 403 whatever it sends", () =>
+    Effect.gen(function*() {
+      const { main } = yield* H.Harness
+      const reader = yield* H.newKey(main.accountId, ["messaging:read"])
+      const replies = [
+        yield* H.send({}, { key: reader.key }),
+        yield* H.preview({ body: 42 }, { key: reader.key }),
+        yield* H.request("POST", "/v1/messaging/messages", {
+          key: reader.key,
+          body: "{",
+          headers: { "content-type": "application/json" }
+        })
+      ]
+      for (const reply of replies) {
+        H.assertError(reply, 403, "permission_denied")
+        assert.include(reply.json.error.message, "messaging:send")
+      }
+    }))
+
   it.effect("403 permission_denied naming the permission: a read-only key cannot send, preview or cancel", () =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis

@@ -116,6 +116,25 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       assert.deepStrictEqual(Object.keys(doc.paths["/health"].get.responses).sort(), ["200", "400", "500"])
     }))
 
+  it.effect("every /v1 operation names the permission it needs", () =>
+    Effect.gen(function*() {
+      const doc = yield* fetchDocument
+      const needs: Record<string, string> = {}
+      for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+        if (!path.startsWith("/v1/messaging/")) continue
+        for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
+          needs[`${method} ${path}`] = operation.description
+        }
+      }
+      assert.deepStrictEqual(needs, {
+        "post /v1/messaging/messages": "Needs the messaging:send permission.",
+        "get /v1/messaging/messages": "Needs the messaging:read permission.",
+        "post /v1/messaging/preview": "Needs the messaging:send permission.",
+        "get /v1/messaging/messages/{id}": "Needs the messaging:read permission.",
+        "post /v1/messaging/messages/{id}/cancel": "Needs the messaging:send permission."
+      })
+    }))
+
   it.effect("real responses, successes and errors, validate against the document's schemas", () =>
     Effect.gen(function*() {
       const doc = yield* fetchDocument
