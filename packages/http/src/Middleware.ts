@@ -24,22 +24,28 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.A
   return undefined
 }
 
-// A body is read (cached for the handler) and checked before the route decodes it: its size when
-// it came without Content-Length (read up to 1 MiB; past that the connection is dropped), and its
-// depth, which the decoder would otherwise walk recursively.
+// A body is read and checked before the route decodes it: its size when it came without
+// Content-Length (read up to 1 MiB; past that the connection is dropped), its encoding (UTF-8,
+// strictly), and its depth, which the decoder would otherwise walk recursively. The route then
+// reads the checked text from the request of its context.
 const guardBody = <E, R>(
   request: HttpServerRequest.HttpServerRequest,
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ) => {
   const chunked = request.headers["content-length"] === undefined
-  const read = Effect.flatMap(request.text, (text) =>
-    chunked && Buffer.byteLength(text) > RequestBody.maxBytes
-      ? ErrorResponse.render(RequestBody.tooLarge)
-      : RequestBody.nestsDeeperThan(text, RequestBody.maxDepth)
-      ? ErrorResponse.render(RequestBody.tooDeep)
-      : app)
+  const read = Effect.flatMap(request.arrayBuffer, (bytes) => {
+    if (chunked && bytes.byteLength > RequestBody.maxBytes) return ErrorResponse.render(RequestBody.tooLarge)
+    const text = RequestBody.decodeUtf8(bytes)
+    if (text === undefined) return ErrorResponse.render(RequestBody.notUtf8)
+    if (RequestBody.nestsDeeperThan(text, RequestBody.maxDepth)) return ErrorResponse.render(RequestBody.tooDeep)
+    return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withText(request, text))
+  })
   return chunked ? HttpIncomingMessage.withMaxBodySize(read, Option.some(16 * RequestBody.maxBytes)) : read
 }
+
+/** `request`, whose body reads as `text` (its `json` parses it). */
+const withText = (request: HttpServerRequest.HttpServerRequest, text: string): HttpServerRequest.HttpServerRequest =>
+  Object.create(request, { text: { value: Effect.succeed(text) } })
 
 /** The request id, body checks and error envelope around every request. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(

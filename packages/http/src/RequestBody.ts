@@ -1,6 +1,6 @@
 /**
- * What a request body may be (CONTRACT §1): JSON, at most 64 KiB, and nested no deeper than the
- * decoder can walk safely; and what a body that is not is told.
+ * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, and nested no
+ * deeper than the decoder can walk safely; and what a body that is not is told.
  *
  * @since 0.1.0
  */
@@ -16,6 +16,23 @@ const jsonType = /^application\/json\s*(?:;|$)/i
 
 /** Whether a `Content-Type` is JSON (`application/json`, with or without parameters). @since 0.1.0 @category checks */
 export const isJsonType = (contentType: string): boolean => jsonType.test(contentType)
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * The text of `bytes` if they are well-formed UTF-8 (a byte order mark is dropped), else
+ * `undefined`: a body is never read with replacement characters, which would reach a phone.
+ *
+ * @since 0.1.0
+ * @category checks
+ */
+export const decodeUtf8 = (bytes: ArrayBuffer): string | undefined => {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
 
 /** Whether the JSON `text` nests arrays and objects deeper than `max` (brackets in strings don't count). @since 0.1.0 @category checks */
 export const nestsDeeperThan = (text: string, max: number): boolean => {
@@ -46,6 +63,13 @@ export const notJson: ApiError = {
   status: 415,
   code: "unsupported_media_type",
   message: "Request bodies must be JSON, sent with Content-Type: application/json."
+}
+
+/** 400 for a body that is not UTF-8. @since 0.1.0 @category refusals */
+export const notUtf8: ApiError = {
+  status: 400,
+  code: "invalid_request",
+  message: "The request body is not valid UTF-8."
 }
 
 /** 400 for a body nested deeper than `maxDepth`. @since 0.1.0 @category refusals */

@@ -6,7 +6,7 @@ import * as H from "./harness.js"
 const jsonHeaders = { "content-type": "application/json" }
 
 /** A POST whose body goes out in chunks, without Content-Length. */
-const chunkedPost = (path: string, chunks: ReadonlyArray<string>) =>
+const chunkedPost = (path: string, chunks: ReadonlyArray<string | Uint8Array>) =>
   Effect.flatMap(H.Harness, (harness) =>
     Effect.async<H.Reply>((resume) => {
       const req = httpRequest(harness.url + path, {
@@ -201,5 +201,41 @@ layer(H.layer())("malformed requests", (it) => {
       const reply = yield* chunkedPost("/v1/messaging/messages", [body.slice(0, 10), body.slice(10)])
       assert.strictEqual(reply.status, 201, reply.text)
       H.assertMeta(reply)
+    }))
+
+  const utf8 = (text: string) => new TextEncoder().encode(text)
+  const concat = (...parts: ReadonlyArray<Uint8Array>) => new Uint8Array(Buffer.concat(parts))
+
+  it.effect("400 invalid_request: a body that is not valid UTF-8 is refused, never read with replacement characters", () =>
+    Effect.gen(function*() {
+      const [before, after] = JSON.stringify({ ...H.validSend, body: "caf\u0000" }).split("\\u0000")
+      const bodies = [
+        concat(utf8(before!), new Uint8Array([0xe9]), utf8(after!)), // é in ISO-8859-1
+        concat(utf8(before!), new Uint8Array([0xf0, 0x9f, 0x98]), utf8(after!)), // an emoji cut short
+        concat(utf8(before!), new Uint8Array([0xed, 0xa0, 0x80]), utf8(after!)) // a lone surrogate, encoded
+      ]
+      for (const body of bodies) {
+        for (const headers of [jsonHeaders, { "content-type": "application/json; charset=iso-8859-1" }]) {
+          const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers })
+          H.assertError(reply, 400, "invalid_request")
+          assert.strictEqual(reply.json.error.message, "The request body is not valid UTF-8.")
+        }
+      }
+    }))
+
+  it.effect("UTF-8 is read as sent: a character split across chunks, a literal U+FFFD, a byte order mark", () =>
+    Effect.gen(function*() {
+      const text = "Café 😀 \uFFFD"
+      const body = utf8(JSON.stringify({ ...H.validSend, body: text }))
+      const split = body.indexOf(0xf0) + 2 // inside the emoji's four bytes
+      const chunked = yield* chunkedPost("/v1/messaging/messages", [body.slice(0, split), body.slice(split)])
+      assert.strictEqual(chunked.status, 201, chunked.text)
+      assert.strictEqual(chunked.json.data.body, text)
+      const withBom = yield* H.request("POST", "/v1/messaging/messages", {
+        body: concat(new Uint8Array([0xef, 0xbb, 0xbf]), body),
+        headers: jsonHeaders
+      })
+      assert.strictEqual(withBom.status, 201, withBom.text)
+      assert.strictEqual(withBom.json.data.body, text)
     }))
 })

@@ -40,8 +40,8 @@ export interface RequestOptions {
   readonly key?: string | null | undefined
   /** A value sent as JSON with `Content-Type: application/json`. */
   readonly json?: unknown
-  /** A raw body (no content type unless given in `headers`). */
-  readonly body?: string
+  /** A raw body, text or bytes (no content type unless given in `headers`). */
+  readonly body?: string | Uint8Array
   readonly headers?: Record<string, string>
 }
 
@@ -62,7 +62,7 @@ export const request = (method: string, path: string, options: RequestOptions = 
       const headers: Record<string, string> = {}
       const key = options.key === undefined ? harness.main.key : options.key
       if (key !== null) headers.authorization = `Bearer ${key}`
-      let body: string | undefined = options.body
+      let body: string | Uint8Array | undefined = options.body
       if (options.json !== undefined) {
         headers["content-type"] = "application/json"
         body = JSON.stringify(options.json)
