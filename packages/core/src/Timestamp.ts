@@ -25,8 +25,9 @@ const validDate = (y: number, m: number, d: number) => {
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d
 }
 
-/** Parses any RFC 3339 date-time (`Z` or `±hh:mm`) to epoch milliseconds. @since 0.1.0 @category parsing */
-export const parse = (input: string): Option.Option<number> => {
+// Epoch milliseconds of an RFC 3339 date-time; digits past the millisecond are dropped, or, with
+// `roundUp`, count as one more millisecond when any is not zero.
+const parseMillis = (input: string, roundUp: boolean): Option.Option<number> => {
   const m = rfc3339.exec(input)
   if (m === null) return Option.none()
   const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
@@ -38,7 +39,8 @@ export const parse = (input: string): Option.Option<number> => {
     number
   ]
   if (!validDate(y, mo, d) || h > 23 || mi > 59 || s > 60) return Option.none()
-  const fraction = m[7] === undefined ? 0 : Math.floor(Number("0" + m[7]) * 1000)
+  const digits = m[7] === undefined ? "" : m[7].slice(1)
+  const fraction = Number(digits.slice(0, 3).padEnd(3, "0")) + (roundUp && /[1-9]/.test(digits.slice(3)) ? 1 : 0)
   const zone = m[8]!
   let offset = 0
   if (zone !== "Z" && zone !== "z") {
@@ -50,16 +52,20 @@ export const parse = (input: string): Option.Option<number> => {
   return Option.some(Date.UTC(y, mo - 1, d, h, mi, Math.min(s, 59), fraction) - offset)
 }
 
+/** Parses any RFC 3339 date-time (`Z` or `±hh:mm`) to epoch milliseconds, dropping finer digits. @since 0.1.0 @category parsing */
+export const parse = (input: string): Option.Option<number> => parseMillis(input, false)
+
 /**
- * Parses a date filter: an RFC 3339 date-time, or a plain `YYYY-MM-DD` meaning the start of that
- * UTC day (or, with `endOfDay`, its last millisecond).
+ * Parses a date filter, both ends inclusive over millisecond timestamps: an RFC 3339 date-time (a
+ * start past a whole millisecond begins at the next one), or a plain `YYYY-MM-DD` meaning the
+ * start of that UTC day (or, with `endOfDay`, its last millisecond).
  *
  * @since 0.1.0
  * @category parsing
  */
 export const parseDateFilter = (input: string, endOfDay: boolean): Option.Option<number> => {
   const m = plainDate.exec(input)
-  if (m === null) return parse(input)
+  if (m === null) return parseMillis(input, !endOfDay)
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
   if (!validDate(y, mo, d)) return Option.none()
   const start = Date.UTC(y, mo - 1, d)

@@ -20,6 +20,16 @@ describe("Timestamp", () => {
     }
   })
 
+  it("a date-time filter past a whole millisecond: a start begins at the next millisecond, an end at its own", () => {
+    const at = Date.UTC(2026, 10, 22, 7, 0, 0, 123)
+    expect(Timestamp.parseDateFilter("2026-11-22T07:00:00.1230001Z", false)).toEqual(Option.some(at + 1))
+    expect(Timestamp.parseDateFilter("2026-11-22T07:00:00.1239Z", true)).toEqual(Option.some(at))
+    expect(Timestamp.parseDateFilter("2026-11-22T07:00:00.123000Z", false)).toEqual(Option.some(at))
+    expect(Timestamp.parseDateFilter("2026-11-22T07:00:00.999999+00:00", false)).toEqual(Option.some(at - 123 + 1000))
+    expect(Timestamp.parse("2026-11-22T07:00:00.1239Z")).toEqual(Option.some(at))
+    expect(Timestamp.parse("2026-11-22T07:00:00.5Z")).toEqual(Option.some(at - 123 + 500))
+  })
+
   it("reads a plain date filter as the start or the end of that UTC day", () => {
     expect(Timestamp.parseDateFilter("2026-11-22", false)).toEqual(Option.some(Date.UTC(2026, 10, 22)))
     expect(Timestamp.parseDateFilter("2026-11-22", true)).toEqual(Option.some(Date.UTC(2026, 10, 23) - 1))
