@@ -17,20 +17,46 @@ export const strict: UrlPolicy = { allowHttp: false, allowPrivate: false }
 const ipv4Private = (ip: string): boolean => {
   const [a = 0, b = 0] = ip.split(".").map(Number)
   return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || a >= 224
+    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || (a === 198 && (b === 18 || b === 19)) ||
+    a >= 224
 }
 
+/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad folded in). */
+const groupsOf = (ip: string): ReadonlyArray<number> => {
+  let text = ip.toLowerCase()
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
+  if (dotted !== null) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)))
+  const [head = "", tail] = text.split("::")
+  if (tail === undefined) return parse(head)
+  const [before, after] = [parse(head), parse(tail)]
+  return [...before, ...new Array<number>(8 - before.length - after.length).fill(0), ...after]
+}
+
+/** The IPv4 address in groups `i` and `i + 1`. */
+const ipv4At = (groups: ReadonlyArray<number>, i: number): string =>
+  [groups[i]! >> 8, groups[i]! & 0xff, groups[i + 1]! >> 8, groups[i + 1]! & 0xff].join(".")
+
+// IPv6 addresses that carry an IPv4 one (mapped ::ffff:0:0/96, compatible ::/96, NAT64 64:ff9b::/96,
+// 6to4 2002::/16) are judged by it: `[::ffff:127.0.0.1]` reaches the same host as `127.0.0.1`.
 const ipv6Private = (ip: string): boolean => {
-  const v = ip.toLowerCase()
-  if (v === "::" || v === "::1") return true
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v)
-  if (mapped) return ipv4Private(mapped[1]!)
-  return /^f[cd]/.test(v) || /^fe[89ab]/.test(v) || v.startsWith("ff")
+  const g = groupsOf(ip)
+  const zeroUpTo = (n: number) => g.slice(0, n).every((group) => group === 0)
+  if (zeroUpTo(6) || (zeroUpTo(5) && g[5] === 0xffff)) return ipv4Private(ipv4At(g, 6))
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) return ipv4Private(ipv4At(g, 6))
+  if (g[0] === 0x2002) return ipv4Private(ipv4At(g, 1))
+  // unique local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8
+  return (g[0]! & 0xfe00) === 0xfc00 || (g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0 ||
+    (g[0]! & 0xff00) === 0xff00
 }
 
 /**
- * Whether `host` (a URL hostname) is loopback, private, link-local or multicast. Names are judged
- * by their form only (`localhost`, `*.localhost`, `*.local`); DNS is checked at delivery time.
+ * Whether `host` (a URL hostname) is loopback, private, link-local, multicast or reserved, as an
+ * IPv4 address or an IPv6 one (including those that carry an IPv4 address). Names are judged by
+ * their form only (`localhost`, `*.localhost`, `*.local`); DNS is checked at delivery time.
  *
  * @since 0.1.0
  * @category checks

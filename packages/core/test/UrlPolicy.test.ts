@@ -21,6 +21,30 @@ describe("UrlPolicy", () => {
     ]) assert.isFalse(UrlPolicy.allows(url, UrlPolicy.strict), url)
   })
 
+  it("judges an IPv6 address that carries an IPv4 one by that IPv4 address, in any spelling", () => {
+    for (
+      const host of [
+        "[::ffff:127.0.0.1]",
+        "[::ffff:7f00:1]",
+        "[0:0:0:0:0:ffff:a9fe:a9fe]",
+        "[::ffff:169.254.169.254]",
+        "[::127.0.0.1]",
+        "[::10.0.0.1]",
+        "[64:ff9b::192.168.0.1]",
+        "[2002:c0a8:101::1]",
+        "[::]",
+        "[fc00::1]",
+        "[fd12:3456::1]",
+        "[fec0::1]",
+        "[ff02::1]",
+        "198.18.0.1"
+      ]
+    ) assert.isFalse(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
+    for (const host of ["[::ffff:8.8.8.8]", "[64:ff9b::8.8.8.8]", "[2002:808:808::1]", "[2001:4860:4860::8888]", "[2606:4700::1111]"]) {
+      assert.isTrue(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
+    }
+  })
+
   it("loosens exactly what the configuration allows", () => {
     assert.isTrue(UrlPolicy.allows("http://example.com/x", { allowHttp: true, allowPrivate: false }))
     assert.isFalse(UrlPolicy.allows("http://127.0.0.1/x", { allowHttp: true, allowPrivate: false }))
