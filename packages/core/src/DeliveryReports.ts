@@ -6,7 +6,10 @@
  * A report can overtake its own `sent` transition (a fast network, or a dispatcher that died
  * between the carrier's accept and the write): a report for a message still `queued` is held and
  * tried again on later passes, for up to `holdMillis`. A report for an unknown message, or one
- * already past `sent`, is ignored.
+ * already past `sent`, is ignored. Reports that meet a store failure are held until the store
+ * answers, however long: meanwhile the worker backs off and takes no more from the carrier, so the
+ * rest wait there rather than in memory. Held reports live in memory: a process that stops loses
+ * them (reports not yet taken stay with the carrier).
  *
  * @since 0.1.0
  */
@@ -34,17 +37,23 @@ export const defaults: Options = { batchSize: 100, pollMillis: 1_000, holdMillis
 
 /** The DeliveryReports worker. @since 0.1.0 @category services */
 export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, {
-  /** One pass: applies the held reports and those the carrier has now; returns how many it took from the carrier. */
+  /**
+   * One pass: applies the held reports and those the carrier has now (none while reports that met
+   * a store failure wait); returns how many it took from the carrier.
+   */
   readonly runOnce: Effect.Effect<number>
   /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
   readonly run: Effect.Effect<never>
-  /** Reports waiting for their message to become `sent`. */
+  /** Reports waiting for their message to become `sent`, or for the store to answer. */
   readonly held: Effect.Effect<ReadonlyArray<DeliveryReport>>
 }>() {}
 
 interface Held {
   readonly report: DeliveryReport
+  /** When the report was taken from the carrier. */
   readonly since: number
+  /** Why it is held: its message is not `sent` yet, or the store failed. */
+  readonly reason: "early" | "store"
 }
 
 /** Builds the DeliveryReports worker with `options` over the defaults. @since 0.1.0 @category constructors */
@@ -79,16 +88,15 @@ export const make = (
       return { next: finish(message, report), from: "sent" }
     }
 
-    // Every report of a pass in one read and one store call. A report that finds its message still
-    // `queued`, or meets a store failure, is held for a later pass.
+    // Every report of a pass in one read and one store call: for each, why it stays held, if it does.
     const apply = (reports: ReadonlyArray<DeliveryReport>) =>
       Effect.gen(function*() {
         const found = yield* messages.findMany(reports.map((r) => ({ accountId: r.accountId, id: r.reference })))
-        const held: Array<boolean> = []
+        const held: Array<Held["reason"] | undefined> = []
         const changes: Array<Transition.Change> = []
         for (const [i, report] of reports.entries()) {
           const decision = decide(report, found[i]!)
-          held.push(decision === "held")
+          held.push(decision === "held" ? "early" : undefined)
           if (decision === "held") continue
           if ("ignored" in decision) yield* Effect.logDebug(`DeliveryReports: ${decision.ignored}; report ignored`)
           else changes.push(decision)
@@ -99,7 +107,7 @@ export const make = (
         Effect.catchAll((error) =>
           Effect.as(
             Effect.logWarning(`DeliveryReports: could not record ${reports.length} reports; holding them`, error),
-            reports.map(() => true)
+            reports.map((): Held["reason"] => "store")
           )
         )
       )
@@ -109,17 +117,23 @@ export const make = (
     const pass = Effect.uninterruptible(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const retry = yield* Ref.getAndSet(waiting, [])
-      const fresh = yield* carrier.takeReports(settings.batchSize)
-      const all: ReadonlyArray<Held> = [...retry, ...fresh.map((report) => ({ report, since: now }))]
+      const storeFailed = retry.some((h) => h.reason === "store")
+      const fresh = storeFailed ? [] : yield* carrier.takeReports(settings.batchSize)
+      const all: ReadonlyArray<Held> = [...retry, ...fresh.map((report) => ({ report, since: now, reason: "early" as const }))]
       const held = all.length === 0 ? [] : yield* apply(all.map((h) => h.report))
       const keep: Array<Held> = []
       for (const [i, h] of all.entries()) {
-        if (!held[i]) continue
-        if (now - h.since < settings.holdMillis) keep.push(h)
+        const reason = held[i]
+        if (reason === undefined) continue
+        if (reason === "store" || now - h.since < settings.holdMillis) keep.push({ ...h, reason })
         else yield* Effect.logWarning(`DeliveryReports: ${h.report.reference} never became sent; report dropped`)
       }
       if (keep.length > 0) yield* Ref.update(waiting, (w) => [...w, ...keep])
-      return { taken: fresh.length, full: fresh.length === settings.batchSize, backOff: false }
+      return {
+        taken: fresh.length,
+        full: fresh.length === settings.batchSize,
+        backOff: keep.some((h) => h.reason === "store")
+      }
     }))
 
     return DeliveryReports.of({

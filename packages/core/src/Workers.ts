@@ -1,7 +1,8 @@
 /**
  * The message workers together: Dispatcher, Scheduler and DeliveryReports, each a fiber looping
  * over due work on the Clock. Start them beside a server or inside an embedding service; they stop
- * when their scope closes, after finishing the carrier answers and reports they hold.
+ * when their scope closes, after recording the carrier answers and reports of the pass in flight
+ * (reports DeliveryReports holds for a later pass are lost with the process).
  *
  * @since 0.1.0
  */
@@ -33,8 +34,8 @@ export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() 
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
   const reports = yield* DeliveryReports.DeliveryReports
-  yield* Effect.all([dispatcher.run, scheduler.run, reports.run], { concurrency: "unbounded", discard: true })
-  return yield* Effect.never
+  // Each loop ends only by interruption: racing them runs all three until then.
+  return yield* Effect.raceAll([dispatcher.run, scheduler.run, reports.run])
 })
 
 /** Forks the three loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */

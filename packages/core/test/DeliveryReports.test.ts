@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Carrier, DeliveryReports, Dispatcher, Messaging, MessageStore, Timestamp } from "@sendline/core"
+import { Carrier, DeliveryReports, Dispatcher, Errors, Messaging, MessageStore, Timestamp } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 import * as TestStores from "./TestStores.js"
@@ -130,6 +130,36 @@ describe(`DeliveryReports (${store.name})`, () => {
       assert.deepStrictEqual(yield* TestWorkers.eventTypes(message), ["message.queued", "message.sent", "message.delivered"])
       assert.deepStrictEqual(yield* (yield* DeliveryReports.DeliveryReports).held, [])
       assert.strictEqual(yield* (yield* CarrierMock.CarrierMock).charged, 1)
+    }).pipe(Effect.provide(storeLayer())))
+
+  it.effect("while the store fails, reports are held however long and the rest stay with the carrier", () =>
+    Effect.gen(function*() {
+      const sent = yield* Effect.forEach(["5678", "5679", "5680", "5681", "5682"], sentTo)
+      yield* adjust(2_000) // the carrier has a report for each
+      const store = yield* MessageStore.MessageStore
+      let failing = true
+      const flaky = MessageStore.MessageStore.of({
+        ...store,
+        findMany: (keys) =>
+          Effect.suspend(() => failing ? Effect.fail(new Errors.StoreUnavailable({ message: "down" })) : store.findMany(keys))
+      })
+      const reports = yield* Effect.provideService(
+        DeliveryReports.make({ batchSize: 2, holdMillis: 60_000 }),
+        MessageStore.MessageStore,
+        flaky
+      )
+      assert.strictEqual(yield* reports.runOnce, 2, "one batch taken; the store fails")
+      assert.strictEqual(yield* reports.runOnce, 0, "no more taken while it fails")
+      yield* adjust(600_000) // far past holdMillis
+      assert.strictEqual(yield* reports.runOnce, 0)
+      assert.strictEqual((yield* reports.held).length, 2, "held, not dropped")
+
+      failing = false
+      assert.strictEqual(yield* reports.runOnce, 0, "the held reports first")
+      assert.deepStrictEqual(yield* reports.held, [])
+      assert.strictEqual(yield* reports.runOnce, 2)
+      assert.strictEqual(yield* reports.runOnce, 1)
+      for (const message of sent) assert.strictEqual((yield* TestWorkers.load(message)).status, "delivered", message.to)
     }).pipe(Effect.provide(storeLayer())))
 
   it.effect("a held report whose message never becomes sent is dropped after holdMillis", () =>
