@@ -55,9 +55,6 @@ export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors
       })
   })
   return SqliteStore.layerSqlite({ filename: config.sqlitePath }).pipe(
-    Layer.catchAll((cause) =>
-      Layer.fail(new Errors.StoreUnavailable({ message: `Cannot open SQLite at ${config.sqlitePath}.`, cause }))
-    ),
     Layer.tap(() => Effect.logInfo(`Store: SQLite at ${config.sqlitePath}`)),
     Layer.provide(Layer.effectDiscard(directory))
   )

@@ -76,6 +76,15 @@ describe("sendline CLI", () => {
     expect(refused.stderr).not.toMatch(/\n\s+at /)
   }, 60_000)
 
+  it("refuses a file that is not a SQLite database, naming it and the reason", async () => {
+    const text = join(dir, "notes.txt")
+    writeFileSync(text, "not a database, but long enough to have what would be its header\n".repeat(10))
+    const refused = await sendline({ ...env, SQLITE_PATH: text }, "migrate")
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain(`Cannot open SQLite at ${text} (file is not a database)`)
+    expect(refused.stderr).not.toMatch(/\n\s+at /)
+  }, 60_000)
+
   describe("serve --demo", () => {
     let server: Server
 

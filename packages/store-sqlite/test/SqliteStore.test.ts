@@ -9,7 +9,7 @@ import { StoreSuite } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { rmSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
@@ -36,6 +36,25 @@ describe("SqliteStore", () => {
       sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sendline_%' ORDER BY name`,
       (rows) => rows.map((row) => row.name)
     )
+
+  it.effect("a database that cannot be opened fails with StoreUnavailable naming it and the reason, never a defect", () =>
+    Effect.gen(function*() {
+      const notADatabase = temporaryDatabase("text")
+      writeFileSync(notADatabase, "this is a text file, not a SQLite database, and long enough to have a header".repeat(10))
+      const cases = [
+        [join(tmpdir(), `sendline-missing-${randomUUID()}`, "db.sqlite"), /directory does not exist/],
+        [tmpdir(), /unable to open/],
+        [notADatabase, /not a database/]
+      ] as const
+      for (const [filename, reason] of cases) {
+        const exit = yield* Effect.exit(Layer.build(SqliteStore.layerSqlite({ filename })).pipe(Effect.scoped))
+        assert.isTrue(exit._tag === "Failure" && exit.cause._tag === "Fail", `${filename}: a failure, not a defect`)
+        const error = (exit as { cause: { error: unknown } }).cause.error
+        assert.instanceOf(error, StoreUnavailable)
+        assert.include((error as StoreUnavailable).message, `Cannot open SQLite at ${filename} (`)
+        assert.match((error as StoreUnavailable).message, reason)
+      }
+    }))
 
   it.effect("migrations are idempotent: make runs twice on one file, and again on a new connection", () =>
     Effect.gen(function*() {
