@@ -7,7 +7,7 @@
  */
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import * as Carrier from "./Carrier.js"
-import type { StoreUnavailable } from "./Errors.js"
+import type { RuleCode, StoreUnavailable } from "./Errors.js"
 import { IdGenerator } from "./Ids.js"
 import * as Transition from "./internal/transition.js"
 import { loop } from "./internal/worker.js"
@@ -32,7 +32,7 @@ export interface Options {
 export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 16 }
 
 /** The error code of a message whose Sender ID stopped being registered before dispatch. @since 0.1.0 @category constants */
-export const senderIdNotRegistered = "sender_id_not_registered"
+export const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
 
 /** The Dispatcher worker. @since 0.1.0 @category services */
 export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, {

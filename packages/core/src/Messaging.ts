@@ -45,7 +45,7 @@ export interface Preview extends Segments.SegmentInfo {
   readonly price: Option.Option<Markets.Price>
 }
 
-/** A list request: filters, an optional cursor and the requested page size. @since 0.1.0 @category models */
+/** A list request: filters, an optional cursor and the requested page size (an integer ≥ 1; above the largest is clamped). @since 0.1.0 @category models */
 export interface ListInput {
   readonly filter: MessageFilter
   readonly cursor?: string | undefined
@@ -86,12 +86,10 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
 
 const marketPattern = /^[A-Z]{2}$/
 
+/** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
 const codePoints = (text: string): number => {
   let n = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c < 0xd800 || c > 0xdbff || i + 1 === text.length) n++
-  }
+  for (const _ of text) n++
   return n
 }
 
@@ -232,7 +230,11 @@ export const make = Effect.gen(function*() {
   const list = (principal: Principal, input: ListInput) =>
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:read")
-      const pageSize = Math.min(input.pageSize ?? pageSizes.default, pageSizes.max)
+      const requested = input.pageSize ?? pageSizes.default
+      if (!Number.isInteger(requested) || requested < 1) {
+        return yield* invalidParameter("page_size", "page_size must be an integer of at least 1.")
+      }
+      const pageSize = Math.min(requested, pageSizes.max)
       const market = input.filter.market
       if (market !== undefined && Option.isNone(markets.get(market))) {
         return yield* invalidParameter("market", `market must be one of ${markets.all.map((m) => m.code).join(", ")}.`)

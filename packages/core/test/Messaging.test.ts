@@ -192,6 +192,16 @@ layer(TestCore.layer)("Messaging", (it) => {
       assert.strictEqual((yield* messaging.list(principal, { filter: {}, pageSize: 500 })).pageSize, 100)
     }))
 
+  it.effect("a page size that is not an integer of at least 1 is refused with invalid_parameter", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      for (const pageSize of [0, -5, 2.5, Number.NaN]) {
+        const refused = yield* Effect.flip(messaging.list(principal, { filter: {}, pageSize }))
+        assert.deepInclude(refused, { code: "invalid_parameter", field: "page_size" }, String(pageSize))
+      }
+    }))
+
   it.effect("a cursor is refused with other filters or when altered", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()

@@ -31,8 +31,9 @@ import * as Rows from "./Rows.js"
 
 /**
  * What differs between the databases. Every write of the store, those below included, runs
- * through `write`, but for the message transitions: always one transaction, for the statements of
- * a worker's whole pass. The statements given to the outbox writes and the claim come from `Queries`.
+ * through `write`, but for the two that need a transaction on both databases: the message
+ * transitions (the statements of a worker's whole pass) and the idempotency reserve (its upsert and
+ * read-back). The statements given to the outbox writes and the claim come from `Queries`.
  *
  * @since 0.1.0
  * @category models
