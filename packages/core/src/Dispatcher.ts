@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as Carrier from "./Carrier.js"
 import type { RuleCode, StoreUnavailable } from "./Errors.js"
 import { IdGenerator } from "./Ids.js"
@@ -20,7 +20,10 @@ import { SenderIdStore } from "./SenderIdStore.js"
 export interface Options {
   /** Messages claimed per pass. */
   readonly batchSize: number
-  /** How long a claim holds a message: a message left `queued` is tried again after it. */
+  /**
+   * How long a claim holds a message: a message left `queued` is tried again after it. A pass's
+   * submissions end by four fifths of it, leaving the rest to record their answers.
+   */
   readonly leaseMillis: number
   /** Clock time between passes when the last one found less than a full batch. */
   readonly pollMillis: number
@@ -103,6 +106,9 @@ export const make = (
         const claimed = yield* restore(messages.claim("dispatch", now, settings.batchSize, now + settings.leaseMillis))
         if (claimed.length === 0) return { taken: 0, full: false, backOff: false }
         const registered = yield* restore(registrations(claimed, now))
+        // Submissions still waiting for the carrier at the deadline are interrupted, before another
+        // claimer can take their messages when the lease ends; those stay queued for it.
+        const deadline = now + settings.leaseMillis * 0.8 - (yield* Clock.currentTimeMillis)
         const answers: Array<Transition.Change | "retry"> = []
         const submitted = yield* Effect.exit(restore(Effect.forEach(claimed, (message) => {
           const check = registered.get(senderKey(message))!
@@ -118,7 +124,13 @@ export const make = (
             return Effect.void
           }
           return Effect.map(submit(message), (answer) => void answers.push(answer))
-        }, { concurrency: settings.concurrency, discard: true })))
+        }, { concurrency: settings.concurrency, discard: true }).pipe(
+          Effect.timeoutOption(Duration.millis(Math.max(0, deadline))),
+          Effect.tap(Option.match({
+            onNone: () => Effect.logWarning(`Dispatcher: the carrier answered ${answers.length} of ${claimed.length} before the lease's deadline; the rest wait for the lease to end`),
+            onSome: () => Effect.void
+          }))
+        )))
         const changes = answers.filter((answer) => answer !== "retry")
         const recorded = yield* Effect.either(transition(changes))
         if (Either.isLeft(recorded)) {
@@ -128,7 +140,7 @@ export const make = (
         return {
           taken: claimed.length,
           full: claimed.length === settings.batchSize,
-          backOff: Either.isLeft(recorded) || answers.length > changes.length
+          backOff: Either.isLeft(recorded) || answers.length > changes.length || answers.length < claimed.length
         }
       })
     )

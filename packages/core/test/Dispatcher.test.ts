@@ -123,6 +123,28 @@ describe(`Dispatcher (${store.name})`, () => {
       assert.strictEqual((yield* mock.journal).filter((e) => e.decision === "throttled").length, 4)
     }).pipe(Effect.provide(storeLayer({ carrier: { maxPerSecond: 2 } }))))
 
+  it.effect("a carrier too slow for the lease: submissions end by its deadline, the rest wait for the lease to end", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const all = yield* Effect.forEach(Array.from({ length: 5 }), () => messaging.send(principal, TestCore.auMessage))
+      const statuses = Effect.forEach(all, (m) => Effect.map(TestWorkers.load(m), (s) => s.status))
+      // one at a time, 10 s each: two answers by the deadline (24 s of a 30 s lease), three interrupted
+      const dispatcher = yield* Dispatcher.make({ concurrency: 1, leaseMillis: 30_000 })
+      const pass = yield* Effect.fork(dispatcher.runOnce)
+      yield* TestClock.adjust("24 seconds")
+      assert.strictEqual(yield* Fiber.join(pass), 5)
+      assert.deepStrictEqual(yield* statuses, ["sent", "sent", "queued", "queued", "queued"])
+      yield* TestClock.adjust("5999 millis")
+      assert.strictEqual(yield* dispatcher.runOnce, 0, "still held by the lease")
+      yield* TestClock.adjust("1 millis")
+      const next = yield* Effect.fork(dispatcher.runOnce)
+      yield* TestClock.adjust("24 seconds")
+      assert.strictEqual(yield* Fiber.join(next), 3, "the three left, claimed again")
+      assert.deepStrictEqual(yield* statuses, ["sent", "sent", "sent", "sent", "queued"])
+      assert.strictEqual(yield* (yield* CarrierMock.CarrierMock).charged, 4, "an interrupted submission was never accepted")
+    }).pipe(Effect.provide(storeLayer({ carrier: { submitLatency: "10 seconds" } }))))
+
   it.effect("the crash window: accepted by the carrier but never marked sent → resubmitted once the lease ends, not charged twice", () =>
     Effect.gen(function*() {
       const message = yield* sendTo("5678")
