@@ -12,7 +12,7 @@ import type { SenderIdRecord } from "./SenderId.js"
 export class SenderIdStore extends Context.Tag("@sendline/core/SenderIdStore")<SenderIdStore, {
   readonly insert: (record: SenderIdRecord) => Effect.Effect<void, StoreUnavailable>
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<SenderIdRecord>, StoreUnavailable>
-  /** The account's record for this Sender ID string in `market` that is `registered`, if any. */
+  /** The account's newest record for this Sender ID string in `market` that is `registered`, if any. */
   readonly findRegistered: (
     accountId: string,
     senderId: string,

@@ -297,6 +297,26 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         assert.isTrue(Option.isNone(yield* senderIds.findRegistered(accountId, "Bolt", "AU")), "not registered")
       }))
 
+    it.effect("SenderIdStore: findRegistered answers the newest of several registered records", () =>
+      Effect.gen(function*() {
+        const senderIds = yield* SenderIdStore
+        const accountId = yield* freshAccount
+        const record = (createdAt: number): SenderIdRecord => ({
+          id: fresh("sid"),
+          accountId,
+          senderId: "Acme",
+          market: "AU",
+          brandName: "Acme Pty Ltd",
+          status: "registered",
+          createdAt,
+          registeredAt: createdAt,
+          expiresAt: createdAt + 31_536_000_000
+        })
+        const [older, newest, old] = [record(T + 1_000), record(T + 2_000), record(T)]
+        for (const r of [older, newest, old]) yield* senderIds.insert(r)
+        assert.deepStrictEqual(yield* senderIds.findRegistered(accountId, "Acme", "AU"), Option.some(newest))
+      }))
+
     // --- MessageStore: insert and find -------------------------------------------------------
 
     it.effect("MessageStore: insert writes the message and its event; every optional field round-trips", () =>
