@@ -101,7 +101,7 @@ export const make = (
           if ("ignored" in decision) yield* Effect.logDebug(`DeliveryReports: ${decision.ignored}; report ignored`)
           else changes.push(decision)
         }
-        yield* transition(changes)
+        yield* transition.move(changes)
         return held
       }).pipe(
         Effect.catchAll((error) =>
@@ -138,7 +138,7 @@ export const make = (
 
     return DeliveryReports.of({
       runOnce: Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("DeliveryReports.runOnce")),
-      run: loop("DeliveryReports", pass, settings.pollMillis),
+      run: loop("DeliveryReports", pass, settings.pollMillis, transition.logProgress),
       held: Effect.map(Ref.get(waiting), (w) => w.map((h) => h.report))
     })
   })

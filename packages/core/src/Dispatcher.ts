@@ -132,7 +132,7 @@ export const make = (
           }))
         )))
         const changes = answers.filter((answer) => answer !== "retry")
-        const recorded = yield* Effect.either(transition(changes))
+        const recorded = yield* Effect.either(transition.move(changes))
         if (Either.isLeft(recorded)) {
           yield* Effect.logWarning(`Dispatcher: could not record ${changes.length} answers; retrying after the lease`, recorded.left)
         }
@@ -146,7 +146,7 @@ export const make = (
     )
 
     const runOnce = Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("Dispatcher.runOnce"))
-    return Dispatcher.of({ runOnce, run: loop("Dispatcher", pass, settings.pollMillis) })
+    return Dispatcher.of({ runOnce, run: loop("Dispatcher", pass, settings.pollMillis, transition.logProgress) })
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

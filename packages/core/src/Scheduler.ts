@@ -48,7 +48,7 @@ export const make = (
     const pass = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const claimed = yield* messages.claim("schedule", now, settings.batchSize, now + settings.leaseMillis)
-      const recorded = yield* Effect.either(transition(claimed.map((m) => ({ next: { ...m, status: "queued" }, from: "scheduled" }))))
+      const recorded = yield* Effect.either(transition.move(claimed.map((m) => ({ next: { ...m, status: "queued" }, from: "scheduled" }))))
       if (Either.isLeft(recorded)) {
         yield* Effect.logWarning(`Scheduler: could not queue ${claimed.length} messages; retrying after the lease`, recorded.left)
       }
@@ -56,7 +56,7 @@ export const make = (
     })
 
     const runOnce = Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("Scheduler.runOnce"))
-    return Scheduler.of({ runOnce, run: loop("Scheduler", pass, settings.pollMillis) })
+    return Scheduler.of({ runOnce, run: loop("Scheduler", pass, settings.pollMillis, transition.logProgress) })
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

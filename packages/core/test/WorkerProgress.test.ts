@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DeliveryReports, Dispatcher, Messaging } from "@sendline/core"
-import { Effect, Logger, LogLevel, TestClock } from "effect"
+import { Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 import * as TestStores from "./TestStores.js"
 import * as TestWorkers from "./TestWorkers.js"
@@ -48,6 +48,29 @@ describe("worker progress in the logs", () => {
         assert.deepStrictEqual(lines.slice(2), ["DeliveryReports: 4 messages delivered"])
       })
     ).pipe(Effect.provide(TestWorkers.layer({ carrier: { reportDelay: 0 } }, store))))
+
+  it.effect("moves not logged yet are logged by a later idle pass once ten seconds have passed, and when the worker stops", () =>
+    infoLines((lines) =>
+      Effect.gen(function*() {
+        const dispatcher = yield* Dispatcher.Dispatcher
+        yield* sendEach(["5678"])
+        const running = yield* Effect.fork(dispatcher.run)
+        yield* TestClock.adjust("1 second")
+        assert.deepStrictEqual(lines, ["Dispatcher: 1 message sent"])
+
+        yield* sendEach(["5679", "9999"])
+        yield* TestClock.adjust("1 second")
+        assert.strictEqual(lines.length, 1, "within ten seconds of the last line: counted, not logged")
+        yield* TestClock.adjust("9 seconds") // idle passes meanwhile
+        assert.deepStrictEqual(lines.slice(1), ["Dispatcher: 1 message sent, 1 failed"])
+
+        yield* sendEach(["5680"])
+        yield* TestClock.adjust("1 second")
+        assert.strictEqual(lines.length, 2)
+        yield* Fiber.interrupt(running)
+        assert.deepStrictEqual(lines.slice(2), ["Dispatcher: 1 message sent"], "logged as the worker stops")
+      })
+    ).pipe(Effect.provide(TestWorkers.layer({}, store))))
 
   it.effect("a pass that moves nothing writes nothing", () =>
     infoLines((lines) =>

@@ -15,15 +15,21 @@ export interface Pass {
 
 /**
  * Runs `pass` forever: again at once after a full batch, otherwise after `pollMillis` of Clock time.
- * A failed pass is logged and retried after the interval; only interruption ends the loop.
+ * A failed pass is logged and retried after the interval; only interruption ends the loop. After
+ * each pass, and when the loop ends, the worker's progress is logged if it is due (`logProgress`).
  *
  * "At once" is a sleep of zero: on the live clock a timer, so that the I/O that arrived during the
  * pass (a server's requests, in the same process) runs before the next one, where a fiber's yield
  * would run it first; on `TestClock` no wait at all, so a backlog drains within one `adjust`.
  */
-export const loop = <E>(name: string, pass: Effect.Effect<Pass, E>, pollMillis: number): Effect.Effect<never> => {
+export const loop = <E>(
+  name: string,
+  pass: Effect.Effect<Pass, E>,
+  pollMillis: number,
+  logProgress: (always: boolean) => Effect.Effect<void>
+): Effect.Effect<never> => {
   const interval = Duration.millis(pollMillis)
-  const once = pass.pipe(
+  const once = Effect.zipLeft(pass, logProgress(false)).pipe(
     Effect.flatMap((result) => result.full && !result.backOff ? Effect.sleep(Duration.zero) : Effect.sleep(interval)),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)
@@ -31,6 +37,9 @@ export const loop = <E>(name: string, pass: Effect.Effect<Pass, E>, pollMillis: 
         : Effect.zipRight(Effect.logWarning(`${name}: pass failed; retrying after ${pollMillis} ms`, cause), Effect.sleep(interval))
     )
   )
-  return Effect.forever(once).pipe(Effect.annotateLogs("worker", name))
+  return Effect.forever(once).pipe(
+    Effect.onInterrupt(() => logProgress(true)),
+    Effect.annotateLogs("worker", name)
+  )
 }
 
