@@ -7,8 +7,9 @@
  * @since 0.1.0
  */
 import { Carrier, TokenBucket } from "@sendline/core"
-import { Clock, Context, Duration, Effect, Layer } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
+import { dirname } from "node:path"
 
 /** A recipient ending in these digits is accepted and reported `undelivered`. @since 0.1.0 @category rules */
 export const undeliveredSuffix = "0000"
@@ -53,7 +54,8 @@ export interface Options {
   /**
    * A JSON-lines file the journal is appended to. When it exists at start, the mock remembers it:
    * accepted references stay deduped and their reports are due again, as a real carrier that
-   * outlived the crash of its client would.
+   * outlived the crash of its client would. Its directory is created; a file that cannot be
+   * written fails the mock at start with `JournalUnavailable`.
    */
   readonly journalPath?: string
   /**
@@ -112,12 +114,31 @@ const parseJournal = (path: string): ReadonlyArray<JournalEntry> => {
   return entries
 }
 
+/** The journal file cannot be read or written (its message names the file and the reason). @since 0.1.0 @category errors */
+export class JournalUnavailable extends Schema.TaggedError<JournalUnavailable>()("JournalUnavailable", {
+  message: Schema.String
+}) {}
+
+// The journal's entries so far, its directory created and the file checked writable at start, so
+// that a bad path stops the server at once rather than every submission later.
+const openJournal = (path: string) =>
+  Effect.try({
+    try: () => {
+      fs.mkdirSync(dirname(path), { recursive: true })
+      const entries = parseJournal(path)
+      fs.appendFileSync(path, "")
+      return entries
+    },
+    catch: (cause) =>
+      new JournalUnavailable({ message: `Cannot use the carrier journal at ${path} (${(cause as Error).message})` })
+  })
+
 /** The mock's two faces: the `Carrier` port and the `CarrierMock` test view. @since 0.1.0 @category constructors */
 export const make = (options: Options = {}): Effect.Effect<{
   readonly carrier: Context.Tag.Service<Carrier.Carrier>
   readonly mock: Context.Tag.Service<CarrierMock>
-}> =>
-  Effect.sync(() => {
+}, JournalUnavailable> =>
+  Effect.flatMap(options.journalPath === undefined ? Effect.succeed([]) : openJournal(options.journalPath), (journaled) => Effect.sync(() => {
     const latency = Duration.decode(options.submitLatency ?? 0)
     const reportDelay = Duration.toMillis(options.reportDelay ?? "2 seconds")
     const cap = options.maxPerSecond ?? Infinity
@@ -177,11 +198,9 @@ export const make = (options: Options = {}): Effect.Effect<{
       }
     }
 
-    if (options.journalPath !== undefined) {
-      for (const entry of parseJournal(options.journalPath)) {
-        remember(entry)
-        if (entry.decision === "accepted") counter++
-      }
+    for (const entry of journaled) {
+      remember(entry)
+      if (entry.decision === "accepted") counter++
     }
 
     const record = (entry: JournalEntry) => {
@@ -268,9 +287,9 @@ export const make = (options: Options = {}): Effect.Effect<{
       injectReport: (report) => Effect.sync(() => void pending.push(report))
     })
     return { carrier, mock }
-  })
+  }))
 
 /** The mock as the `Carrier`, with its `CarrierMock` test view. @since 0.1.0 @category layers */
-export const layer = (options: Options = {}): Layer.Layer<Carrier.Carrier | CarrierMock> =>
+export const layer = (options: Options = {}): Layer.Layer<Carrier.Carrier | CarrierMock, JournalUnavailable> =>
   Layer.effectContext(Effect.map(make(options), ({ carrier, mock }) =>
     Context.make(Carrier.Carrier, carrier).pipe(Context.add(CarrierMock, mock))))

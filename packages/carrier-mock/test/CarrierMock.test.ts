@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Carrier } from "@sendline/core"
-import { Clock, Effect, Either, Fiber, TestClock } from "effect"
+import { Clock, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -147,6 +147,22 @@ describe("CarrierMock", () => {
       assert.deepStrictEqual((yield* take(2)).map((r) => r.reference), ["msg_0", "msg_1"])
       assert.deepStrictEqual((yield* take(10)).map((r) => r.reference), ["msg_2", "msg_3", "msg_4"])
     }).pipe(withMock()))
+
+  it.effect("a journal in a directory not yet made is created; a path that cannot be written fails at start", () =>
+    Effect.gen(function*() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "carrier-mock-"))
+      const journalPath = path.join(dir, "not", "yet", "journal.jsonl")
+      yield* Effect.provide(submit(outbound("msg_a", "+61412345678")), CarrierMock.layer({ journalPath }))
+      assert.include(fs.readFileSync(journalPath, "utf8"), "\"reference\":\"msg_a\"")
+
+      const blocker = path.join(dir, "a-file")
+      fs.writeFileSync(blocker, "")
+      for (const unusable of [dir, path.join(blocker, "journal.jsonl")]) {
+        const refused = yield* Effect.flip(Layer.build(CarrierMock.layer({ journalPath: unusable })).pipe(Effect.scoped))
+        assert.instanceOf(refused, CarrierMock.JournalUnavailable)
+        assert.include(refused.message, `Cannot use the carrier journal at ${unusable} (`)
+      }
+    }))
 
   it.effect("a journal file outlives the mock: the next one dedupes and reports what the first accepted", () =>
     Effect.gen(function*() {

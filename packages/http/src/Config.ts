@@ -38,38 +38,69 @@ export interface CarrierSettings {
   readonly retainMillis: number
 }
 
+/** A whole number of at least `min`; the message names the variable. */
+const atLeast = (name: string, min: number) =>
+  Config.validate({ message: `${name} must be ${min} or more`, validation: (n: number) => n >= min })
+
+const integerAtLeast = (name: string, min: number, fallback: number) =>
+  Config.integer(name).pipe(atLeast(name, min), Config.withDefault(fallback))
+
+/** A text setting, `fallback` when unset or empty (`HOST=` must not mean every interface). */
+const text = (name: string, fallback: string) =>
+  Config.string(name).pipe(Config.withDefault(fallback), Config.map((value) => (value === "" ? fallback : value)))
+
+/** An optional text setting, unset when empty. */
+const optionalText = (name: string) => Config.option(Config.string(name)).pipe(Config.map(Option.filter((v) => v !== "")))
+
 /** Every setting, with CONTRACT §9's names. @since 0.1.0 @category config */
 export const server: Config.Config<ServerConfig> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(3000)),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
-  sqlitePath: Config.string("SQLITE_PATH").pipe(Config.withDefault("data/sendline.sqlite")),
+  host: text("HOST", "127.0.0.1"),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")).pipe(
+    Config.map(Option.filter((url) => Redacted.value(url) !== ""))
+  ),
+  sqlitePath: text("SQLITE_PATH", "data/sendline.sqlite"),
   rateLimitPerSecond: Config.number("RATE_LIMIT_PER_SECOND").pipe(
     Config.validate({ message: "RATE_LIMIT_PER_SECOND must be 0 (no limit) or more", validation: (n) => n >= 0 }),
     Config.withDefault(100)
   ),
   webhookAllowHttp: Config.boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
   webhookAllowPrivate: Config.boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  maxSegments: Config.integer("MAX_MESSAGE_SEGMENTS").pipe(
-    Config.validate({ message: "MAX_MESSAGE_SEGMENTS must be 1 or more", validation: (n) => n >= 1 }),
-    Config.withDefault(10)
-  ),
+  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10),
   carrier: Config.all({
-    submitLatencyMillis: Config.integer("CARRIER_SUBMIT_LATENCY_MS").pipe(Config.withDefault(0)),
-    reportDelayMillis: Config.integer("CARRIER_REPORT_DELAY_MS").pipe(Config.withDefault(2000)),
-    maxPerSecond: Config.option(
-      Config.integer("CARRIER_MAX_PER_SECOND").pipe(
-        Config.validate({ message: "CARRIER_MAX_PER_SECOND must be 1 or more", validation: (n) => n >= 1 })
-      )
-    ),
-    journalPath: Config.option(Config.string("CARRIER_JOURNAL_PATH")),
-    retainMillis: Config.integer("CARRIER_RETAIN_MS").pipe(Config.withDefault(10 * 60_000))
+    submitLatencyMillis: integerAtLeast("CARRIER_SUBMIT_LATENCY_MS", 0, 0),
+    reportDelayMillis: integerAtLeast("CARRIER_REPORT_DELAY_MS", 0, 2000),
+    maxPerSecond: Config.option(Config.integer("CARRIER_MAX_PER_SECOND").pipe(atLeast("CARRIER_MAX_PER_SECOND", 1))),
+    journalPath: optionalText("CARRIER_JOURNAL_PATH"),
+    retainMillis: integerAtLeast("CARRIER_RETAIN_MS", 0, 10 * 60_000)
   }),
   workers: Config.all({
-    pollMillis: Config.integer("WORKER_POLL_MS").pipe(Config.withDefault(1000)),
-    leaseMillis: Config.integer("WORKER_LEASE_MS").pipe(Config.withDefault(30_000))
+    pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000),
+    leaseMillis: integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
   })
 })
+
+/**
+ * What a configuration error says, one line per problem, each naming its variable
+ * ("PORT: Expected a network port value but received abc").
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const describeError = (error: ConfigError.ConfigError): string => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return `${describeError(error.left)}; ${describeError(error.right)}`
+    case "Unsupported":
+    case "SourceUnavailable":
+    case "MissingData":
+    case "InvalidData": {
+      const name = error.path.join("_")
+      return name === "" || error.message.startsWith(name) ? error.message : `${name}: ${error.message}`
+    }
+  }
+}
 
 const levels = new Map<string, LogLevel.LogLevel>([
   ["all", LogLevel.All],

@@ -6,10 +6,12 @@
  */
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Cause, Console, Effect, Layer, Option } from "effect"
+import { Cause, ConfigError, Console, Effect, Layer, Option } from "effect"
 import * as Cli from "./Cli.js"
+import * as Config from "./Config.js"
 
 const describe = (error: unknown): string => {
+  if (ConfigError.isConfigError(error)) return Config.describeError(error)
   if (typeof error === "object" && error !== null && "message" in error) {
     const code = "code" in error ? `${String(error.code)}: ` : ""
     const field = "field" in error && error.field !== undefined ? ` (${String(error.field)})` : ""
