@@ -85,6 +85,14 @@ export const make = Effect.gen(function*() {
         if (input.network === undefined || !market.value.networks.includes(input.network)) {
           return yield* invalidParameter("network", `network must be one of ${market.value.networks.join(", ")}.`)
         }
+      } else {
+        if (input.network !== undefined) return yield* invalidParameter("network", "Only an operator account has a network.")
+        if (input.market !== undefined && Option.isNone(markets.get(input.market))) {
+          return yield* invalidParameter("market", `Market ${input.market} is not configured.`)
+        }
+      }
+      if (input.type !== "brand" && (input.identifiers ?? []).length > 0) {
+        return yield* invalidParameter("identifiers", "Only a brand account owns legal identifiers.")
       }
       const account: Account = {
         id: yield* ids.make("acct"),
@@ -104,6 +112,10 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* requireAccount(input.accountId)
       if (input.permissions.length === 0) return yield* invalidParameter("permissions", "A key needs at least one permission.")
+      const now = yield* Clock.currentTimeMillis
+      if (input.expiresAt !== undefined && input.expiresAt <= now) {
+        return yield* invalidParameter("expires_at", "expires_at must be in the future.")
+      }
       const secret = "sk_" + (yield* ids.token(40))
       const apiKey: ApiKey = {
         id: yield* ids.make("key"),
@@ -111,7 +123,7 @@ export const make = Effect.gen(function*() {
         digest: Auth.digest(secret),
         permissions: [...new Set(input.permissions)],
         ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
-        createdAt: yield* Clock.currentTimeMillis
+        createdAt: now
       }
       yield* accounts.insertKey(apiKey)
       return { apiKey, secret }

@@ -53,6 +53,30 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       assert.strictEqual(yield* operator("US", "att"), "invalid_parameter")
     }))
 
+  it.effect("what an account type does not have is refused, not dropped: a network, identifiers, an unknown market", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const create = (input: Partial<Admin.CreateAccount>) =>
+        TestCore.outcome(admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.test", ...input }))
+      assert.strictEqual(yield* create({ market: "AU" }), "ok")
+      assert.strictEqual(yield* create({ network: "telstra", market: "AU" }), "invalid_parameter")
+      assert.strictEqual(yield* create({ market: "US" }), "invalid_parameter")
+      const abn = [{ identifierType: "ABN", identifierValue: "51824753556" }]
+      assert.strictEqual(yield* create({ identifiers: abn }), "invalid_parameter")
+      assert.strictEqual(yield* create({ type: "brand", identifiers: abn }), "ok")
+    }))
+
+  it.effect("a key cannot be created already expired", () =>
+    Effect.gen(function*() {
+      const { account } = yield* TestCore.seedAccount()
+      const admin = yield* Admin.Admin
+      const now = yield* Clock.currentTimeMillis
+      const key = (expiresAt: number) => TestCore.outcome(admin.createKey({ accountId: account.id, permissions: ["messaging:send"], expiresAt }))
+      assert.strictEqual(yield* key(now), "invalid_parameter")
+      assert.strictEqual(yield* key(now - 86_400_000), "invalid_parameter")
+      assert.strictEqual(yield* key(now + 1), "ok")
+    }))
+
   it.effect("importing a Sender ID the account already has registered answers that record, not a second one", () =>
     Effect.gen(function*() {
       const admin = yield* Admin.Admin

@@ -10,11 +10,14 @@ import { Cause, ConfigError, Console, Effect, Layer, Option } from "effect"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
 
+/** The command-line option of a field the core names (`admin_email` → `--admin-email`). */
+const option = (field: string): string => `--${field === "identifiers" ? "identifier" : field.replace(/_/g, "-")}`
+
 const describe = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return Config.describeError(error)
   if (typeof error === "object" && error !== null && "message" in error) {
     const code = "code" in error ? `${String(error.code)}: ` : ""
-    const field = "field" in error && error.field !== undefined ? ` (${String(error.field)})` : ""
+    const field = "field" in error && error.field !== undefined ? ` (${option(String(error.field))})` : ""
     return `${code}${String(error.message)}${field}`
   }
   return String(error)

@@ -39,6 +39,11 @@ describe("sendline CLI", () => {
     expect(unknownPermission.code).not.toBe(0)
     expect(unknownPermission.stdout).toBe("")
     expect(unknownPermission.stderr).toContain("Unknown permission everything")
+    expect(unknownPermission.stderr).toContain("(--permissions)")
+
+    const badEmail = await sendline(env, "accounts", "create", "--name", "Acme", "--type", "cpaas", "--admin-email", "nope")
+    expect(badEmail.code).toBe(1)
+    expect(badEmail.stderr).toContain("sendline: invalid_parameter: admin_email must be an e-mail address. (--admin-email)")
 
     const missingAccount = await sendline(env, "keys", "revoke", "key_00000000000000000000000000")
     expect(missingAccount.code).not.toBe(0)
