@@ -285,9 +285,13 @@ export const make = Effect.gen(function*() {
 })
 
 const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => string> = {
-  invalid_phone_number: (to) => `${to} is not a valid E.164 phone number.`,
+  invalid_phone_number: (to) =>
+    `${to} is not a valid phone number: to must be E.164 (+, country code, number) and valid in its numbering plan.`,
   not_a_mobile_number: (to) => `${to} is not a mobile number.`,
-  phone_market_mismatch: (to, market) => `${to} is not a number in market ${market}.`
+  phone_market_mismatch: (to, market) => {
+    const country = Phone.countryOf(to)
+    return country === undefined ? `${to} is not a number in market ${market}.` : `${to} is a number of ${country}, not of market ${market}.`
+  }
 }
 
 /** `make` as a layer. @since 0.1.0 @category layers */

@@ -22,3 +22,6 @@ export const check = (to: string, market: string): PhoneProblem | undefined => {
   if (phone.country !== market) return "phone_market_mismatch"
   return undefined
 }
+
+/** The country whose numbering plan `to` belongs to, when the metadata knows it (e.g. `GG` for +447911…). @since 0.1.0 @category checks */
+export const countryOf = (to: string): string | undefined => parsePhoneNumberFromString(to)?.country

@@ -101,6 +101,13 @@ layer(TestCore.layer)("Messaging", (it) => {
       assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "sender_id_not_registered")
     }))
 
+  it.effect("a number of another country's plan is told which country it belongs to", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const refused = yield* Effect.flip((yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, to: "+64211234567" }))
+      assert.deepInclude(refused, { code: "phone_market_mismatch", field: "to", message: "+64211234567 is a number of NZ, not of market AU." })
+    }))
+
   it.effect("checks run in CONTRACT order: the first broken rule wins", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()

@@ -16,4 +16,11 @@ describe("Phone", () => {
     assert.strictEqual(Phone.check("+61298765432", "AU"), "not_a_mobile_number")
     assert.strictEqual(Phone.check("+64211234567", "AU"), "phone_market_mismatch")
   })
+
+  it("knows the country of a number's plan, where the metadata does: a Guernsey mobile is not GB's", () => {
+    assert.strictEqual(Phone.countryOf("+64211234567"), "NZ")
+    assert.strictEqual(Phone.countryOf("+447911123456"), "GG")
+    assert.strictEqual(Phone.check("+447911123456", "GB"), "phone_market_mismatch")
+    assert.isUndefined(Phone.countryOf("not a number"))
+  })
 })
