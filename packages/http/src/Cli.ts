@@ -76,29 +76,31 @@ const demo = Options.boolean("demo").pipe(
   Options.withDescription("Create the demo organisation once and print a new all-permission demo key")
 )
 
+// The demo key is issued once the server listens: a start that cannot listen prints no key.
 const serve = Command.make("serve", { demo }, ({ demo }) =>
   Effect.gen(function*() {
     const config = yield* Config.server
-    const program = Effect.gen(function*() {
-      if (demo) {
-        const issued = yield* Demo.ensure
-        yield* Console.log(
-          [
-            "",
-            "  Sendline demo organisation ready.",
-            `  Demo API key (all permissions): ${issued.secret}`,
-            `  Registered Sender ID "${Demo.senderId}" in ${(yield* Markets.Markets).all.map((m) => m.code).join(", ")}.`,
-            ""
-          ].join("\n")
-        )
-      }
-      return yield* Layer.launch(
-        Layer.mergeAll(
-          Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
-          Workers.layer(workerOptions(config.workers))
-        ).pipe(Layer.provide(carrierLayer(config.carrier)))
-      ).pipe(Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop")))
+    const printDemoKey = Effect.gen(function*() {
+      const issued = yield* Demo.ensure
+      yield* Console.log(
+        [
+          "",
+          "  Sendline demo organisation ready.",
+          `  Demo API key (all permissions): ${issued.secret}`,
+          `  Registered Sender ID "${Demo.senderId}" in ${(yield* Markets.Markets).all.map((m) => m.code).join(", ")}.`,
+          ""
+        ].join("\n")
+      )
     })
+    const serving = Layer.mergeAll(
+      Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
+      Workers.layer(workerOptions(config.workers))
+    ).pipe(Layer.provide(carrierLayer(config.carrier)))
+    const program = Effect.scoped(Effect.gen(function*() {
+      yield* Layer.build(serving)
+      if (demo) yield* printDemoKey
+      return yield* Effect.never
+    })).pipe(Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop")))
     return yield* Effect.provide(program, coreLayer(config))
   })).pipe(Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)"))
 

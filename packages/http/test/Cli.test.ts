@@ -113,11 +113,12 @@ describe("sendline CLI", () => {
       expect(response.headers.get("x-request-id")).toBe(body.meta.request_id)
     })
 
-    it("a second serve on the same port exits 1, saying it cannot listen there", async () => {
+    it("a second serve on the same port exits 1, saying it cannot listen there, and prints no demo key", async () => {
       const port = new URL(server.origin).port
-      const second = await sendline({ ...env, SQLITE_PATH: join(dir, "second.sqlite"), PORT: port }, "serve")
+      const second = await sendline({ ...env, SQLITE_PATH: join(dir, "second.sqlite"), PORT: port }, "serve", "--demo")
       expect(second.code).toBe(1)
       expect(second.stderr).toContain(`sendline: Cannot listen on 127.0.0.1:${port} (listen EADDRINUSE`)
+      expect(second.stdout).not.toContain("sk_")
     }, 60_000)
   })
 })

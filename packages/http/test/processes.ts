@@ -48,9 +48,12 @@ export interface Server {
   readonly kill: () => Promise<void>
 }
 
+/** The demo key `serve --demo` printed, if it has. */
+const keyIn = (output: string) => /Demo API key \(all permissions\): (sk_[0-9A-Za-z]{40})/.exec(output)?.[1]
+
 /**
- * `sendline serve --demo` on `env`: resolves once it listens, with the demo key it printed. It logs
- * at Info whatever `env` says, since "Listening on" is how it is seen to be ready.
+ * `sendline serve --demo` on `env`: resolves once it has printed its demo key, which it does once it
+ * listens.
  */
 export const serve = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort()
@@ -66,15 +69,14 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
     const failed = (code: number | null) => fail(new Error(`serve exited ${code}: ${output}`))
     child.once("exit", failed)
     const poll = setInterval(() => {
-      if (output.includes("Listening on")) {
+      if (keyIn(output) !== undefined) {
         clearInterval(poll)
         child.off("exit", failed)
         ready()
       }
     }, 20)
   })
-  const key = /Demo API key \(all permissions\): (sk_[0-9A-Za-z]{40})/.exec(output)?.[1]
-  if (key === undefined) throw new Error(`no demo key in: ${output}`)
+  const key = keyIn(output)!
   const running = () => child.exitCode === null && child.signalCode === null
   return {
     origin: `http://127.0.0.1:${port}`,
