@@ -231,7 +231,8 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:read")
       const requested = input.pageSize ?? pageSizes.default
-      if (!Number.isInteger(requested) || requested < 1) {
+      // any size above the largest is clamped, however large (`Infinity` too)
+      if (!(requested >= 1) || (Number.isFinite(requested) && !Number.isInteger(requested))) {
         return yield* invalidParameter("page_size", "page_size must be an integer of at least 1.")
       }
       const pageSize = Math.min(requested, pageSizes.max)

@@ -131,7 +131,9 @@ describe(`Dispatcher (${store.name})`, () => {
       const statuses = Effect.forEach(all, (m) => Effect.map(TestWorkers.load(m), (s) => s.status))
       // one at a time, 10 s each: two answers by the deadline (24 s of a 30 s lease), three interrupted
       const dispatcher = yield* Dispatcher.make({ concurrency: 1, leaseMillis: 30_000 })
+      const submitting = TestWorkers.eventually("a submission under way", TestWorkers.sleepingFor(10_000))
       const pass = yield* Effect.fork(dispatcher.runOnce)
+      yield* submitting // the claim may be real I/O: time moves once the pass waits on the carrier
       yield* TestClock.adjust("24 seconds")
       assert.strictEqual(yield* Fiber.join(pass), 5)
       assert.deepStrictEqual(yield* statuses, ["sent", "sent", "queued", "queued", "queued"])
@@ -139,6 +141,7 @@ describe(`Dispatcher (${store.name})`, () => {
       assert.strictEqual(yield* dispatcher.runOnce, 0, "still held by the lease")
       yield* TestClock.adjust("1 millis")
       const next = yield* Effect.fork(dispatcher.runOnce)
+      yield* submitting
       yield* TestClock.adjust("24 seconds")
       assert.strictEqual(yield* Fiber.join(next), 3, "the three left, claimed again")
       assert.deepStrictEqual(yield* statuses, ["sent", "sent", "sent", "sent", "queued"])

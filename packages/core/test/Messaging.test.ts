@@ -197,6 +197,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       }
       assert.deepStrictEqual(seen, [...sent].reverse())
       assert.strictEqual((yield* messaging.list(principal, { filter: {}, pageSize: 500 })).pageSize, 100)
+      assert.strictEqual((yield* messaging.list(principal, { filter: {}, pageSize: Infinity })).pageSize, 100)
     }))
 
   it.effect("a page size that is not an integer of at least 1 is refused with invalid_parameter", () =>
