@@ -38,10 +38,11 @@ export interface CarrierSettings {
   readonly retainMillis: number
 }
 
-/** A whole number of at least `min`; the message names the variable. */
+/** Refuses a value below `min`, naming the variable. */
 const atLeast = (name: string, min: number) =>
   Config.validate({ message: `${name} must be ${min} or more`, validation: (n: number) => n >= min })
 
+/** An integer setting of at least `min`, `fallback` when unset. */
 const integerAtLeast = (name: string, min: number, fallback: number) =>
   Config.integer(name).pipe(atLeast(name, min), Config.withDefault(fallback))
 
@@ -81,7 +82,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
 })
 
 /**
- * What a configuration error says, one line per problem, each naming its variable
+ * What a configuration error says: each problem naming its variable, joined by "; "
  * ("PORT: Expected a network port value but received abc").
  *
  * @since 0.1.0

@@ -43,7 +43,7 @@ const guardBody = <E, R>(
   return chunked ? HttpIncomingMessage.withMaxBodySize(read, Option.some(16 * RequestBody.maxBytes)) : read
 }
 
-/** `request`, whose body reads as `text` (its `json` parses it). */
+/** `request`, whose body reads as `text`: the platform's `json` and `urlParamsBody` read `this.text`. */
 const withText = (request: HttpServerRequest.HttpServerRequest, text: string): HttpServerRequest.HttpServerRequest =>
   Object.create(request, { text: { value: Effect.succeed(text) } })
 
