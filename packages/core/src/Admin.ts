@@ -75,6 +75,9 @@ export const make = Effect.gen(function*() {
       Option.match({ onNone: () => Effect.fail(new NotFound({ message: `No account ${id}.` })), onSome: Effect.succeed })
     )
 
+  const requireMarket = (code: string) =>
+    Option.isSome(markets.get(code)) ? Effect.void : invalidParameter("market", `Market ${code} is not configured.`)
+
   const createAccount = (input: CreateAccount) =>
     Effect.gen(function*() {
       if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
@@ -87,9 +90,7 @@ export const make = Effect.gen(function*() {
         }
       } else {
         if (input.network !== undefined) return yield* invalidParameter("network", "Only an operator account has a network.")
-        if (input.market !== undefined && Option.isNone(markets.get(input.market))) {
-          return yield* invalidParameter("market", `Market ${input.market} is not configured.`)
-        }
+        if (input.market !== undefined) yield* requireMarket(input.market)
       }
       if (input.type !== "brand" && (input.identifiers ?? []).length > 0) {
         return yield* invalidParameter("identifiers", "Only a brand account owns legal identifiers.")
@@ -141,7 +142,7 @@ export const make = Effect.gen(function*() {
       if (!SenderId.isValidFormat(input.senderId)) {
         return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
       }
-      if (Option.isNone(markets.get(input.market))) return yield* invalidParameter("market", `Market ${input.market} is not configured.`)
+      yield* requireMarket(input.market)
       const now = yield* Clock.currentTimeMillis
       // Importing again answers the live registration already recorded, rather than a second one.
       const existing = yield* senderIds.findRegistered(input.accountId, input.senderId, input.market)
