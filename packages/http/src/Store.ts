@@ -13,22 +13,6 @@ import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import type { ServerConfig } from "./Config.js"
 
-/** `host:port/database`, never the user or password, for logs and errors. */
-const describePg = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    return `${parsed.host}${parsed.pathname}`
-  } catch {
-    return "DATABASE_URL"
-  }
-}
-
-/** The store's message and the driver's, e.g. "… could not connect (connect ECONNREFUSED …)". */
-const reason = (error: Errors.StoreUnavailable): string => {
-  const driver = error.cause instanceof Error && error.cause.cause instanceof Error ? error.cause.cause.message : ""
-  return driver === "" ? `${error.message}.` : `${error.message} (${driver}).`
-}
-
 /** The store layer for `config`. @since 0.1.0 @category layers */
 export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors.StoreUnavailable> => {
   if (Option.isSome(config.databaseUrl)) {
@@ -38,13 +22,7 @@ export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors
         new Errors.StoreUnavailable({ message: "DATABASE_URL must be a postgres:// URL; unset it to use SQLite." })
       )
     }
-    const where = describePg(Redacted.value(url))
-    return PgStore.layerPg({ url }).pipe(
-      Layer.catchAll((cause) =>
-        Layer.fail(new Errors.StoreUnavailable({ message: `Cannot use PostgreSQL at ${where}: ${reason(cause)}`, cause }))
-      ),
-      Layer.tap(() => Effect.logInfo(`Store: PostgreSQL at ${where}`))
-    )
+    return PgStore.layerPg({ url }).pipe(Layer.tap(() => Effect.logInfo(`Store: PostgreSQL at ${PgStore.location(url)}`)))
   }
   const directory = config.sqlitePath === ":memory:" ? Effect.void : Effect.try({
     try: () => void mkdirSync(dirname(config.sqlitePath), { recursive: true }),

@@ -12,8 +12,8 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
 import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
-import type { ConfigError, Context, Redacted, Scope } from "effect"
-import { Config, Effect, Layer } from "effect"
+import type { ConfigError, Context, Scope } from "effect"
+import { Config, Effect, Layer, Redacted } from "effect"
 
 // ---------------------------------------------------------------------------------------------
 // migrations
@@ -112,16 +112,23 @@ export interface PgOptions {
 export const layerPg = (options: PgOptions): Layer.Layer<Stores, StoreUnavailable> =>
   Layer.provide(
     layer,
-    PgClient.layer({
-      url: options.url,
-      maxConnections: options.maxConnections,
-      applicationName: "sendline"
-    }).pipe(
-      Layer.catchAll((cause) =>
-        Layer.fail(new StoreUnavailable({ message: "The PostgreSQL store could not connect", cause }))
-      )
-    )
-  )
+    PgClient.layer({ url: options.url, maxConnections: options.maxConnections, applicationName: "sendline" })
+  ).pipe(SqlStore.failingToStartAs(`Cannot use PostgreSQL at ${location(options.url)}`))
+
+/**
+ * Where `url` points, `host:port/database`, never its user or password: for logs and errors.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const location = (url: Redacted.Redacted<string>): string => {
+  try {
+    const parsed = new URL(Redacted.value(url))
+    return `${parsed.host}${parsed.pathname}`
+  } catch {
+    return "an unreadable URL"
+  }
+}
 
 /**
  * `layerPg` with its settings read from configuration.

@@ -102,13 +102,14 @@ if (Option.isNone(database)) {
         assert.instanceOf(error.cause, SqlError)
       }).pipe(Effect.provide(OnSuiteClient)))
 
-    it.effect("an unreachable server is StoreUnavailable when the layer is built", () =>
+    it.effect("an unreachable server is StoreUnavailable when the layer is built, naming where and why, never the credentials", () =>
       Effect.gen(function*() {
         const error = yield* Effect.flip(
-          Effect.provide(AccountStore, PgStore.layerPg({ url: Redacted.make("postgres://postgres@127.0.0.1:1/none") }))
+          Effect.provide(AccountStore, PgStore.layerPg({ url: Redacted.make("postgres://postgres:s3cret@127.0.0.1:1/none") }))
         )
         assert.instanceOf(error, StoreUnavailable)
-        assert.notMatch(error.message, /127\.0\.0\.1/)
+        assert.match(error.message, /^Cannot use PostgreSQL at 127\.0\.0\.1:1\/none \(.*ECONNREFUSED.*\)$/)
+        assert.notMatch(error.message, /postgres@|s3cret/)
       }))
 
     it.effect("the message list and the claims read an index for every filter, never a sort", () =>

@@ -25,7 +25,7 @@ import { SenderIdStore } from "@sendline/core/SenderIdStore"
 import type { Stores } from "@sendline/core/Services"
 import { SubscriptionStore } from "@sendline/core/SubscriptionStore"
 import type { Scope } from "effect"
-import { Array as Arr, Context, Effect, Option } from "effect"
+import { Array as Arr, Cause, Context, Effect, Layer, Option } from "effect"
 import * as Queries from "./Queries.js"
 import * as Rows from "./Rows.js"
 
@@ -77,6 +77,29 @@ export interface Options {
   /** The dialect on the store's client. */
   readonly dialect: (sql: SqlClient.SqlClient) => Dialect
 }
+
+/** The innermost message of an error and its causes: the driver's, under the SQL client's. */
+const rootMessage = (error: unknown): string =>
+  error instanceof Error && error.cause instanceof Error
+    ? rootMessage(error.cause)
+    : error instanceof Error
+    ? error.message
+    : String(error)
+
+/**
+ * A store layer that fails to start as one `StoreUnavailable`: `what` it could not do and the
+ * driver's reason, e.g. "Cannot open SQLite at data/x.sqlite (file is not a database)".
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const failingToStartAs = (what: string) =>
+<A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, StoreUnavailable, R> =>
+  Layer.catchAllCause(layer, (cause) => {
+    if (Cause.isInterruptedOnly(cause)) return Layer.failCause(cause as Cause.Cause<never>)
+    const error = Cause.squash(cause)
+    return Layer.fail(new StoreUnavailable({ message: `${what} (${rootMessage(error)})`, cause: error }))
+  })
 
 /**
  * Migrates the database behind `SqlClient` and builds all six storage ports on it; the batchers of

@@ -11,7 +11,7 @@ import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
 import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
-import { Cause, Config, Effect, Layer } from "effect"
+import { Config, Effect, Layer } from "effect"
 
 /** Timestamps are INTEGER (SQLite's is 64-bit), tables STRICT (a column holds only its type). */
 const ddl: Migrations.Ddl = {
@@ -76,10 +76,6 @@ export const make: Effect.Effect<
  */
 export const layer: Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> = Layer.scopedContext(make)
 
-/** The innermost message of an error and its causes, e.g. the driver's. */
-const rootMessage = (error: unknown): string =>
-  error instanceof Error && error.cause instanceof Error ? rootMessage(error.cause) : error instanceof Error ? error.message : String(error)
-
 /**
  * All six storage ports on a SQLite database file of their own (`:memory:` for tests). A file that
  * cannot be opened (no such directory, not a database, no permission) fails with
@@ -92,13 +88,7 @@ export const layerSqlite = (
   options: { readonly filename: string }
 ): Layer.Layer<Stores, StoreUnavailable> =>
   Layer.provide(layer, SqliteClient.layer({ filename: options.filename })).pipe(
-    Layer.catchAllCause((cause) => {
-      if (Cause.isInterruptedOnly(cause)) return Layer.failCause(cause as Cause.Cause<never>)
-      const error = Cause.squash(cause)
-      return Layer.fail(
-        new StoreUnavailable({ message: `Cannot open SQLite at ${options.filename} (${rootMessage(error)})`, cause: error })
-      )
-    })
+    SqlStore.failingToStartAs(`Cannot open SQLite at ${options.filename}`)
   )
 
 /**
