@@ -148,7 +148,9 @@ const createAccount = Command.make("create", {
 const createKey = Command.make("create", {
   account: Options.text("account"),
   permissions: Options.text("permissions").pipe(Options.withDescription("Comma-separated, e.g. messaging:send,messaging:read")),
-  expiresAt: Options.optional(Options.text("expires-at"))
+  expiresAt: Options.optional(Options.text("expires-at")).pipe(
+    Options.withDescription("When the key stops working: an RFC 3339 date-time, or a date (its first instant, UTC)")
+  )
 }, (o) =>
   withCore(Effect.gen(function*() {
     const permissions: Array<Permission.Permission> = []
@@ -160,8 +162,13 @@ const createKey = Command.make("create", {
     }
     let expiresAt: number | undefined
     if (Option.isSome(o.expiresAt)) {
-      const parsed = Timestamp.parse(o.expiresAt.value)
-      if (Option.isNone(parsed)) return yield* Errors.invalidParameter("expires-at", "--expires-at must be an RFC 3339 date-time.")
+      const parsed = Timestamp.parseDateFilter(o.expiresAt.value, false)
+      if (Option.isNone(parsed)) {
+        return yield* Errors.invalidParameter(
+          "expires-at",
+          "--expires-at must be an RFC 3339 date-time, or a date (YYYY-MM-DD: its first instant, UTC)."
+        )
+      }
       expiresAt = parsed.value
     }
     const admin = yield* Admin.Admin

@@ -29,6 +29,10 @@ describe("sendline CLI", () => {
     expect(sid.code).toBe(0)
     expect(JSON.parse(sid.stdout)).toMatchObject({ sender_id: "Acme", market: "AU", status: "registered" })
 
+    const dated = await sendline(env, "keys", "create", "--account", acct.id, "--permissions", "messaging:read", "--expires-at", "2030-01-31")
+    expect(dated.code).toBe(0)
+    expect(JSON.parse(dated.stdout).expires_at).toBe("2030-01-31T00:00:00.000+00:00")
+
     const revoked = await sendline(env, "keys", "revoke", created.id)
     expect(revoked.code).toBe(0)
     expect(JSON.parse(revoked.stdout)).toEqual({ id: created.id, revoked: true })
@@ -45,9 +49,14 @@ describe("sendline CLI", () => {
     expect(badEmail.code).toBe(1)
     expect(badEmail.stderr).toContain("sendline: invalid_parameter: admin_email must be an e-mail address. (--admin-email)")
 
-    const missingAccount = await sendline(env, "keys", "revoke", "key_00000000000000000000000000")
-    expect(missingAccount.code).not.toBe(0)
-    expect(missingAccount.stderr).toContain("No active key")
+    const missingKey = await sendline(env, "keys", "revoke", "key_00000000000000000000000000")
+    expect(missingKey.code).toBe(1)
+    expect(missingKey.stderr).toContain("sendline: not_found: No active key key_00000000000000000000000000.")
+
+    const badExpiry = await sendline(env, "keys", "create", "--account", "acct_x", "--permissions", "messaging:read", "--expires-at", "2030-02-30")
+    expect(badExpiry.code).toBe(1)
+    expect(badExpiry.stderr).toContain("sendline: invalid_parameter: --expires-at must be an RFC 3339 date-time, or a date")
+    expect(badExpiry.stderr).not.toContain("(--expires-at)")
   }, 60_000)
 
   it("a usage error exits 1 with the usage message only", async () => {
