@@ -116,10 +116,12 @@ const routes = Object.values(Api.groups).flatMap((group) =>
 export const allowedMethods = (path: string): ReadonlyArray<string> =>
   routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
 
-// No route matched: 405 with `Allow` when the path exists for other methods, else 404.
+// No route matched: 405 with `Allow` when the path exists for other methods only, else 404 (the
+// router also refuses a path of a known shape whose id it cannot take: too long, badly escaped).
 const noRoute = (request: HttpServerRequest.HttpServerRequest): ApiError => {
   const allowed = allowedMethods(request.url.split("?")[0]!)
-  return allowed.length === 0
+  const method = request.method === "HEAD" ? "GET" : request.method
+  return allowed.length === 0 || allowed.includes(method)
     ? { status: 404, code: WireErrors.codes.NotFound, message: `No route ${request.method} ${request.url}.` }
     : {
       status: 405,

@@ -128,6 +128,21 @@ layer(H.layer())("malformed requests", (it) => {
       }
     }))
 
+  it.effect("an id the router cannot take (too long, badly escaped) is 404 for the method the path allows, never 405", () =>
+    Effect.gen(function*() {
+      const long = `msg_${"a".repeat(120)}`
+      for (
+        const [method, path] of [
+          ["GET", `/v1/messaging/messages/${long}`],
+          ["GET", "/v1/messaging/messages/msg_%ZZ"],
+          ["POST", `/v1/messaging/messages/${long}/cancel`]
+        ] as const
+      ) {
+        H.assertError(yield* H.request(method, path), 404, "not_found")
+      }
+      H.assertError(yield* H.request("PUT", `/v1/messaging/messages/${long}`), 405, "method_not_allowed")
+    }))
+
   it.effect("paths match as written: another case or a doubled slash is 404", () =>
     Effect.gen(function*() {
       for (const path of ["/V1/MESSAGING/MESSAGES", "/v1/Messaging/messages", "//v1/messaging/messages", "/v1/messaging//messages", "/HEALTH"]) {
