@@ -33,9 +33,10 @@ export interface SendInput {
   readonly callbackUrl?: string | undefined
   readonly scheduledAt?: number | undefined
   /**
-   * The caller's idempotency key: when the account sent a message with it within the key's 24
-   * hours, that message is the answer and nothing is sent (a retry after a crash that lost the
-   * first answer). The key names one request; that the retry asks the same is `Idempotency`'s check.
+   * The caller's idempotency key (1–255 printable ASCII characters): when the account sent a
+   * message with it within the key's 24 hours, that message is the answer and nothing is sent (a
+   * retry after a crash that lost the first answer). A retry that asks for another message fails
+   * `idempotency_conflict`.
    */
   readonly idempotencyKey?: string | undefined
 }
@@ -68,11 +69,11 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
   readonly send: (
     principal: Principal,
     input: SendInput
-  ) => Effect.Effect<Message, RuleViolation | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<Message, RuleViolation | InvalidRequest | Conflict | PermissionDenied | StoreUnavailable>
   readonly preview: (
     principal: Principal,
     input: { readonly body: string; readonly market?: string | undefined }
-  ) => Effect.Effect<Preview, RuleViolation | PermissionDenied>
+  ) => Effect.Effect<Preview, RuleViolation | InvalidRequest | PermissionDenied>
   readonly get: (principal: Principal, id: string) => Effect.Effect<Message, NotFound | PermissionDenied | StoreUnavailable>
   readonly list: (
     principal: Principal,
@@ -92,6 +93,19 @@ const codePoints = (text: string): number => {
   for (const _ of text) n++
   return n
 }
+
+/** Whether `text` has a lone surrogate, which no UTF-8 (and so no store, no phone) can carry. */
+const loneSurrogate = /\p{Surrogate}/u
+
+/** `field` refused for a lone surrogate. */
+const notWellFormed = (field: string) =>
+  invalidParameter(field, `${field} must be well-formed Unicode: it has half of a surrogate pair.`)
+
+/** Whether `message` is what `input` asks to send: an idempotent retry must ask the same. */
+const isAskedBy = (message: Message, input: SendInput): boolean =>
+  message.to === input.to && message.senderId === input.senderId && message.body === input.body &&
+  message.market === input.market && message.reference === input.reference &&
+  message.callbackUrl === input.callbackUrl && message.scheduledAt === input.scheduledAt
 
 const notFound = (id: string) => new NotFound({ message: `No message ${id}.` })
 
@@ -129,9 +143,18 @@ export const make = Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:send")
       const now = yield* Clock.currentTimeMillis
       if (input.idempotencyKey !== undefined) {
+        if (!Idempotency.isValidKey(input.idempotencyKey)) {
+          return yield* invalidParameter("idempotency_key", "idempotency_key must be 1–255 printable ASCII characters.")
+        }
         const since = now - Idempotency.retentionMillis
         const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, since)
-        if (Option.isSome(sent)) return sent.value
+        if (Option.isSome(sent)) {
+          if (isAskedBy(sent.value, input)) return sent.value
+          return yield* new Conflict({
+            code: "idempotency_conflict",
+            message: `This idempotency key was already used to send another message (${sent.value.id}).`
+          })
+        }
       }
       const market = yield* checkMarket(input.market)
       const phoneProblem = Phone.check(input.to, market.code)
@@ -150,6 +173,7 @@ export const make = Effect.gen(function*() {
         )
       }
       if (input.body.length === 0) return yield* rule("empty_body", "body", "body must not be empty.")
+      if (loneSurrogate.test(input.body)) return yield* notWellFormed("body")
       const info = Segments.count(input.body)
       if (info.segments > config.maxSegments) {
         return yield* rule(
@@ -158,8 +182,11 @@ export const make = Effect.gen(function*() {
           `body needs ${info.segments} segments; at most ${config.maxSegments} are allowed.`
         )
       }
-      if (input.reference !== undefined && codePoints(input.reference) > 255) {
-        return yield* rule("reference_too_long", "reference", "reference must be at most 255 characters.")
+      if (input.reference !== undefined) {
+        if (codePoints(input.reference) > 255) {
+          return yield* rule("reference_too_long", "reference", "reference must be at most 255 characters.")
+        }
+        if (loneSurrogate.test(input.reference)) return yield* notWellFormed("reference")
       }
       if (input.callbackUrl !== undefined) {
         if (!UrlPolicy.allows(input.callbackUrl, config.callbackPolicy)) {
@@ -213,6 +240,7 @@ export const make = Effect.gen(function*() {
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:send")
       const market = input.market === undefined ? Option.none() : Option.some(yield* checkMarket(input.market))
+      if (loneSurrogate.test(input.body)) return yield* notWellFormed("body")
       const info = Segments.count(input.body)
       return { ...info, price: Option.map(market, (m) => price(m, info.segments)) } satisfies Preview
     })

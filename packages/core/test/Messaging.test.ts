@@ -35,6 +35,52 @@ layer(TestCore.layer)("Messaging", (it) => {
       assert.notStrictEqual(later.id, first.id, "after 24 hours the key starts afresh")
     }))
 
+  it.effect("a retry with the idempotency key of another message fails idempotency_conflict, sending nothing", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const keyed = { ...TestCore.auMessage, idempotencyKey: "order-8" }
+      yield* messaging.send(principal, keyed)
+      const now = yield* Clock.currentTimeMillis
+      for (
+        const other of [
+          { to: "+61412345679" },
+          { body: "Hello again" },
+          { reference: "r-1" },
+          { scheduledAt: now + hour }
+        ]
+      ) {
+        assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...keyed, ...other })), "idempotency_conflict")
+      }
+      assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
+    }))
+
+  it.effect("an idempotency key that is empty, too long or not printable ASCII is invalid_parameter", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      for (const idempotencyKey of ["", "k".repeat(256), "clé", "a\nb"]) {
+        const error = yield* Effect.flip(messaging.send(principal, { ...TestCore.auMessage, idempotencyKey }))
+        assert.strictEqual(error._tag, "InvalidRequest", idempotencyKey)
+        assert.strictEqual("field" in error ? error.field : undefined, "idempotency_key")
+      }
+      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, idempotencyKey: "k".repeat(255) })), "ok")
+    }))
+
+  it.effect("a body or reference with half of a surrogate pair is invalid_parameter, in send and preview", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      for (const [input, field] of [[{ body: "x\ud83d" }, "body"], [{ body: "\ude00x" }, "body"], [{ reference: "r\udbff" }, "reference"]] as const) {
+        const error = yield* Effect.flip(messaging.send(principal, { ...TestCore.auMessage, ...input }))
+        assert.strictEqual(error._tag, "InvalidRequest")
+        assert.strictEqual("field" in error ? error.field : undefined, field)
+      }
+      assert.strictEqual((yield* Effect.flip(messaging.preview(principal, { body: "a\ud800" })))._tag, "InvalidRequest")
+      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, body: "Hi 😀" })), "ok")
+      assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
+    }))
+
   it.effect("a scheduled send emits no event until it is queued", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
