@@ -28,7 +28,13 @@ export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincip
 /** Bearer-key authentication, the per-key rate limit and the endpoint's permission. @since 0.1.0 @category middleware */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   provides: CurrentPrincipal,
-  failure: Schema.Union(WireErrors.Unauthenticated, WireErrors.RateLimited, WireErrors.StoreUnavailable, WireErrors.PermissionDenied),
+  failure: Schema.Union(
+    WireErrors.Unauthenticated,
+    WireErrors.RateLimited,
+    WireErrors.StoreUnavailable,
+    WireErrors.PermissionDenied,
+    WireErrors.InvalidRequest
+  ),
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 

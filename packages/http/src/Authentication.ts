@@ -1,15 +1,17 @@
 /**
  * The `Authentication` middleware: the `Authorization` header through core's `Auth`, the per-key
  * rate limit, then the permission the endpoint needs (`RequiredPermission`), so that a key without
- * it is refused before its body is decoded. Core checks the permission again: it is the rule.
+ * it is refused before its body is decoded, and last a body the envelope middleware refused
+ * (`RequestBody.refusalOf`: not UTF-8, not JSON…). Core checks the permission again: it is the rule.
  *
  * @since 0.1.0
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Auth, type Permission } from "@sendline/core"
+import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { Api, Authentication, RequiredPermission } from "./Api.js"
 import { RateLimiter } from "./RateLimiter.js"
+import * as RequestBody from "./RequestBody.js"
 
 const routeKey = (method: string, path: string) => `${method} ${path}`
 
@@ -41,6 +43,10 @@ export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> 
           const { route } = yield* HttpRouter.RouteContext
           const permission = permissions.get(routeKey(route.method, route.path))
           if (permission !== undefined) yield* Auth.requirePermission(principal, permission)
+          const refused = RequestBody.refusalOf(request)
+          if (refused !== undefined) {
+            return yield* new Errors.InvalidRequest({ code: "invalid_request", message: refused.message })
+          }
           return principal
         })
     })

@@ -189,7 +189,7 @@ export const fromDefect = (defect: unknown): ApiError => {
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
     const text = String((defect.cause as { message?: unknown } | undefined)?.message ?? defect.description ?? "")
     if (/too large|max.*size|exceed/i.test(text)) return RequestBody.tooLarge
-    return { status: 400, code: "invalid_request", message: "The request body is not valid JSON." }
+    return RequestBody.malformed
   }
   return internalError
 }

@@ -24,10 +24,12 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.A
   return undefined
 }
 
-// A body is read and checked before the route decodes it: its size when it came without
-// Content-Length (read up to 1 MiB; past that the connection is dropped), its encoding (UTF-8,
-// strictly), and its depth, which the decoder would otherwise walk recursively. The route then
-// reads the checked text from the request of its context.
+// A body is read and checked before the route runs, whether or not the route has a payload: its
+// size when it came without Content-Length (read up to 1 MiB; past that the connection is dropped;
+// over 64 KiB is 413 at once), its encoding (UTF-8, strictly), its depth (the decoder walks it
+// recursively), its surrogates, and its syntax. The route's `Authentication` reports a refused body
+// once the key and its permission pass (401 and 403 come first); the route reads the checked text,
+// parsed once, from the request of its context.
 const guardBody = <E, R>(
   request: HttpServerRequest.HttpServerRequest,
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -35,17 +37,23 @@ const guardBody = <E, R>(
   const chunked = request.headers["content-length"] === undefined
   const read = Effect.flatMap(request.arrayBuffer, (bytes) => {
     if (chunked && bytes.byteLength > RequestBody.maxBytes) return ErrorResponse.render(RequestBody.tooLarge)
-    const text = RequestBody.decodeUtf8(bytes)
-    if (text === undefined) return ErrorResponse.render(RequestBody.notUtf8)
-    if (RequestBody.nestsDeeperThan(text, RequestBody.maxDepth)) return ErrorResponse.render(RequestBody.tooDeep)
-    return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withText(request, text))
+    return Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.checked(request, check(bytes)))
   })
   return chunked ? HttpIncomingMessage.withMaxBodySize(read, Option.some(16 * RequestBody.maxBytes)) : read
 }
 
-/** `request`, whose body reads as `text`: the platform's `json` and `urlParamsBody` read `this.text`. */
-const withText = (request: HttpServerRequest.HttpServerRequest, text: string): HttpServerRequest.HttpServerRequest =>
-  Object.create(request, { text: { value: Effect.succeed(text) } })
+/** The body's text and JSON, or why it is refused. */
+const check = (bytes: ArrayBuffer): { readonly text: string; readonly json: unknown } | ErrorResponse.ApiError => {
+  const text = RequestBody.decodeUtf8(bytes)
+  if (text === undefined) return RequestBody.notUtf8
+  const problem = RequestBody.problemOf(text)
+  if (problem !== undefined) return problem
+  try {
+    return { text, json: JSON.parse(text) }
+  } catch {
+    return RequestBody.malformed
+  }
+}
 
 /** The request id, body checks and error envelope around every request. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(

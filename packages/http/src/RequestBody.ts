@@ -1,9 +1,13 @@
 /**
- * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, and nested no
- * deeper than the decoder can walk safely; and what a body that is not is told.
+ * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, nested no
+ * deeper than the decoder can walk safely, its strings well-formed; what a body that is not is
+ * told; and the request that carries the verdict from the middleware that reads the body to the
+ * authentication that reports it (after the key and its permission).
  *
  * @since 0.1.0
  */
+import { HttpServerError, type HttpServerRequest } from "@effect/platform"
+import { Effect } from "effect"
 import type { ApiError } from "./ErrorResponse.js"
 
 /** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
@@ -34,21 +38,46 @@ export const decodeUtf8 = (bytes: ArrayBuffer): string | undefined => {
   }
 }
 
-/** Whether the JSON `text` nests arrays and objects deeper than `max` (brackets in strings don't count). @since 0.1.0 @category checks */
-export const nestsDeeperThan = (text: string, max: number): boolean => {
+/** The UTF-16 unit of the four hex digits at `at`, or NaN. */
+const hexUnit = (text: string, at: number): number => Number("0x" + text.slice(at, at + 4))
+
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff
+
+/**
+ * What is wrong with the JSON `text` before it is parsed, if anything a parser would let through:
+ * arrays and objects nested deeper than `maxDepth` (the decoder walks them recursively), or a string
+ * escaping half of a surrogate pair (`"\ud83d"`), which no UTF-8 can carry and would be stored as
+ * replacement characters. Syntax is left to the parser.
+ *
+ * @since 0.1.0
+ * @category checks
+ */
+export const problemOf = (text: string): ApiError | undefined => {
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
     if (inString) {
-      if (c === 0x5c) i++ // backslash: skip the escaped character
-      else if (c === 0x22) inString = false
+      if (c === 0x22) inString = false
+      else if (c === 0x5c) {
+        if (text.charCodeAt(i + 1) !== 0x75) i++ // an escape other than \u: skip its character
+        else {
+          const unit = hexUnit(text, i + 2)
+          if (isHigh(unit)) {
+            const escapesLow = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 && isLow(hexUnit(text, i + 8))
+            if (!escapesLow) return loneSurrogate
+            i += 11
+          } else if (isLow(unit)) return loneSurrogate
+          else i += 5
+        }
+      }
     } else if (c === 0x22) inString = true
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > max) return true
+      if (++depth > maxDepth) return tooDeep
     } else if (c === 0x5d || c === 0x7d) depth--
   }
-  return false
+  return undefined
 }
 
 /** 413 for a body over `maxBytes`. @since 0.1.0 @category refusals */
@@ -72,9 +101,47 @@ export const notUtf8: ApiError = {
   message: "The request body is not valid UTF-8."
 }
 
+/** 400 for a body that does not parse as JSON. @since 0.1.0 @category refusals */
+export const malformed: ApiError = {
+  status: 400,
+  code: "invalid_request",
+  message: "The request body is not valid JSON."
+}
+
+/** 400 for a string escaping half of a surrogate pair. @since 0.1.0 @category refusals */
+export const loneSurrogate: ApiError = {
+  status: 400,
+  code: "invalid_request",
+  message: "The request body escapes half of a surrogate pair (e.g. \\ud83d alone); strings must be well-formed Unicode."
+}
+
 /** 400 for a body nested deeper than `maxDepth`. @since 0.1.0 @category refusals */
 export const tooDeep: ApiError = {
   status: 400,
   code: "invalid_request",
   message: `The request body nests arrays and objects more than ${maxDepth} deep.`
 }
+
+const refusal = Symbol.for("@sendline/http/RequestBody/refusal")
+
+/**
+ * `request`, its body read and checked: it reads as the checked `text`, parsed once as `json`; or,
+ * refused, it carries its refusal for `refusalOf` and reading it fails.
+ *
+ * @since 0.1.0
+ * @category requests
+ */
+export const checked = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: { readonly text: string; readonly json: unknown } | ApiError
+): HttpServerRequest.HttpServerRequest => {
+  if ("text" in body) {
+    return Object.create(request, { text: { value: Effect.succeed(body.text) }, json: { value: Effect.succeed(body.json) } })
+  }
+  const unreadable = Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", description: body.message }))
+  return Object.create(request, { text: { value: unreadable }, json: { value: unreadable }, [refusal]: { value: body } })
+}
+
+/** Why the body of a `checked` request was refused, if it was. @since 0.1.0 @category requests */
+export const refusalOf = (request: HttpServerRequest.HttpServerRequest): ApiError | undefined =>
+  (request as unknown as { readonly [refusal]?: ApiError })[refusal]

@@ -10,6 +10,14 @@ const assertUnauthenticated = (reply: H.Reply) => {
 
 const inOneHour = (now: number) => new Date(now + 3_600_000).toISOString()
 
+/** Bodies the envelope middleware refuses (400) once the key and its permission pass. */
+const refusedBodies: ReadonlyArray<string | Uint8Array> = [
+  "{",
+  new Uint8Array([0x7b, 0x22, 0xe9, 0x22, 0x7d]), // {"é"} in ISO-8859-1
+  "[".repeat(40) + "]".repeat(40),
+  "{\"body\":\"\\ud83d\"}"
+]
+
 layer(H.layer())("authentication and permissions", (it) => {
   it.effect("401 with WWW-Authenticate: Bearer for a missing key, on every endpoint", () =>
     Effect.gen(function*() {
@@ -82,11 +90,20 @@ layer(H.layer())("authentication and permissions", (it) => {
   it.effect("authentication comes before body validation", () =>
     Effect.gen(function*() {
       assertUnauthenticated(yield* H.send({}, { key: null }))
-      assertUnauthenticated(yield* H.request("POST", "/v1/messaging/messages", {
-        key: null,
-        body: "{",
-        headers: { "content-type": "application/json" }
-      }))
+      for (const body of refusedBodies) {
+        for (const path of ["/v1/messaging/messages", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel"]) {
+          assertUnauthenticated(yield* H.request("POST", path, { key: null, body, headers: { "content-type": "application/json" } }))
+        }
+      }
+    }))
+
+  it.effect("a refused body is 400 once the key and its permission pass, on a route that reads no payload too", () =>
+    Effect.gen(function*() {
+      for (const body of refusedBodies) {
+        for (const path of ["/v1/messaging/messages", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel"]) {
+          H.assertError(yield* H.request("POST", path, { body, headers: { "content-type": "application/json" } }), 400, "invalid_request")
+        }
+      }
     }))
 
   it.effect("the permission comes before body validation: a read-only key is refused with 403 whatever it sends", () =>
@@ -96,11 +113,8 @@ layer(H.layer())("authentication and permissions", (it) => {
       const replies = [
         yield* H.send({}, { key: reader.key }),
         yield* H.preview({ body: 42 }, { key: reader.key }),
-        yield* H.request("POST", "/v1/messaging/messages", {
-          key: reader.key,
-          body: "{",
-          headers: { "content-type": "application/json" }
-        })
+        ...(yield* Effect.forEach(refusedBodies, (body) =>
+          H.request("POST", "/v1/messaging/messages", { key: reader.key, body, headers: { "content-type": "application/json" } })))
       ]
       for (const reply of replies) {
         H.assertError(reply, 403, "permission_denied")

@@ -29,6 +29,17 @@ layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
       assert.deepStrictEqual(listed.json.data.map((m: { id: string }) => m.id), [scheduled.id])
     }))
 
+  it.effect("a body that is not JSON → 400 invalid_request, though cancel reads none, and the message stays scheduled", () =>
+    Effect.gen(function*() {
+      const scheduled = yield* scheduleOne
+      const reply = yield* cancel(scheduled.id, { body: "garbage", headers: { "content-type": "application/json" } })
+      H.assertError(reply, 400, "invalid_request")
+      assert.strictEqual(reply.json.error.message, "The request body is not valid JSON.")
+      const fetched = yield* H.request("GET", `/v1/messaging/messages/${scheduled.id}`)
+      assert.strictEqual(fetched.json.data.status, "scheduled")
+      assert.strictEqual((yield* cancel(scheduled.id, { body: "{}", headers: { "content-type": "application/json" } })).status, 200)
+    }))
+
   it.effect("a queued message → 409 invalid_state_transition, and it stays queued", () =>
     Effect.gen(function*() {
       const queued = yield* H.send(H.validSend)

@@ -238,6 +238,42 @@ layer(H.layer())("malformed requests", (it) => {
       }
     }))
 
+  it.effect("400 invalid_request: a string escaping half of a surrogate pair, on any route, in any field", () =>
+    Effect.gen(function*() {
+      const send = { ...H.validSend, reference: "lone-surrogate" }
+      const cases = [
+        ["/v1/messaging/messages", { ...send, body: "x\ud83d" }], // JSON.stringify escapes it: "x\ud83d"
+        ["/v1/messaging/messages", { ...send, body: "\udfffx" }],
+        ["/v1/messaging/messages", { ...send, body: "\ud83d\ud83d\ude00" }],
+        ["/v1/messaging/messages", { ...send, sender_id: "Acme\udc00" }],
+        ["/v1/messaging/preview", { body: "a\ud800" }]
+      ] as const
+      for (const [path, payload] of cases) {
+        const body = JSON.stringify(payload)
+        assert.match(body, /\\ud[89a-f]/, "the test sends the escape itself")
+        const reply = yield* H.request("POST", path, { body, headers: jsonHeaders })
+        H.assertError(reply, 400, "invalid_request")
+        assert.include(reply.json.error.message, "half of a surrogate pair", body)
+      }
+      assert.strictEqual((yield* H.list({ reference: "lone-surrogate" })).json.data.length, 0, "nothing was stored")
+    }))
+
+  it.effect("escaped pairs and escaped backslashes before u are read as written", () =>
+    Effect.gen(function*() {
+      for (
+        const [escaped, text] of [
+          ["caf\\u00e9 \\ud83d\\ude00", "café 😀"],
+          ["\\\\ud83d", "\\ud83d"] // an escaped backslash, then the letters ud83d
+        ] as const
+      ) {
+        const body = JSON.stringify(H.validSend).replace("\"body\":\"Hello from Acme\"", `"body":"${escaped}"`)
+        assert.notStrictEqual(body, JSON.stringify(H.validSend), "the test replaced the body")
+        const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
+        assert.strictEqual(reply.status, 201, reply.text)
+        assert.strictEqual(reply.json.data.body, text)
+      }
+    }))
+
   it.effect("UTF-8 is read as sent: a character split across chunks, a literal U+FFFD, a byte order mark", () =>
     Effect.gen(function*() {
       const text = "Café 😀 \uFFFD"
