@@ -13,8 +13,9 @@ import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
 
 // In your service: the core over your database (here :memory:), and the API served on a node:http
-// server on any free port (port 0). On a fixed port, `Server.layer({ rateLimitPerSecond, port, host })`
-// does both and also lets requests in flight finish at shutdown.
+// server of its own on any free port (port 0). On a fixed port, `Server.layer({ rateLimitPerSecond,
+// port, host })` does both and also lets requests in flight finish at shutdown. To hand it requests
+// from the server your service already runs, see mount-on-your-own-server.test.ts.
 const Sendline = Services.layer.pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
 const SendlineHttp = Server.layerServe({ rateLimitPerSecond: 100 }).pipe(
   Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),

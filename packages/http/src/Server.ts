@@ -5,8 +5,10 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
 import type { Auth, Idempotency, Ids, Messaging } from "@sendline/core"
-import { Layer } from "effect"
+import { Deferred, Effect, Layer, type Scope } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "./Api.js"
 import * as Authentication from "./Authentication.js"
 import * as Listener from "./Listener.js"
@@ -24,7 +26,7 @@ export interface Options {
 }
 
 /**
- * The API without a listener: provide an `HttpServer` (or use `HttpApiBuilder.toWebHandler`).
+ * The API without a listener: provide an `HttpServer`, or take it as a Node handler (`nodeHandler`).
  *
  * @since 0.1.0
  * @category layers
@@ -52,6 +54,39 @@ export const layerServe = (options: Options) =>
     // Paths match as written: `/V1/…` or `//v1` is not a route (a trailing slash still is).
     Layer.provide(HttpRouter.setRouterConfig({ caseSensitive: true, ignoreDuplicateSlashes: false }))
   )
+
+/** A Node request listener: what `node:http`'s `request` event, Express or Connect call. @since 0.1.0 @category models */
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => void
+
+/**
+ * The API as a Node request handler, for a service that already has its own `node:http` server
+ * (or Express…): it hands Sendline the requests whose path starts with `/v1` (and `/docs`,
+ * `/health` if it likes), and keeps its own listener, routes and shutdown. The handler serves
+ * until the scope closes.
+ *
+ * @since 0.1.0
+ * @category handlers
+ */
+export const nodeHandler = (options: Options): Effect.Effect<NodeHandler, never, Requirements | Scope.Scope> =>
+  Effect.gen(function*() {
+    const handler = yield* Deferred.make<NodeHandler>()
+    // An `HttpServer` that listens nowhere: serving on it makes the Node handler and hands it over.
+    const handingOver = HttpServer.make({
+      address: { _tag: "TcpAddress", hostname: "mounted", port: 0 },
+      serve: (app, middleware) =>
+        Effect.flatMap(
+          middleware === undefined ? NodeHttpServer.makeHandler(app) : NodeHttpServer.makeHandler(app, middleware),
+          (made) => Deferred.succeed(handler, made)
+        )
+    })
+    yield* Layer.build(
+      layerServe(options).pipe(
+        Layer.provide(Layer.succeed(HttpServer.HttpServer, handingOver)),
+        Layer.provide(NodeHttpServer.layerContext)
+      )
+    )
+    return yield* Deferred.await(handler)
+  })
 
 /**
  * Serves the API on `host:port`, logging the address; on release, requests in flight are answered
