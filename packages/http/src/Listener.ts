@@ -11,7 +11,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Ids } from "@sendline/core"
 import { Duration, Effect, Layer, Runtime, Schema } from "effect"
-import { createServer, type ServerResponse, STATUS_CODES } from "node:http"
+import { createServer, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import * as ErrorResponse from "./ErrorResponse.js"
 import * as RequestContext from "./RequestContext.js"
@@ -33,7 +33,8 @@ export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFail
 const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime: Runtime.Runtime<Ids.IdGenerator>) => {
   if (error.code === "ECONNRESET" || !socket.writable) return socket.destroy()
   const refused: ErrorResponse.ApiError = error.code === "HPE_HEADER_OVERFLOW"
-    ? { status: 431, code: "invalid_request", message: "The request headers are larger than the server accepts." }
+    // 400, not 431: CONTRACT §8 gives invalid_request that status, and lists no other for it
+    ? { status: 400, code: "invalid_request", message: `The request line and headers are larger than the server accepts (${maxHeaderSize / 1024} KiB).` }
     : { status: 400, code: "invalid_request", message: "The request is not valid HTTP/1.1." }
   const { body, requestId } = Runtime.runSync(runtime)(Effect.gen(function*() {
     const requestId = yield* Effect.flatMap(Ids.IdGenerator, (ids) => ids.make("req"))

@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
+import { request as httpRequest } from "node:http"
 import * as H from "./harness.js"
 
 const assertUnauthenticated = (reply: H.Reply) => {
@@ -31,6 +32,23 @@ layer(H.layer())("authentication and permissions", (it) => {
       for (const [method, path, json] of endpoints) {
         assertUnauthenticated(yield* H.request(method, path, { key: null, json }))
       }
+    }))
+
+  it.effect("401 for a request with several Authorization headers, whichever comes first", () =>
+    Effect.gen(function*() {
+      const { main, url } = yield* H.Harness
+      // fetch would join them into one header; node:http sends each on its own line
+      const statusWith = (authorization: ReadonlyArray<string>) =>
+        Effect.async<number>((resume) => {
+          const req = httpRequest(`${url}/v1/messaging/messages`, { headers: ["host", new URL(url).host, ...authorization.flatMap((value) => ["authorization", value])] }, (res) => {
+            res.resume().on("end", () => resume(Effect.succeed(res.statusCode!)))
+          })
+          req.on("error", (error) => resume(Effect.die(error)))
+          req.end()
+        })
+      assert.strictEqual(yield* statusWith([`Bearer ${main.key}`]), 200)
+      assert.strictEqual(yield* statusWith([`Bearer ${main.key}`, "Bearer sk_other"]), 401)
+      assert.strictEqual(yield* statusWith([`Bearer ${main.key}`, `Bearer ${main.key}`]), 401)
     }))
 
   it.effect("401 for malformed keys and Authorization headers", () =>

@@ -85,7 +85,8 @@ describe("Listener", () => {
       for (
         const [request, status] of [
           ["FOO / HTTP/1.1\r\nHost: x\r\n\r\n", "400 Bad Request"],
-          [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, "431 Request Header Fields Too Large"]
+          [`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, "400 Bad Request"],
+          [`GET /v1/messaging/messages?cursor=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, "400 Bad Request"]
         ] as const
       ) {
         const answer = yield* raw(request)
