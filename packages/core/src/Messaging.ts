@@ -6,6 +6,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "./Account.js"
 import { requirePermission } from "./Auth.js"
+import * as CountryCode from "./CountryCode.js"
 import * as Cursor from "./Cursor.js"
 import { Conflict, InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "./Errors.js"
 import * as Event from "./Event.js"
@@ -85,8 +86,6 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
   ) => Effect.Effect<Message, NotFound | Conflict | PermissionDenied | StoreUnavailable>
 }>() {}
 
-const marketPattern = /^[A-Z]{2}$/
-
 /** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
 const codePoints = (text: string): number => {
   let n = 0
@@ -129,7 +128,7 @@ export const make = Effect.gen(function*() {
   const tooFar = `scheduled_at must be at most ${spell(config.maxScheduleAheadMillis)} ahead.`
 
   const checkMarket = (code: string): Effect.Effect<Markets.Market, RuleViolation> => {
-    if (!marketPattern.test(code)) {
+    if (!CountryCode.isAssigned(code)) {
       return Effect.fail(rule("invalid_market", "market", "market must be an ISO 3166-1 alpha-2 code such as AU."))
     }
     return Option.match(markets.get(code), {

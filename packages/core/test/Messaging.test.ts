@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Admin, EventStore, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { Admin, CountryCode, EventStore, Messaging, MessagingConfig, SenderId } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
@@ -152,6 +152,19 @@ layer(TestCore.layer)("Messaging", (it) => {
       const { principal } = yield* TestCore.seedAccount()
       const refused = yield* Effect.flip((yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, to: "+64211234567" }))
       assert.deepInclude(refused, { code: "phone_market_mismatch", field: "to", message: "+64211234567 is a number of NZ, not of market AU." })
+    }))
+
+  it.effect("a market is invalid_market unless an assigned ISO 3166-1 code, then unsupported_market unless configured", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const preview = (market: string) => TestCore.outcome(messaging.preview(principal, { body: "Hi", market }))
+      for (const market of ["UK", "EU", "XK", "ZZ", "AN", "YU", "au", "A1", "AUS", ""]) {
+        assert.strictEqual(yield* preview(market), "invalid_market", market)
+      }
+      for (const market of ["US", "FR", "SX", "AQ"]) assert.strictEqual(yield* preview(market), "unsupported_market", market)
+      assert.strictEqual(yield* preview("GB"), "ok")
+      assert.strictEqual(CountryCode.isAssigned("GB"), true)
     }))
 
   it.effect("checks run in CONTRACT order: the first broken rule wins", () =>

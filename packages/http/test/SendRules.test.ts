@@ -11,6 +11,8 @@ const day = 24 * hour
 const violations = (now: number): ReadonlyArray<readonly [string, Record<string, unknown>, string, string]> => [
   ["lowercase market", { market: "au" }, "invalid_market", "market"],
   ["three-letter market", { market: "AUS" }, "invalid_market", "market"],
+  ["reserved code, not a country: UK (GB is)", { market: "UK" }, "invalid_market", "market"],
+  ["user-assigned code XX", { market: "XX" }, "invalid_market", "market"],
   ["market of a known country that is not configured", { market: "US", to: "+14155552671" }, "unsupported_market", "market"],
   ["recipient not in E.164", { to: "0412345678" }, "invalid_phone_number", "to"],
   ["recipient with spaces", { to: "+61 412 345 678" }, "invalid_phone_number", "to"],
