@@ -2,8 +2,9 @@
  * Testing with a simulated clock: Sendline's core, its workers and the carrier mock all read time
  * from Effect's `Clock`. Under `it.effect` that Clock is `TestClock`, so nothing happens until the
  * test moves time, and a minute passes in a fraction of a second. (The workers poll every second
- * of simulated time; a test that jumps days ahead with them running can give them longer intervals:
- * `Workers.layer({ dispatcher: { pollMillis: 60_000 } })`.)
+ * of simulated time, and each wake costs a few real milliseconds; a test that jumps days ahead
+ * with them running gives all three longer intervals. docs/message-lifecycle.md, "Testing with
+ * the Clock", says what else to know.)
  */
 import { assert, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"

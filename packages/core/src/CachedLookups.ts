@@ -2,9 +2,10 @@
  * Short-lived caches in front of the two reads every send makes: the API key by its digest, and
  * the registered Sender ID of (account, Sender ID, market). A record found is kept for `ttlMillis`
  * of Clock time; a miss is not kept, so a key or Sender ID created a moment ago is found at once.
- * Writes through the same stores (`Admin` revoking a key, importing a Sender ID) empty the cache
- * at once, so within one process nothing stale is ever served. A write made by another process
- * (the CLI, another server on the same database) takes effect here within `ttlMillis`.
+ * Writes through the `Admin` built on the same caches (revoking a key, importing a Sender ID) empty
+ * them at once, so the use cases of one `Services` layer never serve what that layer changed. A
+ * write made anywhere else (the CLI, another server, another `Services` instance in this process)
+ * takes effect here within `ttlMillis`.
  *
  * Expiry needs no invalidation: `Auth` and `Messaging` compare a record's `expiresAt` with the
  * clock on every use.

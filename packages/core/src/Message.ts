@@ -54,12 +54,14 @@ export type Message = typeof Message.Type
 
 /** List filters of CONTRACT §3, already validated; dates are epoch milliseconds, both inclusive. @since 0.1.0 @category models */
 export interface MessageFilter {
-  readonly market?: string
-  readonly status?: MessageStatus
-  readonly senderId?: string
-  readonly reference?: string
-  readonly from?: number
-  readonly to?: number
+  readonly market?: string | undefined
+  readonly status?: MessageStatus | undefined
+  readonly senderId?: string | undefined
+  readonly reference?: string | undefined
+  /** The first `createdAt` listed. */
+  readonly from?: number | undefined
+  /** The last `createdAt` listed (not the recipient, which is `Message.to`). */
+  readonly to?: number | undefined
 }
 
 /** A keyset position: the last row's `createdAt` and `id` (newest first). @since 0.1.0 @category models */

@@ -1,6 +1,14 @@
 /**
  * Every use case in one layer, for embedders and the server: provide a store, and optionally your
- * own markets, id generator and messaging settings.
+ * own markets, id generator and messaging settings. `layer` provides the defaults itself, so
+ * settings given to it are not seen; to give your own, build on `layerWith`:
+ *
+ * ```ts
+ * Services.layerWith.pipe(
+ *   Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer({ maxSegments: 3 }))),
+ *   Layer.provideMerge(SqliteStore.layerSqlite({ filename: "sendline.sqlite" }))
+ * )
+ * ```
  *
  * @since 0.1.0
  */
