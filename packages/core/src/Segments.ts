@@ -1,6 +1,7 @@
 /**
  * SMS segment counting: GSM 03.38 default alphabet plus its extension table (3GPP TS 23.038, no national
- * shift tables, no transliteration), otherwise UCS-2. Pure, allocation-free on the `segmentsOf` hot path.
+ * shift tables, no transliteration), otherwise UCS-2. Pure. `count` is the full preview a send or a
+ * preview computes; `segmentsOf` counts segments alone, without allocating.
  *
  * @since 0.1.0
  */
