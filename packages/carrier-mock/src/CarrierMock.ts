@@ -138,7 +138,10 @@ export const make = (options: Options = {}): Effect.Effect<{
   readonly carrier: Context.Tag.Service<Carrier.Carrier>
   readonly mock: Context.Tag.Service<CarrierMock>
 }, JournalUnavailable> =>
-  Effect.flatMap(options.journalPath === undefined ? Effect.succeed([]) : openJournal(options.journalPath), (journaled) => Effect.sync(() => {
+  Effect.flatMap(Effect.all([
+    options.journalPath === undefined ? Effect.succeed([]) : openJournal(options.journalPath),
+    Clock.currentTimeMillis
+  ]), ([journaled, startedAt]) => Effect.sync(() => {
     const latency = Duration.decode(options.submitLatency ?? 0)
     const reportDelay = Duration.toMillis(options.reportDelay ?? "2 seconds")
     const cap = options.maxPerSecond ?? Infinity
@@ -198,8 +201,11 @@ export const make = (options: Options = {}): Effect.Effect<{
       }
     }
 
+    // The file keeps every submission; the mock takes back only those still in its window (their
+    // dedupe and their reports), and counts every acceptance so that carrier ids stay unique.
+    const loadedFrom = retain === undefined ? -Infinity : startedAt - retain
     for (const entry of journaled) {
-      remember(entry)
+      if (entry.at >= loadedFrom) remember(entry)
       if (entry.decision === "accepted") counter++
     }
 
