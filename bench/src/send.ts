@@ -16,9 +16,10 @@
  * BENCH_CPU_PROF_DIR (when set, the SQLite Sendline child runs with `--cpu-prof` and writes its profile there),
  * TEST_DATABASE_URL.
  */
+import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import autocannon from "autocannon"
-import { Effect, Option } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
@@ -399,7 +400,7 @@ export async function runSendBench(): Promise<SendBenchResult> {
   const schema = await Effect.runPromise(Effect.option(TestDatabase.createSchema(pgBase)))
   if (Option.isNone(schema)) {
     console.log(
-      `\nSendline (PostgreSQL) skipped: no server answers at ${TestDatabase.redact(pgBase)} (TEST_DATABASE_URL); ` +
+      `\nSendline (PostgreSQL) skipped: no server answers at ${PgStore.location(Redacted.make(pgBase))} (TEST_DATABASE_URL); ` +
         `start one with: ${TestDatabase.startCommand}`
     )
   } else {

@@ -13,7 +13,7 @@ import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
 import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
-import { Config, Effect, Layer, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Redacted } from "effect"
 
 // ---------------------------------------------------------------------------------------------
 // migrations
@@ -101,6 +101,12 @@ export interface PgOptions {
   readonly url: Redacted.Redacted<string>
   /** The pool size (node-postgres' default is 10). */
   readonly maxConnections?: number | undefined
+  /**
+   * How long to wait for a connection, at start and whenever the pool opens one (default 5
+   * seconds); past it the call fails `StoreUnavailable` rather than waiting on a server that stopped
+   * answering.
+   */
+  readonly connectTimeout?: Duration.DurationInput | undefined
 }
 
 /**
@@ -112,14 +118,19 @@ export interface PgOptions {
 export const layerPg = (options: PgOptions): Layer.Layer<Stores, StoreUnavailable> =>
   Layer.provide(
     layer,
-    PgClient.layer({ url: options.url, maxConnections: options.maxConnections, applicationName: "sendline" })
+    PgClient.layer({
+      url: options.url,
+      maxConnections: options.maxConnections,
+      connectTimeout: options.connectTimeout ?? Duration.seconds(5),
+      applicationName: "sendline"
+    })
   ).pipe(SqlStore.failingToStartAs(`Cannot use PostgreSQL at ${location(options.url)}`))
 
 /**
  * Where `url` points, `host:port/database`, never its user or password: for logs and errors.
  *
  * @since 0.1.0
- * @category models
+ * @category formatting
  */
 export const location = (url: Redacted.Redacted<string>): string => {
   try {

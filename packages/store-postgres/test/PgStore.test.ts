@@ -13,6 +13,7 @@ import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { Context, Deferred, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { afterAll } from "vitest"
+import * as net from "node:net"
 
 // One schema for this file (dropped afterwards), so that runs and other files never collide.
 // No server: one loud line and the tests are skipped, or under CI=true the file fails here.
@@ -111,6 +112,21 @@ if (Option.isNone(database)) {
         assert.match(error.message, /^Cannot use PostgreSQL at 127\.0\.0\.1:1\/none \(.*ECONNREFUSED.*\)$/)
         assert.notMatch(error.message, /postgres@|s3cret/)
       }))
+
+    it.live("a server that accepts connections but never answers fails StoreUnavailable after connectTimeout", () =>
+      Effect.gen(function*() {
+        const silent = net.createServer(() => {}) // holds every connection, says nothing
+        yield* Effect.acquireRelease(
+          Effect.async<void>((resume) => void silent.listen(0, "127.0.0.1", () => resume(Effect.void))),
+          () => Effect.sync(() => silent.close())
+        )
+        const port = (silent.address() as net.AddressInfo).port
+        const url = Redacted.make(`postgres://postgres@127.0.0.1:${port}/test`)
+        const started = Date.now()
+        const error = yield* Effect.flip(Effect.provide(AccountStore, PgStore.layerPg({ url, connectTimeout: "300 millis" })))
+        assert.instanceOf(error, StoreUnavailable)
+        assert.isBelow(Date.now() - started, 3_000, "gave up after the timeout, not the 5-second default")
+      }).pipe(Effect.scoped))
 
     it.effect("the message list and the claims read an index for every filter, never a sort", () =>
       Effect.gen(function*() {

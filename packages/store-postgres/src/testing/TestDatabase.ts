@@ -9,6 +9,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Config, Console, Effect, Option, Redacted } from "effect"
+import { location } from "../PgStore.js"
 
 /** The local test server, used when TEST_DATABASE_URL is unset. @since 0.1.0 @category constants */
 export const defaultUrl = "postgres://postgres@127.0.0.1:5432/test"
@@ -30,17 +31,6 @@ export const withSchema = (url: string, schema: string): string => {
   const parsed = new URL(url)
   parsed.searchParams.set("options", `-c search_path=${schema}`)
   return parsed.toString()
-}
-
-/** `url` without its password, for messages. @since 0.1.0 @category urls */
-export const redact = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password !== "") parsed.password = "***"
-    return parsed.toString()
-  } catch {
-    return "(an unparsable URL)"
-  }
 }
 
 const withClient = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effect<A, SqlError>) =>
@@ -75,7 +65,7 @@ export const probe: Effect.Effect<Option.Option<string>, Error> = Effect.gen(fun
   const reached = yield* Effect.either(withClient(target, (sql) => sql`SELECT 1`))
   if (reached._tag === "Right") return Option.some(target)
   const ci = yield* Effect.orDie(Config.string("CI").pipe(Config.withDefault("")))
-  const reason = `no PostgreSQL server answers at ${redact(target)} (TEST_DATABASE_URL)`
+  const reason = `no PostgreSQL server answers at ${location(Redacted.make(target))} (TEST_DATABASE_URL)`
   if (ci === "true") {
     return yield* Effect.fail(new Error(`CI=true and ${reason}. Start it first: ${startCommand}`))
   }
