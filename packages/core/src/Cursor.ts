@@ -1,6 +1,9 @@
 /**
  * Opaque keyset cursors `cur_<base64url>` (CONTRACT §1): the last row's sort key and id, plus a
- * digest of the filters so that a cursor reused with other filters, or tampered with, is refused.
+ * digest of the filters so that a cursor reused with other filters is refused, and a checksum that
+ * refuses one mangled in transit. The checksum is not a signature: a client could forge a cursor,
+ * but it would only choose where to start listing its own account's messages, which any filter
+ * can do too.
  *
  * @since 0.1.0
  */
@@ -21,7 +24,7 @@ export const encode = (
   return "cur_" + Buffer.from(`${body}.${digest(body)}`).toString("base64url")
 }
 
-/** Decodes a cursor made by `encode` with the same `filters`; none when foreign or altered. @since 0.1.0 @category encoding */
+/** Decodes a cursor made by `encode` with the same `filters`; none when made for other filters or mangled. @since 0.1.0 @category encoding */
 export const decode = (
   cursor: string,
   filters: Readonly<Record<string, unknown>>

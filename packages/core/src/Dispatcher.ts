@@ -34,8 +34,8 @@ export interface Options {
 /** The default settings: batches of 100, 30 s leases, 1 s polls, 16 submissions in flight. @since 0.1.0 @category constants */
 export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 16 }
 
-/** The error code of a message whose Sender ID stopped being registered before dispatch. @since 0.1.0 @category constants */
-export const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
+/** The error code of a message whose Sender ID stopped being registered before dispatch. */
+const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
 
 /** The Dispatcher worker. @since 0.1.0 @category services */
 export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, {

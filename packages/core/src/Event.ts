@@ -57,11 +57,25 @@ export const messageData = (message: Message): Record<string, unknown> => {
   return data
 }
 
+/** The statuses whose entry is an event (CONTRACT §3): not `scheduled`, not `cancelled`. @since 0.1.0 @category models */
+export type EventfulStatus = "queued" | "sent" | "delivered" | "undelivered" | "failed"
+
+/** A message in a status whose entry is an event. @since 0.1.0 @category models */
+export type EventfulMessage = Message & { readonly status: EventfulStatus }
+
+/** Whether entering the message's status writes a `message.<status>` event. @since 0.1.0 @category models */
+export const isEventful = (message: Message): message is EventfulMessage =>
+  message.status !== "scheduled" && message.status !== "cancelled"
+
 /** The `message.<status>` event for a message that just entered `status`. @since 0.1.0 @category constructors */
-export const forMessage = (id: string, message: Message, createdAt: number): Event => ({
+export const forMessage = (
+  id: string,
+  message: EventfulMessage,
+  createdAt: number
+): Event => ({
   id,
   accountId: message.accountId,
-  type: `message.${message.status}` as EventType,
+  type: `message.${message.status}`,
   subjectId: message.id,
   createdAt,
   data: messageData(message)

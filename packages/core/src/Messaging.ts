@@ -37,7 +37,10 @@ export interface SendInput {
    * The caller's idempotency key (1–255 printable ASCII characters): when the account sent a
    * message with it within the key's 24 hours, that message is the answer and nothing is sent (a
    * retry after a crash that lost the first answer). A retry that asks for another message fails
-   * `idempotency_conflict`.
+   * `idempotency_conflict`. This answers a retry that comes after the first send is stored; two
+   * sends of one key at the same moment may both send. Retries that can overlap go through
+   * `Idempotency` first (`begin`, then `complete`), as the HTTP server does: one request per key
+   * runs at a time.
    */
   readonly idempotencyKey?: string | undefined
 }
@@ -228,7 +231,7 @@ export const make = Effect.gen(function*() {
         createdAt: now,
         ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
       }
-      const event = message.status === "queued"
+      const event = Event.isEventful(message)
         ? Option.some(Event.forMessage(yield* ids.make("evt"), message, now))
         : Option.none()
       yield* messages.insert(message, event)

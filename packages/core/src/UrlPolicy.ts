@@ -56,7 +56,7 @@ const ipv6Private = (ip: string): boolean => {
 /**
  * Whether `host` (a URL hostname) is loopback, private, link-local, multicast or reserved, as an
  * IPv4 address or an IPv6 one (including those that carry an IPv4 address). Names are judged by
- * their form only (`localhost`, `*.localhost`, `*.local`); DNS is checked at delivery time.
+ * their form only (`localhost`, `*.localhost`, `*.local`, `*.internal`); DNS is checked at delivery time.
  *
  * @since 0.1.0
  * @category checks

@@ -1,5 +1,6 @@
-import { assert, layer } from "@effect/vitest"
-import { Admin, CountryCode, EventStore, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { assert, describe, it, layer } from "@effect/vitest"
+import { Admin, CountryCode, EventStore, Markets, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
@@ -296,3 +297,20 @@ layer(TestCore.layer)("Messaging", (it) => {
       assert.isTrue(Option.isNone(ucs2.price))
     }))
 })
+
+describe("Markets.layerFrom", () => {
+  it.effect("an embedder's own markets are the only ones served, at their prices", () =>
+    Effect.gen(function*() {
+      const messaging = yield* Messaging.Messaging
+      const principal = { accountId: "acct_x", keyId: "key_x", permissions: new Set(["messaging:send" as const]) }
+      const nz = { code: "NZ", currency: "NZD", pricePerSegment: "0.1000", identifierTypes: ["NZBN"], networks: ["spark"] }
+      const preview = yield* messaging.preview(principal, { body: "a".repeat(161), market: "NZ" })
+      assert.deepStrictEqual(preview.price, Option.some({ amount: "0.2000", currency: "NZD" }))
+      assert.strictEqual(yield* TestCore.outcome(messaging.preview(principal, { body: "Hi", market: "AU" })), "unsupported_market")
+      assert.deepStrictEqual((yield* Markets.Markets).all, [nz])
+    }).pipe(Effect.provide(TestCore.layerOn(
+      SqliteStore.layerSqlite({ filename: ":memory:" }),
+      Markets.layerFrom([{ code: "NZ", currency: "NZD", pricePerSegment: "0.1000", identifierTypes: ["NZBN"], networks: ["spark"] }])
+    ))))
+})
+

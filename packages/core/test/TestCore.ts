@@ -7,10 +7,10 @@ import type { Account, Permission } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Either, Layer } from "effect"
 
-/** Use cases over `stores` (every store port, and whatever else that layer gives), with default markets, counter ids and default settings. */
-export const layerOn = <ROut, E>(stores: Layer.Layer<ROut, E>) =>
+/** Use cases over `stores` (every store port, and whatever else that layer gives), with `markets` (the defaults unless given), counter ids and default settings. */
+export const layerOn = <ROut, E>(stores: Layer.Layer<ROut, E>, markets: Layer.Layer<Markets.Markets> = Markets.layer) =>
   Services.layerWith.pipe(
-    Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer())),
+    Layer.provideMerge(Layer.mergeAll(markets, Ids.layerTest, MessagingConfig.layer())),
     Layer.provideMerge(stores)
   )
 

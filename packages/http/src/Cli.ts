@@ -12,8 +12,8 @@ import * as Config from "./Config.js"
 import * as Server from "./Server.js"
 import * as Store from "./Store.js"
 
-/** The use cases over the configured store. @since 0.1.0 @category layers */
-export const coreLayer = (config: Config.ServerConfig) =>
+/** The use cases over the configured store. */
+const coreLayer = (config: Config.ServerConfig) =>
   Services.layerWith.pipe(
     Layer.provideMerge(Layer.mergeAll(
       Markets.layer,
@@ -26,8 +26,8 @@ export const coreLayer = (config: Config.ServerConfig) =>
     Layer.provideMerge(Store.layer(config))
   )
 
-/** The simulated carrier, the only carrier there is for now. @since 0.1.0 @category layers */
-export const carrierLayer = (settings: Config.CarrierSettings) =>
+/** The simulated carrier, the only carrier there is for now. */
+const carrierLayer = (settings: Config.CarrierSettings) =>
   Layer.tap(
     CarrierMock.layer({
       submitLatency: Duration.millis(settings.submitLatencyMillis),
@@ -40,8 +40,8 @@ export const carrierLayer = (settings: Config.CarrierSettings) =>
     () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")
   )
 
-/** Worker options from the settings: one poll interval for all, one lease for those that claim. @since 0.1.0 @category layers */
-export const workerOptions = ({ leaseMillis, pollMillis }: Config.WorkerSettings): Workers.Options => ({
+/** Worker options from the settings: one poll interval for all, one lease for those that claim. */
+const workerOptions = ({ leaseMillis, pollMillis }: Config.WorkerSettings): Workers.Options => ({
   dispatcher: { pollMillis, leaseMillis },
   scheduler: { pollMillis, leaseMillis },
   deliveryReports: { pollMillis }

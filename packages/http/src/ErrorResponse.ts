@@ -112,8 +112,8 @@ const routes = Object.values(Api.groups).flatMap((group) =>
   }))
 )
 
-/** The methods that `path` answers, for 405 and `Allow`. @since 0.1.0 @category routing */
-export const allowedMethods = (path: string): ReadonlyArray<string> =>
+/** The methods that `path` answers, for 405 and `Allow`. */
+const allowedMethods = (path: string): ReadonlyArray<string> =>
   routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
 
 // No route matched: 405 with `Allow` when the path exists for other methods only, else 404 (the
@@ -184,8 +184,8 @@ const internalError: ApiError = {
   message: "Something went wrong on our side; it has been logged."
 }
 
-/** Maps a defect: unreadable bodies are the client's fault, anything else is ours. @since 0.1.0 @category mapping */
-export const fromDefect = (defect: unknown): ApiError => {
+/** Maps a defect: unreadable bodies are the client's fault, anything else is ours. */
+const fromDefect = (defect: unknown): ApiError => {
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
     const text = String((defect.cause as { message?: unknown } | undefined)?.message ?? defect.description ?? "")
     if (/too large|max.*size|exceed/i.test(text)) return RequestBody.tooLarge

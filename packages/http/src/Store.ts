@@ -1,6 +1,6 @@
 /**
- * Picks the store from the configuration: PostgreSQL when `DATABASE_URL` is a `postgres://` URL,
- * else the embedded SQLite file at `SQLITE_PATH`.
+ * Picks the store from the configuration: PostgreSQL when `DATABASE_URL` is set (it must be a
+ * `postgres://` URL), else the embedded SQLite file at `SQLITE_PATH`.
  *
  * @since 0.1.0
  */

@@ -36,8 +36,8 @@ export const table = "sendline_migrations"
 const statements = (...ddl: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(ddl, (text) => sql.unsafe(text), { discard: true }))
 
-/** The migrations, in the dialect's DDL. @since 0.1.0 @category constructors */
-export const loader = (d: Ddl): Migrator.Loader =>
+/** The migrations, in the dialect's DDL. */
+const loader = (d: Ddl): Migrator.Loader =>
   Migrator.fromRecord({
     "0001_initial": statements(
       `CREATE TABLE sendline_accounts (

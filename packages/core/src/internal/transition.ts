@@ -18,12 +18,12 @@ import { MessageStore } from "../MessageStore.js"
 
 /** A worker's move of one message, before its event is made. */
 export interface Change {
-  readonly next: Message
+  readonly next: Event.EventfulMessage
   readonly from: MessageStatus
 }
 
 /** The least Clock time between two progress lines of one worker. */
-export const summaryMillis = 10_000
+const summaryMillis = 10_000
 
 const describe = (moved: ReadonlyMap<MessageStatus, number>): string =>
   [...moved].map(([status, n], i) => (i === 0 ? `${n} ${n === 1 ? "message" : "messages"} ${status}` : `${n} ${status}`))
