@@ -115,7 +115,7 @@ const parseJournal = (path: string): ReadonlyArray<JournalEntry> => {
 }
 
 /** The journal file cannot be read or written (its message names the file and the reason). @since 0.1.0 @category errors */
-export class JournalUnavailable extends Schema.TaggedError<JournalUnavailable>()("JournalUnavailable", {
+export class JournalUnavailable extends Schema.TaggedError<JournalUnavailable>("@sendline/carrier-mock/JournalUnavailable")("JournalUnavailable", {
   message: Schema.String
 }) {}
 

@@ -43,34 +43,24 @@ export const envelope = (error: ApiError): Effect.Effect<Respond.Body> =>
 export const render = (error: ApiError): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.map(envelope(error), (body) => Respond.toResponse(body, error.headers))
 
-/** Every failure with a known status: core's tagged errors and the platform's. */
-type KnownFailure =
-  | Errors.RuleViolation
-  | Errors.InvalidRequest
-  | Errors.Unauthenticated
-  | Errors.PermissionDenied
-  | Errors.NotFound
-  | Errors.Conflict
-  | Errors.RateLimited
-  | Errors.StoreUnavailable
-  | HttpApiError.HttpApiDecodeError
-  | HttpServerError.RouteNotFound
+// Every failure with a known status: core's tagged errors and the platform's, by class (the
+// platform has errors of the same tag names, e.g. its own `NotFound`).
+const knownFailures = [
+  Errors.RuleViolation,
+  Errors.InvalidRequest,
+  Errors.Unauthenticated,
+  Errors.PermissionDenied,
+  Errors.NotFound,
+  Errors.Conflict,
+  Errors.RateLimited,
+  Errors.StoreUnavailable,
+  HttpApiError.HttpApiDecodeError,
+  HttpServerError.RouteNotFound
+] as const
 
-const knownTags: ReadonlySet<string> = new Set<KnownFailure["_tag"]>([
-  "RuleViolation",
-  "InvalidRequest",
-  "Unauthenticated",
-  "PermissionDenied",
-  "NotFound",
-  "Conflict",
-  "RateLimited",
-  "StoreUnavailable",
-  "HttpApiDecodeError",
-  "RouteNotFound"
-])
+type KnownFailure = InstanceType<typeof knownFailures[number]>
 
-const isKnown = (u: unknown): u is KnownFailure =>
-  typeof u === "object" && u !== null && "_tag" in u && knownTags.has(String((u as { _tag: unknown })._tag))
+const isKnown = (u: unknown): u is KnownFailure => knownFailures.some((known) => u instanceof known)
 
 const field = (path: ReadonlyArray<PropertyKey>) => path.map(String).join(".")
 

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Errors, Message, Messaging, Timestamp } from "@sendline/core"
-import { Option, Schema } from "effect"
+import { Option, ParseResult, Schema } from "effect"
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
@@ -39,11 +39,18 @@ const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotations({
 const StatusFilter = Message.MessageStatus.annotations({
   message: () => ({ message: `Expected one of ${Message.MessageStatus.literals.join(", ")}`, override: true })
 })
-const DateStart = Schema.String.pipe(
-  Schema.filter((s) => Option.isSome(Timestamp.parseDateFilter(s, false)), {
-    message: () => "Expected an RFC 3339 date-time or a YYYY-MM-DD date"
+// A date filter decoded to epoch milliseconds: a date-time, or a plain date meaning the first
+// (`from`) or last (`to`) millisecond of that UTC day.
+const dateFilter = (endOfDay: boolean) =>
+  Schema.transformOrFail(Schema.String, Schema.Number, {
+    strict: true,
+    decode: (input, _, ast) =>
+      Option.match(Timestamp.parseDateFilter(input, endOfDay), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
+        onSome: ParseResult.succeed
+      }),
+    encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
   })
-)
 
 /** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
 export const ListMessagesQuery = Schema.Struct({
@@ -51,8 +58,8 @@ export const ListMessagesQuery = Schema.Struct({
   status: Schema.optional(StatusFilter),
   sender_id: Schema.optional(Schema.String),
   reference: Schema.optional(Schema.String),
-  from: Schema.optional(DateStart),
-  to: Schema.optional(DateStart),
+  from: Schema.optional(dateFilter(false)),
+  to: Schema.optional(dateFilter(true)),
   cursor: Schema.optional(Schema.String),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })

@@ -20,7 +20,7 @@ import * as RequestContext from "./RequestContext.js"
 export const drainTimeout = Duration.seconds(10)
 
 /** The server could not listen on its address (in use, or not an address of this machine). @since 0.1.0 @category errors */
-export class ListenFailed extends Schema.TaggedError<ListenFailed>()("ListenFailed", {
+export class ListenFailed extends Schema.TaggedError<ListenFailed>("@sendline/http/ListenFailed")("ListenFailed", {
   message: Schema.String,
   cause: Schema.Defect
 }) {}

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "./Api.js"
 import * as Authentication from "./Authentication.js"
 import * as Listener from "./Listener.js"
+import * as Health from "./Http/Health.js"
 import * as Messages from "./Http/Messages.js"
 import * as Middleware from "./Middleware.js"
 import * as RateLimiter from "./RateLimiter.js"
@@ -39,7 +40,7 @@ export const layerApi = (options: Options) =>
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
-        Layer.provide(Layer.mergeAll(Messages.layer, Messages.healthLayer)),
+        Layer.provide(Layer.mergeAll(Messages.layer, Health.layer)),
         Layer.provide(Authentication.layer)
       )
     ),

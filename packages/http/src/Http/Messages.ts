@@ -4,15 +4,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { Messaging, Timestamp } from "@sendline/core"
-import { Effect, Option } from "effect"
+import { Messaging } from "@sendline/core"
+import { Effect } from "effect"
 import { Api, CurrentPrincipal } from "../Api.js"
 import * as Idempotent from "../Idempotent.js"
 import * as Json from "../Json.js"
 import * as Respond from "../Respond.js"
-
-const dateFilter = (value: string | undefined, endOfDay: boolean) =>
-  value === undefined ? undefined : Option.getOrUndefined(Timestamp.parseDateFilter(value, endOfDay))
 
 /** The messages group's handlers, over `Messaging` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
@@ -42,12 +39,12 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           messaging.list(principal, {
             filter: {
-              ...(q.market === undefined ? {} : { market: q.market }),
-              ...(q.status === undefined ? {} : { status: q.status }),
-              ...(q.sender_id === undefined ? {} : { senderId: q.sender_id }),
-              ...(q.reference === undefined ? {} : { reference: q.reference }),
-              ...(q.from === undefined ? {} : { from: dateFilter(q.from, false)! }),
-              ...(q.to === undefined ? {} : { to: dateFilter(q.to, true)! })
+              market: q.market,
+              status: q.status,
+              senderId: q.sender_id,
+              reference: q.reference,
+              from: q.from,
+              to: q.to
             },
             cursor: q.cursor,
             pageSize: q.page_size
@@ -68,7 +65,3 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
               Effect.flatMap((message) => Respond.envelope(200, Json.messageFull(message)))
             ))))
   }))
-
-/** `GET /health`: answers while the server is up. @since 0.1.0 @category layers */
-export const healthLayer = HttpApiBuilder.group(Api, "health", (handlers) =>
-  handlers.handle("health", () => Effect.map(Respond.envelope(200, { status: "ok" }), (body) => Respond.toResponse(body))))
