@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { Context, Layer, Option } from "effect"
+import type * as Message from "./Message.js"
 
 /** One configured market. Prices are decimal strings with up to 4 places. @since 0.1.0 @category models */
 export interface Market {
@@ -23,11 +24,8 @@ export const defaults: ReadonlyArray<Market> = [
   { code: "GB", currency: "GBP", pricePerSegment: "0.0350", identifierTypes: ["CRN"], networks: ["ee", "vodafone", "o2", "three"] }
 ]
 
-/** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`. @since 0.1.0 @category models */
-export interface Price {
-  readonly amount: string
-  readonly currency: string
-}
+/** A price: a decimal `amount` with 4 places and its ISO 4217 `currency` (`Message.Price`). @since 0.1.0 @category models */
+export type Price = typeof Message.Price.Type
 
 /** The configured markets, looked up by ISO 3166-1 alpha-2 code. @since 0.1.0 @category services */
 export class Markets extends Context.Tag("@sendline/core/Markets")<Markets, {

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { Errors, Message, Messaging, Timestamp } from "@sendline/core"
-import { Option, ParseResult, Schema } from "effect"
+import { Option, ParseResult, Schema, type Types } from "effect"
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
@@ -65,7 +65,6 @@ export const ListMessagesQuery = Schema.Struct({
 }).annotations({ parseOptions: { errors: "all" } })
 
 const TimestampJson = Schema.String.annotations({ format: "date-time", examples: ["2026-11-22T07:00:00.000+00:00"] })
-const PriceJson = Schema.Struct({ amount: Schema.String, currency: Schema.String })
 
 /** A message, full form. @since 0.1.0 @category resources */
 export const MessageFull = Schema.Struct({
@@ -78,12 +77,12 @@ export const MessageFull = Schema.Struct({
   encoding: Message.Encoding,
   market: Schema.String,
   reference: Schema.NullOr(Schema.String),
-  price: PriceJson,
+  price: Message.Price,
   created_at: TimestampJson,
   scheduled_at: Schema.optional(TimestampJson),
   sent_at: Schema.optional(TimestampJson),
   delivered_at: Schema.optional(TimestampJson),
-  error: Schema.optional(Schema.Struct({ code: Schema.String, message: Schema.String }))
+  error: Schema.optional(Message.MessageError)
 }).annotations({ identifier: "Message" })
 
 /** A message, reduced form (list items). @since 0.1.0 @category resources */
@@ -106,7 +105,7 @@ export const PreviewResult = Schema.Struct({
   characters: Schema.Int,
   units_per_segment: Schema.Int,
   ucs2_characters: Schema.Array(Schema.String),
-  price: Schema.optional(PriceJson)
+  price: Schema.optional(Message.Price)
 }).annotations({ identifier: "Preview" })
 
 /** `meta` of every envelope. @since 0.1.0 @category envelopes */
@@ -145,7 +144,7 @@ export const ErrorEnvelope = errorEnvelope(Schema.String).annotations({ identifi
 
 /** A message in full form. @since 0.1.0 @category encoding */
 export const messageFull = (m: Message.Message): typeof MessageFull.Encoded => {
-  const json: Record<string, unknown> = {
+  const json: Types.Mutable<typeof MessageFull.Encoded> = {
     id: m.id,
     status: m.status,
     to: m.to,
@@ -162,12 +161,12 @@ export const messageFull = (m: Message.Message): typeof MessageFull.Encoded => {
   if (m.sentAt !== undefined) json.sent_at = Timestamp.format(m.sentAt)
   if (m.deliveredAt !== undefined) json.delivered_at = Timestamp.format(m.deliveredAt)
   if (m.error !== undefined) json.error = m.error
-  return json as typeof MessageFull.Encoded
+  return json
 }
 
 /** A message in reduced form. @since 0.1.0 @category encoding */
 export const messageItem = (m: Message.Message): typeof MessageItem.Encoded => {
-  const json: Record<string, unknown> = {
+  const json: Types.Mutable<typeof MessageItem.Encoded> = {
     id: m.id,
     status: m.status,
     to: m.to,
@@ -178,7 +177,7 @@ export const messageItem = (m: Message.Message): typeof MessageItem.Encoded => {
     created_at: Timestamp.format(m.createdAt)
   }
   if (m.deliveredAt !== undefined) json.delivered_at = Timestamp.format(m.deliveredAt)
-  return json as typeof MessageItem.Encoded
+  return json
 }
 
 /** A preview. @since 0.1.0 @category encoding */
