@@ -11,7 +11,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
-import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
+import { Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Duration, Effect, Layer, Redacted } from "effect"
 
@@ -69,7 +69,7 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // claimer has locked, so concurrent claimers (here or in other processes) never pick the same
   // row; the lease then keeps them out of later claims until it ends.
   claim: (due, leaseUntil) =>
-    sql<Rows.MessageRow>`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
+    sql`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
       UPDATE sendline_messages SET claimed_until = ${leaseUntil}
       FROM due WHERE sendline_messages.id = due.id
       RETURNING sendline_messages.*`

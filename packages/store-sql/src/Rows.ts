@@ -1,17 +1,20 @@
 /**
  * The rows of the Sendline tables and their mapping to and from the domain of `@sendline/core`:
- * the same on SQLite and PostgreSQL (the tables have the same names and columns in both).
+ * the same on SQLite and PostgreSQL (the tables have the same names and columns in both). Rows
+ * are decoded with their schema: a row that is not what this version wrote (a status it does not
+ * know, JSON that does not parse) fails `StoreUnavailable` naming its table, never wrong data.
  *
  * @since 0.1.0
  */
-import type { Account, AccountType, ApiKey, OwnedIdentifier } from "@sendline/core/Account"
-import type { Event, EventType } from "@sendline/core/Event"
-import type { IdempotencyRecord, StoredResponse } from "@sendline/core/IdempotencyStore"
-import type { Message, MessageStatus } from "@sendline/core/Message"
-import type { Permission } from "@sendline/core/Permission"
-import type { SenderIdRecord, SenderIdStatus } from "@sendline/core/SenderId"
+import { Account, type ApiKey, OwnedIdentifier } from "@sendline/core/Account"
+import { StoreUnavailable } from "@sendline/core/Errors"
+import { type Event, EventType } from "@sendline/core/Event"
+import type { IdempotencyRecord } from "@sendline/core/IdempotencyStore"
+import { Encoding, type Message, MessageError, MessageStatus, Price } from "@sendline/core/Message"
+import { Permission } from "@sendline/core/Permission"
+import { type SenderIdRecord, SenderIdStatus } from "@sendline/core/SenderId"
 import type { Types } from "effect"
-import { Option } from "effect"
+import { Effect, Option, ParseResult, Schema } from "effect"
 
 /**
  * An epoch-millisecond timestamp as a driver returns it: SQLite's INTEGER as a number,
@@ -19,147 +22,171 @@ import { Option } from "effect"
  * timestamps never do) unless the embedder's client parses it.
  *
  * @since 0.1.0
- * @category models
+ * @category schemas
  */
-export type Int8 = number | string
-
-/** An `Int8` as a number. @since 0.1.0 @category mapping */
-export const int8 = (value: Int8): number => typeof value === "number" ? value : Number(value)
+export const Int8 = Schema.declare(
+  (u: unknown): u is number | string => typeof u === "number" || (typeof u === "string" && /^-?[0-9]+$/.test(u)),
+  { identifier: "Int8", description: "an integer, or its digits as PostgreSQL's BIGINT arrives" }
+).pipe(Schema.transform(Schema.Number, { strict: true, decode: Number, encode: (n) => n }))
 
 /** An optional field as a nullable column. @since 0.1.0 @category mapping */
 export const orNull = <A>(value: A | undefined): A | null => value === undefined ? null : value
 
-/** The first row, mapped, if there is one. @since 0.1.0 @category mapping */
-export const first = <R, A>(rows: ReadonlyArray<R>, f: (row: R) => A): Option.Option<A> =>
-  rows.length === 0 ? Option.none() : Option.some(f(rows[0]!))
-
-/** A row of `sendline_accounts`. @since 0.1.0 @category models */
-export interface AccountRow {
-  readonly id: string
-  readonly name: string
-  readonly type: string
-  readonly admin_email: string
-  readonly network: string | null
-  readonly markets: string
-  readonly identifiers: string
-  readonly created_at: Int8
+/**
+ * Decodes the rows of `table` with `row` and maps each to the domain with `f`; a row that does not
+ * decode fails `StoreUnavailable`, naming the table and the first problem.
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const decoder = <R, I, A>(table: string, row: Schema.Schema<R, I>, f: (row: R) => A) => {
+  const decode = Schema.decodeUnknownEither(Schema.Array(row), { onExcessProperty: "ignore" })
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>, StoreUnavailable> => {
+    const decoded = decode(rows)
+    if (decoded._tag === "Right") return Effect.succeed(decoded.right.map(f))
+    const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+    const column = issue === undefined ? "" : ` column ${issue.path.slice(1).join(".")}:`
+    return Effect.fail(
+      new StoreUnavailable({
+        message: `A row of ${table} is not what this version of Sendline stores:${column} ${issue?.message ?? "unreadable"}`,
+        cause: decoded.left
+      })
+    )
+  }
 }
 
-/** An account from its row. @since 0.1.0 @category mapping */
-export const accountFromRow = (row: AccountRow): Account => {
+/** The first of the decoded rows, if any. @since 0.1.0 @category decoding */
+export const first = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, StoreUnavailable>) =>
+(rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>, StoreUnavailable> =>
+  Effect.map(decode(rows.slice(0, 1)), (decoded) => Option.fromNullable(decoded[0]))
+
+/** A row of `sendline_accounts`. @since 0.1.0 @category schemas */
+export const AccountRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  type: Account.fields.type,
+  admin_email: Schema.String,
+  network: Schema.NullOr(Schema.String),
+  markets: Schema.parseJson(Schema.Array(Schema.String)),
+  identifiers: Schema.parseJson(Schema.Array(OwnedIdentifier)),
+  created_at: Int8
+})
+
+/** Accounts from their rows. @since 0.1.0 @category decoding */
+export const accounts = decoder("sendline_accounts", AccountRow, (row): Account => {
   const account: Types.Mutable<Account> = {
     id: row.id,
     name: row.name,
-    type: row.type as AccountType,
+    type: row.type,
     adminEmail: row.admin_email,
-    markets: JSON.parse(row.markets) as ReadonlyArray<string>,
-    identifiers: JSON.parse(row.identifiers) as ReadonlyArray<OwnedIdentifier>,
-    createdAt: int8(row.created_at)
+    markets: row.markets,
+    identifiers: row.identifiers,
+    createdAt: row.created_at
   }
   if (row.network !== null) account.network = row.network
   return account
-}
+})
 
-/** A row of `sendline_api_keys`. @since 0.1.0 @category models */
-export interface ApiKeyRow {
-  readonly id: string
-  readonly account_id: string
-  readonly digest: string
-  readonly permissions: string
-  readonly expires_at: Int8 | null
-  readonly revoked_at: Int8 | null
-  readonly created_at: Int8
-}
+/** A row of `sendline_api_keys`. @since 0.1.0 @category schemas */
+export const ApiKeyRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  digest: Schema.String,
+  permissions: Schema.parseJson(Schema.Array(Permission)),
+  expires_at: Schema.NullOr(Int8),
+  revoked_at: Schema.NullOr(Int8),
+  created_at: Int8
+})
 
-/** An API key from its row. @since 0.1.0 @category mapping */
-export const apiKeyFromRow = (row: ApiKeyRow): ApiKey => {
+/** API keys from their rows. @since 0.1.0 @category decoding */
+export const apiKeys = decoder("sendline_api_keys", ApiKeyRow, (row): ApiKey => {
   const key: Types.Mutable<ApiKey> = {
     id: row.id,
     accountId: row.account_id,
     digest: row.digest,
-    permissions: JSON.parse(row.permissions) as ReadonlyArray<Permission>,
-    createdAt: int8(row.created_at)
+    permissions: row.permissions,
+    createdAt: row.created_at
   }
-  if (row.expires_at !== null) key.expiresAt = int8(row.expires_at)
-  if (row.revoked_at !== null) key.revokedAt = int8(row.revoked_at)
+  if (row.expires_at !== null) key.expiresAt = row.expires_at
+  if (row.revoked_at !== null) key.revokedAt = row.revoked_at
   return key
-}
+})
 
-/** A row of `sendline_sender_ids`. @since 0.1.0 @category models */
-export interface SenderIdRow {
-  readonly id: string
-  readonly account_id: string
-  readonly sender_id: string
-  readonly market: string
-  readonly brand_name: string
-  readonly status: string
-  readonly created_at: Int8
-  readonly registered_at: Int8 | null
-  readonly expires_at: Int8 | null
-}
+/** A row of `sendline_sender_ids`. @since 0.1.0 @category schemas */
+export const SenderIdRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  sender_id: Schema.String,
+  market: Schema.String,
+  brand_name: Schema.String,
+  status: SenderIdStatus,
+  created_at: Int8,
+  registered_at: Schema.NullOr(Int8),
+  expires_at: Schema.NullOr(Int8)
+})
 
-/** A Sender ID record from its row. @since 0.1.0 @category mapping */
-export const senderIdFromRow = (row: SenderIdRow): SenderIdRecord => {
+/** Sender ID records from their rows. @since 0.1.0 @category decoding */
+export const senderIds = decoder("sendline_sender_ids", SenderIdRow, (row): SenderIdRecord => {
   const record: Types.Mutable<SenderIdRecord> = {
     id: row.id,
     accountId: row.account_id,
     senderId: row.sender_id,
     market: row.market,
     brandName: row.brand_name,
-    status: row.status as SenderIdStatus,
-    createdAt: int8(row.created_at)
+    status: row.status,
+    createdAt: row.created_at
   }
-  if (row.registered_at !== null) record.registeredAt = int8(row.registered_at)
-  if (row.expires_at !== null) record.expiresAt = int8(row.expires_at)
+  if (row.registered_at !== null) record.registeredAt = row.registered_at
+  if (row.expires_at !== null) record.expiresAt = row.expires_at
   return record
-}
+})
 
-/** A row of `sendline_messages` (without `claimed_until`, which is the store's own). @since 0.1.0 @category models */
-export interface MessageRow {
-  readonly id: string
-  readonly account_id: string
-  readonly status: string
-  readonly recipient: string
-  readonly sender_id: string
-  readonly body: string
-  readonly segments: number
-  readonly encoding: string
-  readonly market: string
-  readonly reference: string | null
-  readonly callback_url: string | null
-  readonly price: string
-  readonly error: string | null
-  readonly created_at: Int8
-  readonly scheduled_at: Int8 | null
-  readonly sent_at: Int8 | null
-  readonly delivered_at: Int8 | null
-  readonly idempotency_key: string | null
-}
+/** A row of `sendline_messages` (`claimed_until`, the store's own, is not read). @since 0.1.0 @category schemas */
+export const MessageRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  status: MessageStatus,
+  recipient: Schema.String,
+  sender_id: Schema.String,
+  body: Schema.String,
+  segments: Schema.Number,
+  encoding: Encoding,
+  market: Schema.String,
+  reference: Schema.NullOr(Schema.String),
+  callback_url: Schema.NullOr(Schema.String),
+  price: Schema.parseJson(Price),
+  error: Schema.NullOr(Schema.parseJson(MessageError)),
+  created_at: Int8,
+  scheduled_at: Schema.NullOr(Int8),
+  sent_at: Schema.NullOr(Int8),
+  delivered_at: Schema.NullOr(Int8),
+  idempotency_key: Schema.NullOr(Schema.String)
+})
 
-/** A message from its row. @since 0.1.0 @category mapping */
-export const messageFromRow = (row: MessageRow): Message => {
+/** Messages from their rows. @since 0.1.0 @category decoding */
+export const messages = decoder("sendline_messages", MessageRow, (row): Message => {
   const message: Types.Mutable<Message> = {
     id: row.id,
     accountId: row.account_id,
-    status: row.status as MessageStatus,
+    status: row.status,
     to: row.recipient,
     senderId: row.sender_id,
     body: row.body,
     segments: row.segments,
-    encoding: row.encoding as Message["encoding"],
+    encoding: row.encoding,
     market: row.market,
-    price: JSON.parse(row.price) as Message["price"],
-    createdAt: int8(row.created_at)
+    price: row.price,
+    createdAt: row.created_at
   }
   if (row.reference !== null) message.reference = row.reference
   if (row.callback_url !== null) message.callbackUrl = row.callback_url
-  if (row.scheduled_at !== null) message.scheduledAt = int8(row.scheduled_at)
-  if (row.sent_at !== null) message.sentAt = int8(row.sent_at)
-  if (row.delivered_at !== null) message.deliveredAt = int8(row.delivered_at)
-  if (row.error !== null) message.error = JSON.parse(row.error) as NonNullable<Message["error"]>
+  if (row.scheduled_at !== null) message.scheduledAt = row.scheduled_at
+  if (row.sent_at !== null) message.sentAt = row.sent_at
+  if (row.delivered_at !== null) message.deliveredAt = row.delivered_at
+  if (row.error !== null) message.error = row.error
   if (row.idempotency_key !== null) message.idempotencyKey = row.idempotency_key
   return message
-}
+})
 
 // A price as stored: compact JSON with a fixed key order.
 const priceJson = (price: Message["price"]): string =>
@@ -191,25 +218,25 @@ export const messageRow = (m: Message) => ({
   idempotency_key: orNull(m.idempotencyKey)
 })
 
-/** A row of `sendline_events`. @since 0.1.0 @category models */
-export interface EventRow {
-  readonly id: string
-  readonly account_id: string
-  readonly type: string
-  readonly subject_id: string
-  readonly data: string
-  readonly created_at: Int8
-}
+/** A row of `sendline_events`. @since 0.1.0 @category schemas */
+export const EventRow = Schema.Struct({
+  id: Schema.String,
+  account_id: Schema.String,
+  type: EventType,
+  subject_id: Schema.String,
+  data: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  created_at: Int8
+})
 
-/** An event from its row. @since 0.1.0 @category mapping */
-export const eventFromRow = (row: EventRow): Event => ({
+/** Events from their rows. @since 0.1.0 @category decoding */
+export const events = decoder("sendline_events", EventRow, (row): Event => ({
   id: row.id,
   accountId: row.account_id,
-  type: row.type as EventType,
+  type: row.type,
   subjectId: row.subject_id,
-  createdAt: int8(row.created_at),
-  data: JSON.parse(row.data) as Record<string, unknown>
-})
+  createdAt: row.created_at,
+  data: row.data
+}))
 
 /** An event as the columns of its row. @since 0.1.0 @category mapping */
 export const eventRow = (e: Event) => ({
@@ -221,23 +248,23 @@ export const eventRow = (e: Event) => ({
   created_at: e.createdAt
 })
 
-/** A row of `sendline_idempotency_keys`. @since 0.1.0 @category models */
-export interface IdempotencyRow {
-  readonly account_id: string
-  readonly key: string
-  readonly fingerprint: string
-  readonly created_at: Int8
-  readonly response_status: number | null
-  readonly response_body: string | null
-}
+/** A row of `sendline_idempotency_keys`. @since 0.1.0 @category schemas */
+export const IdempotencyRow = Schema.Struct({
+  account_id: Schema.String,
+  key: Schema.String,
+  fingerprint: Schema.String,
+  created_at: Int8,
+  response_status: Schema.NullOr(Schema.Number),
+  response_body: Schema.NullOr(Schema.String)
+})
 
-/** An idempotency record from its row. @since 0.1.0 @category mapping */
-export const idempotencyFromRow = (row: IdempotencyRow): IdempotencyRecord => ({
+/** Idempotency records from their rows. @since 0.1.0 @category decoding */
+export const idempotencyRecords = decoder("sendline_idempotency_keys", IdempotencyRow, (row): IdempotencyRecord => ({
   accountId: row.account_id,
   key: row.key,
   fingerprint: row.fingerprint,
-  createdAt: int8(row.created_at),
+  createdAt: row.created_at,
   response: row.response_status === null || row.response_body === null
     ? Option.none()
-    : Option.some<StoredResponse>({ status: row.response_status, body: row.response_body })
-})
+    : Option.some({ status: row.response_status, body: row.response_body })
+}))

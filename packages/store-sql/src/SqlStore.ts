@@ -53,7 +53,7 @@ export interface Dialect {
   readonly claim: (
     due: Statement.Statement<{ readonly id: string }>,
     leaseUntil: number
-  ) => Effect.Effect<ReadonlyArray<Rows.MessageRow>, SqlError>
+  ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
 }
 
 /**
@@ -118,13 +118,14 @@ export const make = (
     yield* options.migrate(sql)
     const dialect = options.dialect(sql)
 
-    const unavailable = (cause: SqlError) =>
-      new StoreUnavailable({ message: `The ${options.name} store failed`, cause })
+    // A row that did not decode is already StoreUnavailable, naming its table.
+    const unavailable = (cause: SqlError | StoreUnavailable) =>
+      cause._tag === "StoreUnavailable" ? cause : new StoreUnavailable({ message: `The ${options.name} store failed`, cause })
 
-    const read = <A>(effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreUnavailable> =>
+    const read = <A>(effect: Effect.Effect<A, SqlError | StoreUnavailable>): Effect.Effect<A, StoreUnavailable> =>
       Effect.mapError(effect, unavailable)
 
-    const write = <A>(effect: Effect.Effect<A, SqlError>): Effect.Effect<A, StoreUnavailable> =>
+    const write = <A>(effect: Effect.Effect<A, SqlError | StoreUnavailable>): Effect.Effect<A, StoreUnavailable> =>
       Effect.mapError(dialect.write(effect), unavailable)
 
     // --- batched hot paths --------------------------------------------------------------------
@@ -136,10 +137,10 @@ export const make = (
       maxBatch: batchLimit,
       run: (digests: ReadonlyArray<string>) =>
         read(Effect.map(
-          sql<Rows.ApiKeyRow>`SELECT * FROM sendline_api_keys WHERE digest IN ${sql.in(digests)}`,
-          (rows) => {
-            const byDigest = new Map(rows.map((row) => [row.digest, row]))
-            return digests.map((digest) => Option.map(Option.fromNullable(byDigest.get(digest)), Rows.apiKeyFromRow))
+          Effect.flatMap(sql`SELECT * FROM sendline_api_keys WHERE digest IN ${sql.in(digests)}`, Rows.apiKeys),
+          (keys) => {
+            const byDigest = new Map(keys.map((key) => [key.digest, key]))
+            return digests.map((digest) => Option.fromNullable(byDigest.get(digest)))
           }
         ))
     })
@@ -153,21 +154,22 @@ export const make = (
       maxBatch: batchLimit,
       run: (queries: ReadonlyArray<RegisteredQuery>) =>
         read(Effect.map(
-          sql<Rows.SenderIdRow>`SELECT * FROM sendline_sender_ids
+          Effect.flatMap(
+            sql`SELECT * FROM sendline_sender_ids
             WHERE status = 'registered' AND (account_id, sender_id, market) IN (VALUES ${
-            sql.csv(queries.map((q) => sql`(${q.accountId}, ${q.senderId}, ${q.market})`))
-          })
+              sql.csv(queries.map((q) => sql`(${q.accountId}, ${q.senderId}, ${q.market})`))
+            })
             ORDER BY created_at DESC, id DESC`,
-          (rows) => {
-            // newest first: keep the first row seen for each (account, Sender ID, market)
-            const newest = new Map<string, Rows.SenderIdRow>()
-            for (const row of rows) {
-              const key = SenderId.lookupKey(row.account_id, row.sender_id, row.market)
-              if (!newest.has(key)) newest.set(key, row)
+            Rows.senderIds
+          ),
+          (records) => {
+            // newest first: keep the first record seen for each (account, Sender ID, market)
+            const newest = new Map<string, SenderId.SenderIdRecord>()
+            for (const record of records) {
+              const key = SenderId.lookupKey(record.accountId, record.senderId, record.market)
+              if (!newest.has(key)) newest.set(key, record)
             }
-            return queries.map((q) =>
-              Option.map(Option.fromNullable(newest.get(SenderId.lookupKey(q.accountId, q.senderId, q.market))), Rows.senderIdFromRow)
-            )
+            return queries.map((q) => Option.fromNullable(newest.get(SenderId.lookupKey(q.accountId, q.senderId, q.market))))
           }
         ))
     })
@@ -226,12 +228,12 @@ export const make = (
     const findMany = (keys: ReadonlyArray<MessageKey>) =>
       Effect.map(
         Effect.forEach(Arr.chunksOf(keys, batchLimit), (chunk) =>
-          sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE id IN ${sql.in(chunk.map((key) => key.id))}`),
+          Effect.flatMap(sql`SELECT * FROM sendline_messages WHERE id IN ${sql.in(chunk.map((key) => key.id))}`, Rows.messages)),
         (chunks) => {
-          const byId = new Map(chunks.flat().map((row) => [row.id, row]))
+          const byId = new Map(chunks.flat().map((message) => [message.id, message]))
           return keys.map((key) => {
-            const row = byId.get(key.id)
-            return row !== undefined && row.account_id === key.accountId ? Option.some(Rows.messageFromRow(row)) : Option.none()
+            const message = byId.get(key.id)
+            return message !== undefined && message.accountId === key.accountId ? Option.some(message) : Option.none()
           })
         }
       )
@@ -247,10 +249,7 @@ export const make = (
             ${JSON.stringify(account.identifiers.map((i) => ({ identifierType: i.identifierType, identifierValue: i.identifierValue })))},
             ${account.createdAt})`)),
       findAccount: (id) =>
-        read(Effect.map(
-          sql<Rows.AccountRow>`SELECT * FROM sendline_accounts WHERE id = ${id}`,
-          (rows) => Rows.first(rows, Rows.accountFromRow)
-        )),
+        read(Effect.flatMap(sql`SELECT * FROM sendline_accounts WHERE id = ${id}`, Rows.first(Rows.accounts))),
       insertKey: (key) =>
         write(Effect.asVoid(sql`INSERT INTO sendline_api_keys
           (id, account_id, digest, permissions, expires_at, revoked_at, created_at)
@@ -273,9 +272,9 @@ export const make = (
           VALUES (${record.id}, ${record.accountId}, ${record.senderId}, ${record.market}, ${record.brandName},
             ${record.status}, ${record.createdAt}, ${Rows.orNull(record.registeredAt)}, ${Rows.orNull(record.expiresAt)})`)),
       findById: (accountId, id) =>
-        read(Effect.map(
-          sql<Rows.SenderIdRow>`SELECT * FROM sendline_sender_ids WHERE id = ${id} AND account_id = ${accountId}`,
-          (rows) => Rows.first(rows, Rows.senderIdFromRow)
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_sender_ids WHERE id = ${id} AND account_id = ${accountId}`,
+          Rows.first(Rows.senderIds)
         )),
       findRegistered: (accountId, senderId, market) => registeredSenderIds.submit({ accountId, senderId, market })
     })
@@ -285,16 +284,16 @@ export const make = (
     const messages = MessageStore.of({
       insert: (message, event) => messageInserts.submit({ message, event }),
       findById: (accountId, id) =>
-        read(Effect.map(
-          sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
-          (rows) => Rows.first(rows, Rows.messageFromRow)
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
+          Rows.first(Rows.messages)
         )),
       findByIdempotencyKey: (accountId, key, since) =>
-        read(Effect.map(
-          sql<Rows.MessageRow>`SELECT * FROM sendline_messages
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_messages
             WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at >= ${since}
             ORDER BY created_at DESC, id DESC LIMIT 1`,
-          (rows) => Rows.first(rows, Rows.messageFromRow)
+          Rows.first(Rows.messages)
         )),
       // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id).
       list: (accountId, filter, after, limit) => {
@@ -306,10 +305,10 @@ export const make = (
         if (filter.from !== undefined) where.push(sql`created_at >= ${filter.from}`)
         if (filter.to !== undefined) where.push(sql`created_at <= ${filter.to}`)
         if (Option.isSome(after)) where.push(sql`(created_at, id) < (${after.value.createdAt}, ${after.value.id})`)
-        return read(Effect.map(
-          sql<Rows.MessageRow>`SELECT * FROM sendline_messages WHERE ${sql.and(where)}
+        return read(Effect.flatMap(
+          sql`SELECT * FROM sendline_messages WHERE ${sql.and(where)}
             ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
-          (rows) => rows.map(Rows.messageFromRow)
+          Rows.messages
         ))
       },
       findMany: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findMany(keys)),
@@ -317,18 +316,18 @@ export const make = (
         moves.length === 0 ? Effect.succeed([]) : Effect.mapError(sql.withTransaction(transitions(moves)), unavailable),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
-          dialect.claim(Queries.dueMessages(sql, work, now, limit), leaseUntil),
+          Effect.flatMap(dialect.claim(Queries.dueMessages(sql, work, now, limit), leaseUntil), Rows.messages),
           // An UPDATE returns its rows in no set order: oldest first again, as they were picked.
-          (rows) => rows.map(Rows.messageFromRow).sort(Queries.claimOrder(work))
+          (claimed) => [...claimed].sort(Queries.claimOrder(work))
         ))
     })
 
     const events = EventStore.of({
       listBySubject: (accountId, subjectId) =>
-        read(Effect.map(
-          sql<Rows.EventRow>`SELECT * FROM sendline_events WHERE account_id = ${accountId} AND subject_id = ${subjectId}
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_events WHERE account_id = ${accountId} AND subject_id = ${subjectId}
             ORDER BY created_at, id`,
-          (rows) => rows.map(Rows.eventFromRow)
+          Rows.events
         ))
     })
 
@@ -347,7 +346,7 @@ export const make = (
     /** Some(row) when `record` reserved nothing: the holder's row, or none when that row vanished. */
     const reserveOnce = (record: IdempotencyRecord, cutoffs: ReserveCutoffs): Effect.Effect<
       Option.Option<Option.Option<IdempotencyRecord>>,
-      SqlError
+      SqlError | StoreUnavailable
     > =>
       Effect.flatMap(
         // One upsert claims the key, or takes over a stale row; RETURNING yields a row only when
@@ -370,9 +369,11 @@ export const make = (
           written.length > 0
             ? Effect.succeed(Option.some(Option.none()))
             : Effect.map(
-              sql<Rows.IdempotencyRow>`SELECT * FROM sendline_idempotency_keys
-                WHERE account_id = ${record.accountId} AND key = ${record.key}`,
-              (rows) => Option.map(Rows.first(rows, Rows.idempotencyFromRow), Option.some)
+              Effect.flatMap(
+                sql`SELECT * FROM sendline_idempotency_keys WHERE account_id = ${record.accountId} AND key = ${record.key}`,
+                Rows.first(Rows.idempotencyRecords)
+              ),
+              Option.map(Option.some)
             )
       )
 

@@ -9,7 +9,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
-import { Migrations, type Rows, SqlStore } from "@sendline/store-sql"
+import { Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer } from "effect"
 
@@ -53,7 +53,7 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // One statement under the single writer: the select and the update cannot interleave with
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (due, leaseUntil) =>
-    sql<Rows.MessageRow>`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`
+    sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`
 })
 
 /**

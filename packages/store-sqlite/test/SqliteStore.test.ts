@@ -7,7 +7,7 @@ import { AccountStore } from "@sendline/core/AccountStore"
 import { StoreUnavailable } from "@sendline/core/Errors"
 import { StoreSuite } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -117,6 +117,36 @@ describe("SqliteStore", () => {
       assert.notMatch(error.message, /INSERT|sendline_/)
       assert.instanceOf(error.cause, SqlError)
     }).pipe(Effect.provide(SqliteStore.layerSqlite({ filename: ":memory:" }))))
+
+  it.effect("a row that is not what Sendline stores is StoreUnavailable naming its table, never wrong data", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const accounts = yield* AccountStore
+      const account: Account = {
+        id: "acct_corrupt",
+        name: "Corrupt",
+        type: "cpaas",
+        adminEmail: "ops@example.com",
+        markets: ["AU"],
+        identifiers: [],
+        createdAt: 0
+      }
+      yield* accounts.insertAccount(account)
+      assert.deepStrictEqual(yield* accounts.findAccount(account.id), Option.some(account))
+      for (
+        const [column, value, says] of [
+          ["type", "alien", /sendline_accounts/],
+          ["markets", "[AU", /sendline_accounts/],
+          ["markets", "[1]", /sendline_accounts/]
+        ] as const
+      ) {
+        yield* sql`UPDATE sendline_accounts SET ${sql(column)} = ${value} WHERE id = ${account.id}`
+        const error = yield* Effect.flip(accounts.findAccount(account.id))
+        assert.instanceOf(error, StoreUnavailable, column)
+        assert.match(error.message, says)
+        yield* sql`UPDATE sendline_accounts SET type = 'cpaas', markets = '["AU"]' WHERE id = ${account.id}`
+      }
+    }).pipe(Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))
 
   it.effect("the message list uses an index for every filter, never a sort or a table scan", () =>
     Effect.gen(function*() {
