@@ -132,7 +132,8 @@ export const make = Effect.gen(function*() {
 
   const checkMarket = (code: string): Effect.Effect<Markets.Market, RuleViolation> => {
     if (!CountryCode.isAssigned(code)) {
-      return Effect.fail(rule("invalid_market", "market", "market must be an ISO 3166-1 alpha-2 code such as AU."))
+      const hint = code === "UK" ? " (the United Kingdom's is GB)" : ""
+      return Effect.fail(rule("invalid_market", "market", `market must be an ISO 3166-1 alpha-2 code such as AU${hint}.`))
     }
     return Option.match(markets.get(code), {
       onNone: () => Effect.fail(rule("unsupported_market", "market", `Sending to market ${code} is not supported.`)),

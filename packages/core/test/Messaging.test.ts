@@ -165,6 +165,8 @@ layer(TestCore.layer)("Messaging", (it) => {
       }
       for (const market of ["US", "FR", "SX", "AQ"]) assert.strictEqual(yield* preview(market), "unsupported_market", market)
       assert.strictEqual(yield* preview("GB"), "ok")
+      const uk = yield* Effect.flip(messaging.preview(principal, { body: "Hi", market: "UK" }))
+      assert.include(uk.message, "the United Kingdom's is GB")
       assert.strictEqual(CountryCode.isAssigned("GB"), true)
     }))
 
