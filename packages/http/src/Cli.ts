@@ -207,14 +207,21 @@ const importSid = Command.make("import", {
     })
   }))).pipe(Command.withDescription("Record a Sender ID registered elsewhere as registered"))
 
+// A group run without its command did nothing: a usage error, on stderr with exit 1.
+const noCommand = (group: string, commands: ReadonlyArray<string>) =>
+  Effect.zipRight(
+    Console.error(`${group}: choose a command: ${commands.join(", ")} (${group} --help says more).`),
+    Effect.sync(() => (process.exitCode = 1))
+  )
+
 /** The `sendline` command with its subcommands. @since 0.1.0 @category commands */
-export const command = Command.make("sendline").pipe(
+export const command = Command.make("sendline", {}, () => noCommand("sendline", ["serve", "migrate", "accounts", "keys", "sids"])).pipe(
   Command.withSubcommands([
     serve,
     migrate,
-    Command.make("accounts").pipe(Command.withSubcommands([createAccount])),
-    Command.make("keys").pipe(Command.withSubcommands([createKey, revokeKey])),
-    Command.make("sids").pipe(Command.withSubcommands([importSid]))
+    Command.make("accounts", {}, () => noCommand("sendline accounts", ["create"])).pipe(Command.withSubcommands([createAccount])),
+    Command.make("keys", {}, () => noCommand("sendline keys", ["create", "revoke"])).pipe(Command.withSubcommands([createKey, revokeKey])),
+    Command.make("sids", {}, () => noCommand("sendline sids", ["import"])).pipe(Command.withSubcommands([importSid]))
   ])
 )
 

@@ -59,11 +59,19 @@ describe("sendline CLI", () => {
     expect(badExpiry.stderr).not.toContain("(--expires-at)")
   }, 60_000)
 
-  it("a usage error exits 1 with the usage message only", async () => {
+  it("a usage error exits 1 with the usage message only, a missing command too", async () => {
     const missingOptions = await sendline(env, "keys", "create")
     expect(missingOptions.code).toBe(1)
     expect(missingOptions.stderr + missingOptions.stdout).toContain("Expected to find option: '--account'")
     expect(missingOptions.stderr).not.toContain("sendline:")
+
+    const noCommand = await sendline(env)
+    expect(noCommand.code).toBe(1)
+    expect(noCommand.stdout).toBe("")
+    expect(noCommand.stderr).toContain("sendline: choose a command: serve, migrate, accounts, keys, sids")
+    const noKeysCommand = await sendline(env, "keys")
+    expect(noKeysCommand.code).toBe(1)
+    expect(noKeysCommand.stderr).toContain("sendline keys: choose a command: create, revoke")
   }, 60_000)
 
   it("refuses a setting out of range, naming it, before opening anything", async () => {
