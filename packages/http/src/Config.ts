@@ -79,7 +79,19 @@ export const server: Config.Config<ServerConfig> = Config.all({
     pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000),
     leaseMillis: integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
   })
-})
+}).pipe(
+  // A message whose submission went unanswered (a crash, a 7777) is submitted again a lease
+  // later: the simulated carrier must still remember the first one then, to dedupe or accept it.
+  Config.mapOrFail((settings) =>
+    settings.carrier.retainMillis >= 2 * settings.workers.leaseMillis
+      ? Either.right(settings)
+      : Either.left(ConfigError.InvalidData(
+        ["CARRIER_RETAIN_MS"],
+        `CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (${2 * settings.workers.leaseMillis} ms): ` +
+          "a message is submitted again one lease later, and the carrier must still remember the first submission"
+      ))
+  )
+)
 
 /**
  * What a configuration error says: each problem naming its variable, joined by "; "
