@@ -132,6 +132,12 @@ export const make = (
           }))
         )))
         const changes = answers.filter((answer) => answer !== "retry")
+        if (answers.length > changes.length) {
+          yield* Effect.logInfo(
+            `Dispatcher: ${answers.length - changes.length} of ${claimed.length} messages stay queued (the carrier was ` +
+              `unavailable or throttled, or the Sender ID lookup failed); they are tried again when their lease ends`
+          )
+        }
         const recorded = yield* Effect.either(transition.move(changes))
         if (Either.isLeft(recorded)) {
           yield* Effect.logWarning(`Dispatcher: could not record ${changes.length} answers; retrying after the lease`, recorded.left)

@@ -49,6 +49,18 @@ describe("worker progress in the logs", () => {
       })
     ).pipe(Effect.provide(TestWorkers.layer({ carrier: { reportDelay: 0 } }, store))))
 
+  it.effect("messages the carrier did not take (7777: unavailable once) are logged with the pass, not only at debug level", () =>
+    infoLines((lines) =>
+      Effect.gen(function*() {
+        yield* sendEach(["5678", "7777"])
+        yield* dispatch
+        assert.deepStrictEqual(lines, [
+          "Dispatcher: 1 of 2 messages stay queued (the carrier was unavailable or throttled, or the Sender ID lookup failed); they are tried again when their lease ends",
+          "Dispatcher: 1 message sent"
+        ])
+      })
+    ).pipe(Effect.provide(TestWorkers.layer({}, store))))
+
   it.effect("moves not logged yet are logged by a later idle pass once ten seconds have passed, and when the worker stops", () =>
     infoLines((lines) =>
       Effect.gen(function*() {
