@@ -7,24 +7,12 @@
  * @since 0.1.0
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { Api, Authentication, RequiredPermission } from "./Api.js"
 import { RateLimiter } from "./RateLimiter.js"
+import * as RawHeaders from "./RawHeaders.js"
 import * as RequestBody from "./RequestBody.js"
-
-/**
- * Whether the request came with more than one `Authorization` header. Node keeps the first; a
- * proxy in front may honour another, so a request that sends several is refused, not guessed at.
- */
-const hasSeveralAuthorizations = (request: HttpServerRequest.HttpServerRequest): boolean => {
-  const raw = NodeHttpServerRequest.toIncomingMessage(request)?.rawHeaders
-  if (raw === undefined) return false
-  let seen = 0
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") seen++
-  return seen > 1
-}
 
 const routeKey = (method: string, path: string) => `${method} ${path}`
 
@@ -51,7 +39,7 @@ export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> 
       bearer: () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (hasSeveralAuthorizations(request)) {
+          if (RawHeaders.count(request, "authorization") > 1) {
             return yield* new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
           }
           const principal = yield* auth.authenticate(request.headers.authorization)

@@ -11,6 +11,7 @@ import { type Account, Errors, Idempotency } from "@sendline/core"
 import { Effect, Exit, Option } from "effect"
 import { createHash } from "node:crypto"
 import * as ErrorResponse from "./ErrorResponse.js"
+import * as RawHeaders from "./RawHeaders.js"
 import * as Respond from "./Respond.js"
 
 // A replay is the first response whole: its `X-Request-Id` is the first request's, as in its `meta`.
@@ -41,6 +42,13 @@ export const run = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const key = request.headers["idempotency-key"]
     if (key === undefined) return Respond.toResponse(yield* body(undefined))
+    if (RawHeaders.count(request, "idempotency-key") > 1) {
+      return yield* new Errors.InvalidRequest({
+        code: "invalid_request",
+        field: "Idempotency-Key",
+        message: "Send one Idempotency-Key header, not several."
+      })
+    }
     if (!Idempotency.isValidKey(key)) {
       return yield* new Errors.InvalidRequest({
         code: "invalid_request",

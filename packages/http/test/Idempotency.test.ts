@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Idempotency, IdempotencyStore } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
+import { request as httpRequest } from "node:http"
 import * as Json from "../src/Json.js"
 import * as H from "./harness.js"
 
@@ -28,6 +29,31 @@ layer(H.layer())("Idempotency-Key", (it) => {
       H.decode(Json.Envelope(Json.MessageFull), second.json)
       H.assertMeta(second)
       assert.strictEqual(yield* count(caller), 1)
+    }))
+
+  it.effect("several Idempotency-Key headers: 400, nothing created (Node would have joined them into one key)", () =>
+    Effect.gen(function*() {
+      const { url } = yield* H.Harness
+      const caller = yield* freshCaller
+      const body = JSON.stringify(H.validSend)
+      // fetch would join them into one header; node:http sends each on its own line
+      const status = yield* Effect.async<number>((resume) => {
+        const req = httpRequest(`${url}/v1/messaging/messages`, {
+          method: "POST",
+          headers: [
+            "host", new URL(url).host,
+            "authorization", `Bearer ${caller.key}`,
+            "content-type", "application/json",
+            "content-length", String(Buffer.byteLength(body)),
+            "idempotency-key", "a",
+            "idempotency-key", "b"
+          ]
+        }, (res) => res.resume().on("end", () => resume(Effect.succeed(res.statusCode!))))
+        req.on("error", (error) => resume(Effect.die(error)))
+        req.end(body)
+      })
+      assert.strictEqual(status, 400)
+      assert.strictEqual(yield* count(caller), 0)
     }))
 
   it.effect("same key, different body or path: 409 idempotency_conflict, nothing created", () =>
