@@ -34,6 +34,9 @@ export interface Options {
 /** The default settings: batches of 100, 30 s leases, 1 s polls, 16 submissions in flight. @since 0.1.0 @category constants */
 export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 16 }
 
+/** A message left queued for its lease to end: the carrier did not take it, or asked to slow down. */
+type Retry = "retry" | "throttled"
+
 /** The error code of a message whose Sender ID stopped being registered before dispatch. */
 const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
 
@@ -64,9 +67,10 @@ export const make = (
       from: "queued"
     })
 
-    // What the carrier's answer makes of one registered message: a change to record, or a retry.
-    const submit = (message: Message): Effect.Effect<Transition.Change | "retry"> =>
-      Effect.flatMap(Effect.either(carrier.submit(Carrier.outbound(message))), (answer): Effect.Effect<Transition.Change | "retry"> => {
+    // What the carrier's answer makes of one registered message: a change to record, or a retry
+    // ("throttled" when the carrier asked to slow down).
+    const submit = (message: Message): Effect.Effect<Transition.Change | Retry> =>
+      Effect.flatMap(Effect.either(carrier.submit(Carrier.outbound(message))), (answer): Effect.Effect<Transition.Change | Retry> => {
         if (Either.isRight(answer)) {
           return Effect.map(Clock.currentTimeMillis, (sentAt): Transition.Change => ({
             next: { ...message, status: "sent", sentAt },
@@ -77,7 +81,7 @@ export const make = (
         if (error._tag === "CarrierRefused") return Effect.succeed(failed(message, { code: error.code, message: error.message }))
         return Effect.as(
           Effect.logDebug(`Dispatcher: carrier ${error.reason} for ${message.id}; retrying after the lease`),
-          "retry" as const
+          error.reason === "throttled" ? "throttled" as const : "retry" as const
         )
       })
 
@@ -109,7 +113,7 @@ export const make = (
         // Submissions still waiting for the carrier at the deadline are interrupted, before another
         // claimer can take their messages when the lease ends; those stay queued for it.
         const deadline = now + settings.leaseMillis * 0.8 - (yield* Clock.currentTimeMillis)
-        const answers: Array<Transition.Change | "retry"> = []
+        const answers: Array<Transition.Change | Retry> = []
         const submitted = yield* Effect.exit(restore(Effect.forEach(claimed, (message) => {
           const check = registered.get(senderKey(message))!
           if (Either.isLeft(check)) {
@@ -131,7 +135,7 @@ export const make = (
             onSome: () => Effect.void
           }))
         )))
-        const changes = answers.filter((answer) => answer !== "retry")
+        const changes = answers.filter((answer): answer is Transition.Change => typeof answer !== "string")
         if (answers.length > changes.length) {
           yield* Effect.logInfo(
             `Dispatcher: ${answers.length - changes.length} of ${claimed.length} messages stay queued (the carrier was ` +
@@ -146,7 +150,11 @@ export const make = (
         return {
           taken: claimed.length,
           full: claimed.length === settings.batchSize,
-          backOff: Either.isLeft(recorded) || answers.length > changes.length || answers.length < claimed.length
+          // Wait a poll before the next pass when the carrier or the store is struggling: a record
+          // failed, the deadline cut submissions short, the carrier throttled, or nothing was
+          // taken. A message or two it did not take in a pass that went through is no reason to.
+          backOff: Either.isLeft(recorded) || answers.length < claimed.length || answers.includes("throttled") ||
+            (changes.length === 0 && answers.length > 0)
         }
       })
     )

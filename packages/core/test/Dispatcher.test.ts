@@ -189,6 +189,42 @@ describe(`Dispatcher (${store.name})`, () => {
       for (const m of all) assert.strictEqual((yield* TestWorkers.load(m)).status, "sent")
     }).pipe(Effect.provide(storeLayer({ carrier: { submitLatency: "100 millis" } }))))
 
+  it.effect("a full pass in which the carrier did not take one message goes on at once, not a poll later", () =>
+    Effect.gen(function*() {
+      // 7777: unavailable on its first submission; it waits for its lease, the others need not
+      yield* sendTo("7777")
+      yield* sendTo("5678")
+      const rest = [yield* sendTo("5679"), yield* sendTo("5680")]
+      const dispatcher = yield* Dispatcher.make({ batchSize: 2, pollMillis: 60_000 })
+      const running = yield* Effect.fork(dispatcher.run)
+      yield* TestWorkers.eventually(
+        "the next batch sent without waiting a poll",
+        Effect.map(Effect.forEach(rest, TestWorkers.load), (loaded) => loaded.every((m) => m.status === "sent"))
+      )
+      yield* Fiber.interrupt(running)
+    }).pipe(Effect.provide(storeLayer())))
+
+  it.effect("a pass in which the carrier took nothing waits a poll before the next", () =>
+    Effect.gen(function*() {
+      yield* sendTo("7777")
+      yield* sendTo("7777")
+      const rest = [yield* sendTo("5679")]
+      const dispatcher = yield* Dispatcher.make({ batchSize: 2, pollMillis: 60_000 })
+      const running = yield* Effect.fork(dispatcher.run)
+      yield* TestWorkers.eventually(
+        "the first pass done",
+        Effect.map(Effect.flatMap(CarrierMock.CarrierMock, (mock) => mock.journal), (journal) => journal.length === 2)
+      )
+      yield* TestClock.adjust("59 seconds")
+      assert.strictEqual((yield* TestWorkers.load(rest[0]!)).status, "queued", "not before the poll")
+      yield* TestClock.adjust("1 second")
+      yield* TestWorkers.eventually(
+        "sent once the poll came",
+        Effect.map(TestWorkers.load(rest[0]!), (m) => m.status === "sent")
+      )
+      yield* Fiber.interrupt(running)
+    }).pipe(Effect.provide(storeLayer())))
+
   it.effect("one pass claims at most batchSize messages", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
