@@ -32,10 +32,14 @@ export class ListenFailed extends Schema.TaggedError<ListenFailed>("@sendline/ht
  */
 const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime: Runtime.Runtime<Ids.IdGenerator>) => {
   if (error.code === "ECONNRESET" || !socket.writable) return socket.destroy()
-  const refused: ErrorResponse.ApiError = error.code === "HPE_HEADER_OVERFLOW"
-    // 400, not 431: CONTRACT §8 gives invalid_request that status, and lists no other for it
-    ? { status: 400, code: "invalid_request", message: `The request line and headers are larger than the server accepts (${maxHeaderSize / 1024} KiB).` }
-    : { status: 400, code: "invalid_request", message: "The request is not valid HTTP/1.1." }
+  // Headers too large are 400 too, not 431: CONTRACT §8 gives invalid_request that status only.
+  const refused: ErrorResponse.ApiError = {
+    status: 400,
+    code: "invalid_request",
+    message: error.code === "HPE_HEADER_OVERFLOW"
+      ? `The request line and headers are larger than the server accepts (${maxHeaderSize / 1024} KiB).`
+      : "The request is not valid HTTP/1.1."
+  }
   const { body, requestId } = Runtime.runSync(runtime)(Effect.gen(function*() {
     const requestId = yield* Effect.flatMap(Ids.IdGenerator, (ids) => ids.make("req"))
     const { body } = yield* Effect.locally(ErrorResponse.envelope(refused), RequestContext.current, { requestId })

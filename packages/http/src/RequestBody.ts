@@ -94,33 +94,20 @@ export const notJson: ApiError = {
   message: "Request bodies must be JSON, sent with Content-Type: application/json."
 }
 
+/** A 400 `invalid_request` saying `message`. */
+const invalidRequest = (message: string): ApiError => ({ status: 400, code: "invalid_request", message })
+
 /** 400 for a body that is not UTF-8. @since 0.1.0 @category refusals */
-export const notUtf8: ApiError = {
-  status: 400,
-  code: "invalid_request",
-  message: "The request body is not valid UTF-8."
-}
+export const notUtf8: ApiError = invalidRequest("The request body is not valid UTF-8.")
 
 /** 400 for a body that does not parse as JSON. @since 0.1.0 @category refusals */
-export const malformed: ApiError = {
-  status: 400,
-  code: "invalid_request",
-  message: "The request body is not valid JSON."
-}
+export const malformed: ApiError = invalidRequest("The request body is not valid JSON.")
 
 /** 400 for a string escaping half of a surrogate pair. @since 0.1.0 @category refusals */
-export const loneSurrogate: ApiError = {
-  status: 400,
-  code: "invalid_request",
-  message: "The request body escapes half of a surrogate pair (e.g. \\ud83d alone); strings must be well-formed Unicode."
-}
+export const loneSurrogate: ApiError = invalidRequest("The request body escapes half of a surrogate pair (e.g. \\ud83d alone); strings must be well-formed Unicode.")
 
 /** 400 for a body nested deeper than `maxDepth`. @since 0.1.0 @category refusals */
-export const tooDeep: ApiError = {
-  status: 400,
-  code: "invalid_request",
-  message: `The request body nests arrays and objects more than ${maxDepth} deep.`
-}
+export const tooDeep: ApiError = invalidRequest(`The request body nests arrays and objects more than ${maxDepth} deep.`)
 
 const refusal = Symbol.for("@sendline/http/RequestBody/refusal")
 

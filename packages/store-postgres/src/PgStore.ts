@@ -9,7 +9,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { StoreUnavailable } from "@sendline/core/Errors"
+import type { StoreUnavailable } from "@sendline/core/Errors"
 import type { Stores } from "@sendline/core/Services"
 import { Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
