@@ -13,7 +13,7 @@ import { IdGenerator } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "./SenderId.js"
-import { SenderIdStore } from "./SenderIdStore.js"
+import { findSendable, SenderIdStore } from "./SenderIdStore.js"
 
 /** A request for a new account; an operator names its market and one of that market's networks. @since 0.1.0 @category models */
 export interface CreateAccount {
@@ -145,8 +145,8 @@ export const make = Effect.gen(function*() {
       yield* requireMarket(input.market)
       const now = yield* Clock.currentTimeMillis
       // Importing again answers the live registration already recorded, rather than a second one.
-      const existing = yield* senderIds.findRegistered(input.accountId, input.senderId, input.market)
-      if (Option.isSome(existing) && SenderId.canSend(existing.value, now)) return existing.value
+      const existing = yield* findSendable(senderIds, input.accountId, input.senderId, input.market, now)
+      if (Option.isSome(existing)) return existing.value
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
         accountId: input.accountId,

@@ -13,7 +13,7 @@ import { encodeUlid } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import * as Permission from "./Permission.js"
 import * as SenderId from "./SenderId.js"
-import { SenderIdStore } from "./SenderIdStore.js"
+import { findSendable, SenderIdStore } from "./SenderIdStore.js"
 
 /** The demo organisation's fixed id, so that it is created once. @since 0.1.0 @category constants */
 export const accountId = "acct_00000000000000000000000001"
@@ -70,10 +70,7 @@ export const ensure = Effect.gen(function*() {
   for (const market of markets.all) {
     yield* ensureOne(
       // by what it is, so that the Sender IDs of a database made before the ids were fixed count too
-      Effect.map(
-        senderIds.findRegistered(accountId, senderId, market.code),
-        Option.filter((record) => SenderId.canSend(record, now))
-      ),
+      findSendable(senderIds, accountId, senderId, market.code, now),
       senderIds.insert({
         id: fixedId("sid", `sender-id/${market.code}/${term}`),
         accountId,

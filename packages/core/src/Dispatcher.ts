@@ -14,7 +14,7 @@ import { loop } from "./internal/worker.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 import * as SenderId from "./SenderId.js"
-import { SenderIdStore } from "./SenderIdStore.js"
+import { findSendable, SenderIdStore } from "./SenderIdStore.js"
 
 /** Dispatcher settings. @since 0.1.0 @category models */
 export interface Options {
@@ -93,8 +93,8 @@ export const make = (
       return Effect.map(
         Effect.forEach(keys, ([key, m]) =>
           Effect.map(
-            Effect.either(senderIds.findRegistered(m.accountId, m.senderId, m.market)),
-            (found) => [key, Either.map(found, Option.exists((record) => SenderId.canSend(record, now)))] as const
+            Effect.either(findSendable(senderIds, m.accountId, m.senderId, m.market, now)),
+            (found) => [key, Either.map(found, Option.isSome)] as const
           ), { concurrency: settings.concurrency }),
         (lookups) => new Map(lookups)
       )

@@ -19,7 +19,7 @@ import { MessageStore } from "./MessageStore.js"
 import { MessagingConfig } from "./MessagingConfig.js"
 import * as Phone from "./Phone.js"
 import * as SenderId from "./SenderId.js"
-import { SenderIdStore } from "./SenderIdStore.js"
+import { findSendable, SenderIdStore } from "./SenderIdStore.js"
 import * as Segments from "./Segments.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
 import * as UrlPolicy from "./UrlPolicy.js"
@@ -167,8 +167,8 @@ export const make = Effect.gen(function*() {
       if (!SenderId.isValidFormat(input.senderId)) {
         return yield* rule("invalid_sender_id", "sender_id", SenderId.invalidFormatMessage)
       }
-      const registered = yield* senderIds.findRegistered(principal.accountId, input.senderId, market.code)
-      if (Option.isNone(registered) || !SenderId.canSend(registered.value, now)) {
+      const registered = yield* findSendable(senderIds, principal.accountId, input.senderId, market.code, now)
+      if (Option.isNone(registered)) {
         return yield* rule(
           "sender_id_not_registered",
           "sender_id",

@@ -3,10 +3,9 @@
  *
  * @since 0.1.0
  */
-import type { Effect, Option } from "effect"
-import { Context } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
-import type { SenderIdRecord } from "./SenderId.js"
+import { canSend, type SenderIdRecord } from "./SenderId.js"
 
 /** Sender ID records. @since 0.1.0 @category ports */
 export class SenderIdStore extends Context.Tag("@sendline/core/SenderIdStore")<SenderIdStore, {
@@ -19,3 +18,13 @@ export class SenderIdStore extends Context.Tag("@sendline/core/SenderIdStore")<S
     market: string
   ) => Effect.Effect<Option.Option<SenderIdRecord>, StoreUnavailable>
 }>() {}
+
+/** The account's registration of `senderId` in `market` that may send at `now`, if any (see `canSend`). @since 0.1.0 @category lookups */
+export const findSendable = (
+  store: Context.Tag.Service<SenderIdStore>,
+  accountId: string,
+  senderId: string,
+  market: string,
+  now: number
+): Effect.Effect<Option.Option<SenderIdRecord>, StoreUnavailable> =>
+  Effect.map(store.findRegistered(accountId, senderId, market), Option.filter((record) => canSend(record, now)))

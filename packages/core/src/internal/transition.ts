@@ -13,7 +13,7 @@ import { Clock, Effect, Option } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import * as Event from "../Event.js"
 import { IdGenerator } from "../Ids.js"
-import type { Message, MessageStatus } from "../Message.js"
+import type { MessageStatus } from "../Message.js"
 import { MessageStore } from "../MessageStore.js"
 
 /** A worker's move of one message, before its event is made. */
