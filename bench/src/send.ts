@@ -113,6 +113,7 @@ interface SendBenchResult {
   readonly sendline: ServerFigures
   /** Sendline on SQLite with its workers asleep: the API's own path. */
   readonly apiOnly: ServerFigures
+  readonly fullSync: ServerFigures
   /** Sendline req/s ÷ bare node:http req/s (the mean of its two runs). */
   readonly ratio: number
   /** Met only when the two bare runs agree within 25 %, the ratio is at least 0.10× and p99 under 30 ms. */
@@ -393,6 +394,8 @@ export async function runSendBench(): Promise<SendBenchResult> {
   )
   // The API's own path: the workers' first pass finds nothing and their next is a day away.
   const apiOnly = await onSqlite("  workers asleep", { WORKER_POLL_MS: String(24 * 60 * 60 * 1000) })
+  // What surviving a power loss costs: the write-ahead log synced at every (group) commit.
+  const fullSync = await onSqlite("  synchronous full", { SQLITE_SYNCHRONOUS: "full" })
 
   // The same server on PostgreSQL, in a fresh schema of TEST_DATABASE_URL that is dropped afterwards.
   let postgres: ServerFigures | undefined
@@ -442,7 +445,7 @@ export async function runSendBench(): Promise<SendBenchResult> {
       "non-2xx".padStart(8)
     } ${"2xx total".padStart(10)} ${"÷ bare".padStart(7)} ${"÷ HttpApi".padStart(10)}`
   )
-  const rows = [bareFirst, httpApi, sendline, apiOnly, ...(postgres === undefined ? [] : [postgres]), bareAgain]
+  const rows = [bareFirst, httpApi, sendline, apiOnly, fullSync, ...(postgres === undefined ? [] : [postgres]), bareAgain]
   for (const r of rows) {
     console.log(
       `  ${r.name.padEnd(22)} ${format.rate(r.requestsPerSecond).padStart(12)} ${format.ms(r.p50Ms).padStart(7)} ${
@@ -470,5 +473,5 @@ export async function runSendBench(): Promise<SendBenchResult> {
     }`
   )
   if (profileDir !== undefined) console.log(`Sendline CPU profile written under ${profileDir}`)
-  return { load, bare, bareAgain, httpApi, sendline, apiOnly, ratio, targetMet, postgres, postgresRatio }
+  return { load, bare, bareAgain, httpApi, sendline, apiOnly, fullSync, ratio, targetMet, postgres, postgresRatio }
 }

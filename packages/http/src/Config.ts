@@ -4,6 +4,7 @@
  *
  * @since 0.1.0
  */
+import type { SqliteStore } from "@sendline/store-sqlite"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 
 /** The server's settings, read once at start. @since 0.1.0 @category models */
@@ -12,6 +13,7 @@ export interface ServerConfig {
   readonly host: string
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly sqlitePath: string
+  readonly sqliteSynchronous: SqliteStore.Synchronous
   readonly rateLimitPerSecond: number
   readonly webhookAllowHttp: boolean
   readonly webhookAllowPrivate: boolean
@@ -61,6 +63,14 @@ export const server: Config.Config<ServerConfig> = Config.all({
     Config.map(Option.filter((url) => Redacted.value(url) !== ""))
   ),
   sqlitePath: text("SQLITE_PATH", "data/sendline.sqlite"),
+  sqliteSynchronous: Config.string("SQLITE_SYNCHRONOUS").pipe(
+    Config.map((value) => (value === "" ? "normal" : value.toLowerCase())),
+    Config.validate({
+      message: "SQLITE_SYNCHRONOUS must be normal or full",
+      validation: (value): value is SqliteStore.Synchronous => value === "normal" || value === "full"
+    }),
+    Config.withDefault("normal" as const)
+  ),
   rateLimitPerSecond: Config.number("RATE_LIMIT_PER_SECOND").pipe(
     Config.validate({ message: "RATE_LIMIT_PER_SECOND must be 0 (no limit) or more", validation: (n) => n >= 0 }),
     Config.withDefault(100)

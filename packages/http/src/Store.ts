@@ -32,8 +32,8 @@ export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors
         cause
       })
   })
-  return SqliteStore.layerSqlite({ filename: config.sqlitePath }).pipe(
-    Layer.tap(() => Effect.logInfo(`Store: SQLite at ${config.sqlitePath}`)),
+  return SqliteStore.layerSqlite({ filename: config.sqlitePath, synchronous: config.sqliteSynchronous }).pipe(
+    Layer.tap(() => Effect.logInfo(`Store: SQLite at ${config.sqlitePath} (synchronous ${config.sqliteSynchronous})`)),
     Layer.provide(Layer.effectDiscard(directory))
   )
 }

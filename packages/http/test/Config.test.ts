@@ -22,6 +22,7 @@ describe("Config", () => {
         [{ CARRIER_REPORT_DELAY_MS: "-1" }, "CARRIER_REPORT_DELAY_MS must be 0 or more"],
         [{ CARRIER_RETAIN_MS: "-1" }, "CARRIER_RETAIN_MS must be 0 or more"],
         [{ WORKER_POLL_MS: "0" }, "WORKER_POLL_MS must be 1 or more"],
+        [{ SQLITE_SYNCHRONOUS: "off" }, "SQLITE_SYNCHRONOUS must be normal or full"],
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
         [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"]
@@ -32,12 +33,19 @@ describe("Config", () => {
   it.effect("an empty value counts as unset: HOST= is not every interface, SQLITE_PATH= not a temporary database", () =>
     Effect.gen(function*() {
       const settings = yield* Effect.flatMap(
-        read({ HOST: "", SQLITE_PATH: "", DATABASE_URL: "", CARRIER_JOURNAL_PATH: "" }),
+        read({ HOST: "", SQLITE_PATH: "", SQLITE_SYNCHRONOUS: "", DATABASE_URL: "", CARRIER_JOURNAL_PATH: "" }),
         (result) => result
       )
       assert.strictEqual(settings.host, "127.0.0.1")
       assert.strictEqual(settings.sqlitePath, "data/sendline.sqlite")
+      assert.strictEqual(settings.sqliteSynchronous, "normal")
       assert.isTrue(Option.isNone(settings.databaseUrl))
       assert.isTrue(Option.isNone(settings.carrier.journalPath))
+    }))
+
+  it.effect("SQLITE_SYNCHRONOUS is read in any case", () =>
+    Effect.gen(function*() {
+      const settings = yield* Effect.flatMap(read({ SQLITE_SYNCHRONOUS: "FULL" }), (result) => result)
+      assert.strictEqual(settings.sqliteSynchronous, "full")
     }))
 })

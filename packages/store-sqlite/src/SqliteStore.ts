@@ -26,11 +26,27 @@ const ddl: Migrations.Ddl = {
   listIndex: "created_at DESC, id DESC"
 }
 
+/**
+ * When a commit reaches the disk. `normal` (the default): in WAL mode a commit survives a crash of
+ * the process but not a power loss or a crash of the operating system, which can roll back the last
+ * ones. `full`: every commit is synced to the disk before it returns (one sync per group commit).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type Synchronous = "normal" | "full"
+
+/** The store's own settings of the connection. @since 0.1.0 @category models */
+export interface Options {
+  /** Default `normal`. */
+  readonly synchronous?: Synchronous | undefined
+}
+
 // Connection settings first: journal_mode cannot change inside a transaction (the migrator's).
-const migrate = (sql: SqlClient.SqlClient) =>
+const migrate = (options: Options) => (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     yield* sql`PRAGMA journal_mode = WAL`
-    yield* sql`PRAGMA synchronous = NORMAL`
+    yield* (options.synchronous === "full" ? sql`PRAGMA synchronous = FULL` : sql`PRAGMA synchronous = NORMAL`)
     yield* sql`PRAGMA busy_timeout = 5000`
     yield* sql`PRAGMA foreign_keys = ON`
     yield* Migrations.run(ddl).pipe(Effect.provideService(SqlClient.SqlClient, sql))
@@ -57,24 +73,42 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
 })
 
 /**
- * Migrates the database behind `SqlClient` and builds all six storage ports on it.
+ * Sets up the connection behind `SqlClient`, migrates its database and builds all six storage
+ * ports on it.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make: Effect.Effect<
+export const makeWith = (options: Options): Effect.Effect<
   Context.Context<Stores>,
   StoreUnavailable,
   SqlClient.SqlClient | Scope.Scope
-> = SqlStore.make({ name: "SQLite", migrate, dialect })
+> => SqlStore.make({ name: "SQLite", migrate: migrate(options), dialect })
 
 /**
- * All six storage ports on the embedder's `SqlClient` (migrated when built).
+ * `makeWith` the default options.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = makeWith({})
+
+/**
+ * All six storage ports on the embedder's `SqlClient` (set up and migrated when built).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> = Layer.scopedContext(make)
+export const layerWith = (options: Options): Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> =>
+  Layer.scopedContext(makeWith(options))
+
+/**
+ * `layerWith` the default options.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = layerWith({})
 
 /**
  * All six storage ports on a SQLite database file of their own (`:memory:` for tests). A file that
@@ -85,19 +119,19 @@ export const layer: Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> =
  * @category layers
  */
 export const layerSqlite = (
-  options: { readonly filename: string }
+  options: Options & { readonly filename: string }
 ): Layer.Layer<Stores, StoreUnavailable> =>
-  Layer.provide(layer, SqliteClient.layer({ filename: options.filename })).pipe(
+  Layer.provide(layerWith(options), SqliteClient.layer({ filename: options.filename })).pipe(
     SqlStore.failingToStartAs(`Cannot open SQLite at ${options.filename}`)
   )
 
 /**
- * `layerSqlite` with its file name read from configuration.
+ * `layerSqlite` with its settings read from configuration.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  options: { readonly filename: Config.Config<string> }
+  options: { readonly filename: Config.Config<string>; readonly synchronous?: Config.Config<Synchronous> }
 ): Layer.Layer<Stores, StoreUnavailable | ConfigError.ConfigError> =>
   Layer.unwrapEffect(Effect.map(Config.unwrap(options), layerSqlite))

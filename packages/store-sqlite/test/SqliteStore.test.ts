@@ -99,6 +99,19 @@ describe("SqliteStore", () => {
       )
     ))
 
+  it.effect("with synchronous full the connection syncs every commit", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [synchronous] = yield* sql<{ synchronous: number }>`PRAGMA synchronous`
+      assert.strictEqual(synchronous?.synchronous, 2, "FULL")
+    }).pipe(
+      Effect.provide(
+        SqliteStore.layerWith({ synchronous: "full" }).pipe(
+          Layer.provideMerge(SqliteClient.layer({ filename: temporaryDatabase("full") }))
+        )
+      )
+    ))
+
   it.effect("a failing statement is StoreUnavailable, without SQL text, the cause kept", () =>
     Effect.gen(function*() {
       const accounts = yield* AccountStore
