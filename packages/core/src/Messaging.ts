@@ -12,6 +12,7 @@ import { Conflict, InvalidRequest, invalidParameter, NotFound, type PermissionDe
 import * as Event from "./Event.js"
 import * as Idempotency from "./Idempotency.js"
 import { IdGenerator } from "./Ids.js"
+import * as KeyedLock from "./internal/keyedLock.js"
 import type * as Markets from "./Markets.js"
 import { Markets as MarketsTag, price } from "./Markets.js"
 import type { Message, MessageFilter } from "./Message.js"
@@ -37,10 +38,9 @@ export interface SendInput {
    * The caller's idempotency key (1–255 printable ASCII characters): when the account sent a
    * message with it within the key's 24 hours, that message is the answer and nothing is sent (a
    * retry after a crash that lost the first answer). A retry that asks for another message fails
-   * `idempotency_conflict`. This answers a retry that comes after the first send is stored; two
-   * sends of one key at the same moment may both send. Retries that can overlap go through
-   * `Idempotency` first (`begin`, then `complete`), as the HTTP server does: one request per key
-   * runs at a time.
+   * `idempotency_conflict`. Sends of one key at the same moment run one after the other within one
+   * `Messaging` (so they create one message); where they can come from several processes, go
+   * through `Idempotency` first (`begin`, then `complete`), as the HTTP server does.
    */
   readonly idempotencyKey?: string | undefined
 }
@@ -141,7 +141,7 @@ export const make = Effect.gen(function*() {
     })
   }
 
-  const send = (principal: Principal, input: SendInput) =>
+  const sendOnce = (principal: Principal, input: SendInput) =>
     Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:send")
       const now = yield* Clock.currentTimeMillis
@@ -238,6 +238,14 @@ export const make = Effect.gen(function*() {
       yield* messages.insert(message, event)
       return message
     })
+
+  // Sends of one key wait for each other, so that a later one finds the message of the first (in
+  // this process; across processes, `Idempotency` puts them in order).
+  const sendingWithKey = KeyedLock.make()
+  const send = (principal: Principal, input: SendInput) =>
+    input.idempotencyKey === undefined
+      ? sendOnce(principal, input)
+      : sendingWithKey(`${principal.accountId}\u0000${input.idempotencyKey}`, sendOnce(principal, input))
 
   const preview = (principal: Principal, input: { readonly body: string; readonly market?: string | undefined }) =>
     Effect.gen(function*() {

@@ -36,6 +36,18 @@ layer(TestCore.layer)("Messaging", (it) => {
       assert.notStrictEqual(later.id, first.id, "after 24 hours the key starts afresh")
     }))
 
+  it.effect("sends of one idempotency key at the same moment create one message, the answer to all of them", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const messaging = yield* Messaging.Messaging
+      const keyed = { ...TestCore.auMessage, idempotencyKey: "order-9" }
+      const answers = yield* Effect.all(Array.from({ length: 8 }, () => messaging.send(principal, keyed)), {
+        concurrency: "unbounded"
+      })
+      assert.deepStrictEqual(new Set(answers.map((m) => m.id)).size, 1)
+      assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
+    }))
+
   it.effect("a retry with the idempotency key of another message fails idempotency_conflict, sending nothing", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
