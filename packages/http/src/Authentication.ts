@@ -1,7 +1,7 @@
 /**
  * The `Authentication` middleware: the `Authorization` header through core's `Auth`, the per-key
  * rate limit, then the permission the endpoint needs (`RequiredPermission`), so that a key without
- * it is refused before its body is decoded, and last a body the envelope middleware refused
+ * it is refused before its body is read, and last the body, read and checked only now
  * (`RequestBody.refusalOf`: not UTF-8, not JSON…). Core checks the permission again: it is the rule.
  *
  * @since 0.1.0
@@ -47,7 +47,7 @@ export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> 
           const { route } = yield* HttpRouter.RouteContext
           const permission = permissions.get(routeKey(route.method, route.path))
           if (permission !== undefined) yield* Auth.requirePermission(principal, permission)
-          const refused = RequestBody.refusalOf(request)
+          const refused = yield* RequestBody.refusalOf(request)
           if (refused !== undefined) {
             return yield* new Errors.InvalidRequest({ code: "invalid_request", message: refused.message })
           }

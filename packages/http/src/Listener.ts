@@ -19,6 +19,23 @@ import * as RequestContext from "./RequestContext.js"
 /** How long a drain waits for requests in flight before cutting their connections. @since 0.1.0 @category constants */
 export const drainTimeout = Duration.seconds(10)
 
+/**
+ * How long a request may take to arrive: its headers, and then the whole request. Past either, it
+ * is answered 400 and its connection closed, so that a client trickling bytes cannot hold a
+ * connection for Node's five minutes. (Node checks every second, so the cut comes up to a second
+ * later.)
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface ArrivalTimeouts {
+  readonly headers: Duration.Duration
+  readonly request: Duration.Duration
+}
+
+/** The server's arrival timeouts: 10 s for the headers, 30 s for the whole request. @since 0.1.0 @category constants */
+export const arrivalTimeouts: ArrivalTimeouts = { headers: Duration.seconds(10), request: Duration.seconds(30) }
+
 /** The server could not listen on its address (in use, or not an address of this machine). @since 0.1.0 @category errors */
 export class ListenFailed extends Schema.TaggedError<ListenFailed>("@sendline/http/ListenFailed")("ListenFailed", {
   message: Schema.String,
@@ -38,6 +55,8 @@ const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime:
     code: "invalid_request",
     message: error.code === "HPE_HEADER_OVERFLOW"
       ? `The request line and headers are larger than the server accepts (${maxHeaderSize / 1024} KiB).`
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? "The request did not arrive in time."
       : "The request is not valid HTTP/1.1."
   }
   const { body, requestId } = Runtime.runSync(runtime)(Effect.gen(function*() {
@@ -60,11 +79,16 @@ const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime:
  */
 export const layer = <A, E, R>(
   serving: Layer.Layer<A, E, R>,
-  options: { readonly port: number; readonly host: string }
+  options: { readonly port: number; readonly host: string; readonly timeouts?: ArrivalTimeouts | undefined }
 ) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const runtime = yield* Effect.runtime<Ids.IdGenerator>()
-    const server = createServer()
+    const timeouts = options.timeouts ?? arrivalTimeouts
+    const server = createServer({
+      headersTimeout: Duration.toMillis(timeouts.headers),
+      requestTimeout: Duration.toMillis(timeouts.request),
+      connectionsCheckingInterval: 1000
+    })
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(error, socket, runtime))
     const inFlight = new Set<ServerResponse>()
     let draining = false

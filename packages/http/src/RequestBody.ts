@@ -1,13 +1,13 @@
 /**
  * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, nested no
  * deeper than the decoder can walk safely, its strings well-formed; what a body that is not is
- * told; and the request that carries the verdict from the middleware that reads the body to the
- * authentication that reports it (after the key and its permission).
+ * told; and the request that reads and checks its body once, when the authentication asks (after
+ * the key and its permission) or the route decodes it.
  *
  * @since 0.1.0
  */
-import { HttpServerError, type HttpServerRequest } from "@effect/platform"
-import { Effect } from "effect"
+import { HttpIncomingMessage, HttpServerError, type HttpServerRequest } from "@effect/platform"
+import { Effect, Option } from "effect"
 import type { ApiError } from "./ErrorResponse.js"
 
 /** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
@@ -109,26 +109,68 @@ export const loneSurrogate: ApiError = invalidRequest("The request body escapes 
 /** 400 for a body nested deeper than `maxDepth`. @since 0.1.0 @category refusals */
 export const tooDeep: ApiError = invalidRequest(`The request body nests arrays and objects more than ${maxDepth} deep.`)
 
-const refusal = Symbol.for("@sendline/http/RequestBody/refusal")
+/** A body read and checked: its text, parsed once as JSON; or why it is refused. */
+type Verdict = { readonly text: string; readonly json: unknown } | ApiError
+
+/** The verdict on `bytes`: strict UTF-8, then `problemOf`, then JSON syntax. */
+const verdictOn = (bytes: ArrayBuffer): Verdict => {
+  const text = decodeUtf8(bytes)
+  if (text === undefined) return notUtf8
+  const problem = problemOf(text)
+  if (problem !== undefined) return problem
+  try {
+    return { text, json: JSON.parse(text) }
+  } catch {
+    return malformed
+  }
+}
+
+const verdict = Symbol.for("@sendline/http/RequestBody/verdict")
 
 /**
- * `request`, its body read and checked: it reads as the checked `text`, parsed once as `json`; or,
- * refused, it carries its refusal for `refusalOf` and reading it fails.
+ * `request`, its body read and checked once, when first needed: by `refusalOf` once the key and
+ * its permission pass, or by the route's decoding. Until then nothing is read, so a request refused
+ * for its key never has its body buffered. A body without `Content-Length` is read up to 16 times
+ * `maxBytes` (past that the connection is dropped) and refused over `maxBytes`, as too large. The
+ * checked body reads as its `text`, parsed once as `json`; a refused one fails to read.
  *
  * @since 0.1.0
  * @category requests
  */
-export const checked = (
-  request: HttpServerRequest.HttpServerRequest,
-  body: { readonly text: string; readonly json: unknown } | ApiError
-): HttpServerRequest.HttpServerRequest => {
-  if ("text" in body) {
-    return Object.create(request, { text: { value: Effect.succeed(body.text) }, json: { value: Effect.succeed(body.json) } })
-  }
-  const unreadable = Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", description: body.message }))
-  return Object.create(request, { text: { value: unreadable }, json: { value: unreadable }, [refusal]: { value: body } })
+export const checkedOnRead = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<HttpServerRequest.HttpServerRequest> => {
+  const chunked = request.headers["content-length"] === undefined
+  const read = Effect.flatMap(request.arrayBuffer, (bytes) =>
+    chunked && bytes.byteLength > maxBytes
+      ? Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", description: tooLarge.message }))
+      : Effect.succeed(verdictOn(bytes)))
+  return Effect.map(
+    Effect.cached(chunked ? HttpIncomingMessage.withMaxBodySize(read, Option.some(16 * maxBytes)) : read),
+    (once) => {
+      const body = Effect.flatMap(once, (checked) =>
+        "text" in checked
+          ? Effect.succeed(checked)
+          : Effect.fail(new HttpServerError.RequestError({ request, reason: "Decode", description: checked.message })))
+      return Object.create(request, {
+        text: { value: Effect.map(body, (checked) => checked.text) },
+        json: { value: Effect.map(body, (checked) => checked.json) },
+        [verdict]: { value: once }
+      })
+    }
+  )
 }
 
-/** Why the body of a `checked` request was refused, if it was. @since 0.1.0 @category requests */
-export const refusalOf = (request: HttpServerRequest.HttpServerRequest): ApiError | undefined =>
-  (request as unknown as { readonly [refusal]?: ApiError })[refusal]
+/**
+ * Why the body of a `checkedOnRead` request is refused, if it is, reading it now if nothing has. A
+ * body that could not be read (too large without `Content-Length`, cut off) is a defect, which the
+ * envelope maps (`ErrorResponse`).
+ *
+ * @since 0.1.0
+ * @category requests
+ */
+export const refusalOf = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<ApiError | undefined> => {
+  const once = (request as unknown as { readonly [verdict]?: Effect.Effect<Verdict, HttpServerError.RequestError> })[verdict]
+  if (once === undefined) return Effect.succeed(undefined)
+  return Effect.orDie(Effect.map(once, (checked) => ("text" in checked ? undefined : checked)))
+}

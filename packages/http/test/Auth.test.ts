@@ -1,7 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Admin } from "@sendline/core"
-import { Clock, Effect, TestClock } from "effect"
+import { Clock, Effect, TestClock, TestServices } from "effect"
 import { request as httpRequest } from "node:http"
+import { connect } from "node:net"
 import * as H from "./harness.js"
 
 const assertUnauthenticated = (reply: H.Reply) => {
@@ -113,6 +114,29 @@ layer(H.layer())("authentication and permissions", (it) => {
           assertUnauthenticated(yield* H.request("POST", path, { key: null, body, headers: { "content-type": "application/json" } }))
         }
       }
+    }))
+
+  it.effect("a request refused for its key is answered before its body arrives: the body is never read", () =>
+    Effect.gen(function*() {
+      const { url } = yield* H.Harness
+      const answer = yield* Effect.async<string>((resume) => {
+        let received = ""
+        const socket = connect(Number(new URL(url).port), "127.0.0.1", () =>
+          // 60,000 bytes announced, 10 sent: a server waiting for the body would never answer
+          socket.write(
+            "POST /v1/messaging/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+              "Authorization: Bearer sk_live_unknown\r\nContent-Length: 60000\r\n\r\n{\"body\":\"x"
+          ))
+        socket.on("data", (chunk) => {
+          received += chunk.toString("latin1")
+          if (received.includes("\r\n\r\n")) {
+            socket.destroy()
+            resume(Effect.succeed(received))
+          }
+        })
+        return Effect.sync(() => socket.destroy())
+      }).pipe(Effect.timeout("5 seconds"), TestServices.provideLive)
+      assert.match(answer, /^HTTP\/1\.1 401 /)
     }))
 
   it.effect("a refused body is 400 once the key and its permission pass, on a route that reads no payload too", () =>

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { type IncomingMessage, request } from "node:http"
 import { connect, type Socket } from "node:net"
 import { Ids } from "@sendline/core"
@@ -99,5 +99,30 @@ describe("Listener", () => {
         assert.strictEqual(envelope.error.code, "invalid_request")
         assert.strictEqual(envelope.meta.request_id, requestId)
       }
+    }).pipe(Effect.scoped))
+
+  it.live("a request that does not arrive in time is answered 400 and its connection closed", () =>
+    Effect.gen(function*() {
+      const serving = Layer.merge(
+        HttpServer.serve(Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => Effect.as(req.text, HttpServerResponse.text("read")))),
+        Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
+      )
+      const timeouts = { headers: Duration.millis(200), request: Duration.millis(400) }
+      const context = yield* Layer.build(
+        Listener.layer(serving, { port: 0, host: "127.0.0.1", timeouts }).pipe(Layer.provide(Ids.layer))
+      )
+      const port = Context.get(context, Address)
+      // the headers at once, then the body's first bytes, and nothing more
+      const answer = yield* Effect.async<string>((resume) => {
+        const socket = connect(port, "127.0.0.1", () =>
+          socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":"))
+        let text = ""
+        socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
+        socket.on("close", () => resume(Effect.succeed(text)))
+        return Effect.sync(() => socket.destroy())
+      }).pipe(Effect.timeout("10 seconds"))
+      const [head, body] = answer.split("\r\n\r\n")
+      assert.match(head!, /^HTTP\/1.1 400 Bad Request\r\n/)
+      assert.strictEqual(JSON.parse(body!).error.message, "The request did not arrive in time.")
     }).pipe(Effect.scoped))
 })
