@@ -124,9 +124,10 @@ export class JournalUnavailable extends Schema.TaggedError<JournalUnavailable>("
 const openJournal = (path: string) =>
   Effect.try({
     try: () => {
-      fs.mkdirSync(dirname(path), { recursive: true })
+      fs.mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
       const entries = parseJournal(path)
-      fs.appendFileSync(path, "")
+      // Created readable by its owner only: it holds the phone number of every submission.
+      fs.appendFileSync(path, "", { mode: 0o600 })
       return entries
     },
     catch: (cause) =>

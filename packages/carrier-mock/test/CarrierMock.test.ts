@@ -148,12 +148,13 @@ describe("CarrierMock", () => {
       assert.deepStrictEqual((yield* take(10)).map((r) => r.reference), ["msg_2", "msg_3", "msg_4"])
     }).pipe(withMock()))
 
-  it.effect("a journal in a directory not yet made is created; a path that cannot be written fails at start", () =>
+  it.effect("a journal in a directory not yet made is created, its owner's only; a path that cannot be written fails at start", () =>
     Effect.gen(function*() {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "carrier-mock-"))
       const journalPath = path.join(dir, "not", "yet", "journal.jsonl")
       yield* Effect.provide(submit(outbound("msg_a", "+61412345678")), CarrierMock.layer({ journalPath }))
       assert.include(fs.readFileSync(journalPath, "utf8"), "\"reference\":\"msg_a\"")
+      assert.strictEqual((fs.statSync(journalPath).mode & 0o777).toString(8), "600", "readable by its owner only")
 
       const blocker = path.join(dir, "a-file")
       fs.writeFileSync(blocker, "")

@@ -25,7 +25,8 @@ export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors
     return PgStore.layerPg({ url }).pipe(Layer.tap(() => Effect.logInfo(`Store: PostgreSQL at ${PgStore.location(url)}`)))
   }
   const directory = config.sqlitePath === ":memory:" ? Effect.void : Effect.try({
-    try: () => void mkdirSync(dirname(config.sqlitePath), { recursive: true }),
+    // A directory made here is its owner's only, as the database file is (see SqliteStore).
+    try: () => void mkdirSync(dirname(config.sqlitePath), { recursive: true, mode: 0o700 }),
     catch: (cause) =>
       new Errors.StoreUnavailable({
         message: `Cannot create the directory of SQLite at ${config.sqlitePath} (${(cause as Error).message}).`,

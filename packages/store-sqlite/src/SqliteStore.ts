@@ -12,6 +12,7 @@ import type { Stores } from "@sendline/core/Services"
 import { Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer } from "effect"
+import * as fs from "node:fs"
 
 /** Timestamps are INTEGER (SQLite's is 64-bit), tables STRICT (a column holds only its type). */
 const ddl: Migrations.Ddl = {
@@ -111,9 +112,19 @@ export const layerWith = (options: Options): Layer.Layer<Stores, StoreUnavailabl
 export const layer = layerWith({})
 
 /**
- * All six storage ports on a SQLite database file of their own (`:memory:` for tests). A file that
- * cannot be opened (no such directory, not a database, no permission) fails with
- * `StoreUnavailable` naming it and the driver's reason.
+ * Creates the database file readable and writable by its owner only, if it does not exist yet (it
+ * holds message bodies and phone numbers); SQLite gives its `-wal` and `-shm` files the same mode.
+ * An existing file keeps its mode; a file that cannot be created is left for SQLite to report.
+ */
+const createPrivately = (filename: string) =>
+  filename === ":memory:" || filename === ""
+    ? Effect.void
+    : Effect.ignore(Effect.try(() => fs.closeSync(fs.openSync(filename, "a", 0o600))))
+
+/**
+ * All six storage ports on a SQLite database file of their own (`:memory:` for tests), created
+ * readable by its owner only. A file that cannot be opened (no such directory, not a database, no
+ * permission) fails with `StoreUnavailable` naming it and the driver's reason.
  *
  * @since 0.1.0
  * @category layers
@@ -121,7 +132,10 @@ export const layer = layerWith({})
 export const layerSqlite = (
   options: Options & { readonly filename: string }
 ): Layer.Layer<Stores, StoreUnavailable> =>
-  Layer.provide(layerWith(options), SqliteClient.layer({ filename: options.filename })).pipe(
+  Layer.provide(
+    layerWith(options),
+    SqliteClient.layer({ filename: options.filename }).pipe(Layer.provide(Layer.effectDiscard(createPrivately(options.filename))))
+  ).pipe(
     SqlStore.failingToStartAs(`Cannot open SQLite at ${options.filename}`)
   )
 

@@ -9,7 +9,7 @@ import { StoreSuite } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { rmSync, writeFileSync } from "node:fs"
+import { rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
@@ -54,6 +54,24 @@ describe("SqliteStore", () => {
         assert.include((error as StoreUnavailable).message, `Cannot open SQLite at ${filename} (`)
         assert.match((error as StoreUnavailable).message, reason)
       }
+    }))
+
+  it.effect("a database file it creates is readable by its owner only, and so are its -wal and -shm", () =>
+    Effect.gen(function*() {
+      const filename = temporaryDatabase("private")
+      // while it is open, after the migration's writes: its -wal and -shm exist then
+      yield* Effect.scoped(Effect.zipRight(
+        Layer.build(SqliteStore.layerSqlite({ filename })),
+        Effect.sync(() => {
+          for (const suffix of ["", "-wal", "-shm"]) {
+            assert.strictEqual((statSync(filename + suffix).mode & 0o777).toString(8), "600", suffix)
+          }
+        })
+      ))
+      const shared = temporaryDatabase("shared")
+      writeFileSync(shared, "", { mode: 0o644 })
+      yield* Layer.build(SqliteStore.layerSqlite({ filename: shared })).pipe(Effect.scoped)
+      assert.strictEqual((statSync(shared).mode & 0o777).toString(8), "644", "an existing file keeps its mode")
     }))
 
   it.effect("migrations are idempotent: make runs twice on one file, and again on a new connection", () =>
