@@ -45,6 +45,33 @@ describe("UrlPolicy", () => {
     }
   })
 
+  it("refuses names for local networks, and documentation, discard and tunnel addresses", () => {
+    for (
+      const host of [
+        "intranet",
+        "ip6-localhost",
+        "localhost.localdomain",
+        "printer.home.arpa",
+        "router.lan",
+        "kubernetes.default.svc",
+        "db.corp",
+        "192.0.0.1",
+        "192.0.2.10",
+        "198.51.100.7",
+        "203.0.113.200",
+        "[2001:db8::1]",
+        "[100::1]",
+        "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+        "[64:ff9b:1::a00:1]",
+        "[::ffff:0:127.0.0.1]",
+        "[::ffff:0:7f00:1]"
+      ]
+    ) assert.isFalse(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
+    for (const host of ["192.0.3.1", "198.51.101.1", "203.0.114.1", "[2001:4860::1]", "hooks.example.co.uk", "[::ffff:0:8.8.8.8]"]) {
+      assert.isTrue(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
+    }
+  })
+
   it("loosens exactly what the configuration allows", () => {
     assert.isTrue(UrlPolicy.allows("http://example.com/x", { allowHttp: true, allowPrivate: false }))
     assert.isFalse(UrlPolicy.allows("http://127.0.0.1/x", { allowHttp: true, allowPrivate: false }))
