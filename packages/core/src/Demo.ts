@@ -1,6 +1,7 @@
 /**
  * The demo data of `sendline serve --demo` (CONTRACT §2): a demo organisation with a registered
- * Sender ID in every market, one operator account per network, and a fresh all-permission key.
+ * Sender ID in every market, one operator account per network, and a fresh all-permission key that
+ * expires after 30 days.
  *
  * @since 0.1.0
  */
@@ -17,6 +18,15 @@ import { findSendable, SenderIdStore } from "./SenderIdStore.js"
 
 /** The demo organisation's fixed id, so that it is created once. @since 0.1.0 @category constants */
 export const accountId = "acct_00000000000000000000000001"
+
+/**
+ * How long a demo key works: 30 days. Every start issues one and none is revoked (processes
+ * starting together on one database each need theirs), so each expires instead of piling up.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const keyLifetimeMillis = 30 * 86_400_000
 
 /** The demo Sender ID, registered in every configured market and renewed once expired. @since 0.1.0 @category constants */
 export const senderId = "Sendline"
@@ -41,7 +51,7 @@ const ensureOne = <A>(
 
 /**
  * Creates whatever demo data is missing (each piece has a fixed id, so a start that stopped half
- * way is completed by the next), then issues a new demo key.
+ * way is completed by the next), then issues a new demo key (`keyLifetimeMillis`).
  *
  * @since 0.1.0
  * @category constructors
@@ -100,5 +110,5 @@ export const ensure = Effect.gen(function*() {
       )
     }
   }
-  return yield* admin.createKey({ accountId, permissions: Permission.all })
+  return yield* admin.createKey({ accountId, permissions: Permission.all, expiresAt: now + keyLifetimeMillis })
 })

@@ -87,6 +87,16 @@ it.effect("two ensure runs: one organisation, one Sender ID per market, and two 
     yield* assertWorking([first, again])
   }).pipe(fresh))
 
+it.effect("a demo key works for 30 days, not at their end", () =>
+  Effect.gen(function*() {
+    const issued = yield* Demo.ensure
+    const auth = yield* Auth.Auth
+    yield* TestClock.adjust(Demo.keyLifetimeMillis - 1)
+    assert.strictEqual((yield* auth.authenticate(`Bearer ${issued.secret}`)).accountId, Demo.accountId)
+    yield* TestClock.adjust(1)
+    assert.strictEqual((yield* Effect.flip(auth.authenticate(`Bearer ${issued.secret}`)))._tag, "Unauthenticated")
+  }).pipe(fresh))
+
 it.effect("two processes starting at once both get a working key; the organisation is created once", () =>
   Effect.gen(function*() {
     ;(yield* Recorder).slow = true

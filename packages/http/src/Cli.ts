@@ -87,6 +87,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
           "",
           "  Sendline demo organisation ready.",
           `  Demo API key (all permissions): ${issued.secret}`,
+          `  It works for ${Demo.keyLifetimeMillis / 86_400_000} days; every start prints a new one.`,
           `  Registered Sender ID "${Demo.senderId}" in ${(yield* Markets.Markets).all.map((m) => m.code).join(", ")}.`,
           ""
         ].join("\n")
