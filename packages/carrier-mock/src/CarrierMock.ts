@@ -119,12 +119,21 @@ export class JournalUnavailable extends Schema.TaggedError<JournalUnavailable>("
   message: Schema.String
 }) {}
 
+// Makes the journal's directory and its missing parents, its owner's only. Not Node's `recursive`
+// mkdir: it never returns where mkdir answers ENOENT for a parent that exists (under `/proc`).
+const makeDirectory = (directory: string): void => {
+  const found = fs.statSync(directory, { throwIfNoEntry: false })
+  if (found?.isDirectory() === true) return
+  if (found === undefined && dirname(directory) !== directory) makeDirectory(dirname(directory))
+  fs.mkdirSync(directory, { mode: 0o700 }) // a file in its place: EEXIST
+}
+
 // The journal's entries so far, its directory created and the file checked writable at start, so
 // that a bad path stops the server at once rather than every submission later.
 const openJournal = (path: string) =>
   Effect.try({
     try: () => {
-      fs.mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+      makeDirectory(dirname(path))
       const entries = parseJournal(path)
       // Created readable by its owner only: it holds the phone number of every submission.
       fs.appendFileSync(path, "", { mode: 0o600 })

@@ -89,13 +89,15 @@ describe("sendline CLI", () => {
     }
   }, 60_000)
 
-  it("refuses a store directory it cannot create, naming the path", async () => {
+  it("refuses a store directory it cannot create, naming the path, even where Node's recursive mkdir spins (/proc)", async () => {
     const blocked = join(dir, "a-file")
     writeFileSync(blocked, "")
-    const refused = await sendline({ ...env, SQLITE_PATH: join(blocked, "sendline.sqlite") }, "migrate")
-    expect(refused.code).toBe(1)
-    expect(refused.stderr).toContain(`Cannot create the directory of SQLite at ${join(blocked, "sendline.sqlite")}`)
-    expect(refused.stderr).not.toMatch(/\n\s+at /)
+    for (const path of [join(blocked, "sendline.sqlite"), "/proc/sendline-nowhere/sendline.sqlite"]) {
+      const refused = await sendline({ ...env, SQLITE_PATH: path }, "migrate")
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain(`Cannot create the directory of SQLite at ${path}`)
+      expect(refused.stderr).not.toMatch(/\n\s+at /)
+    }
   }, 60_000)
 
   it("refuses a file that is not a SQLite database, naming it and the reason", async () => {

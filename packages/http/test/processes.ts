@@ -27,10 +27,11 @@ export interface Run {
   readonly stderr: string
 }
 
-/** Runs `sendline …args` to completion. */
+/** Runs `sendline …args` to completion; one still running after 50 s is killed (a test's own limit is 60 s). */
 export const sendline = (env: Record<string, string>, ...args: Array<string>) =>
   new Promise<Run>((done) => {
-    execFile(process.execPath, [...bin, ...args], { cwd: root, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+    const options = { cwd: root, env: { ...process.env, ...env }, timeout: 50_000, killSignal: "SIGKILL" as const }
+    execFile(process.execPath, [...bin, ...args], options, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
   })
 
