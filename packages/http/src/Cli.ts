@@ -97,11 +97,14 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
       Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
       Workers.layer(workerOptions(config.workers))
     ).pipe(Layer.provide(carrierLayer(config.carrier)))
+    // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.
     const program = Effect.scoped(Effect.gen(function*() {
       yield* Layer.build(serving)
       if (demo) yield* printDemoKey
-      return yield* Effect.never
-    })).pipe(Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop")))
+      return yield* Effect.never.pipe(
+        Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop"))
+      )
+    }))
     return yield* Effect.provide(program, coreLayer(config))
   })).pipe(Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)"))
 

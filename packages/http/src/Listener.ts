@@ -4,7 +4,7 @@
  * connection in between is never answered, and its open connection keeps the process alive. Here a
  * drain runs first: the server stops listening, idle connections close, every response still to
  * be written carries `Connection: close`, and the drain ends once the last connection has closed
- * (or after `drainTimeout`, when the rest are cut).
+ * (or after `timeouts.drain`, when the rest are cut).
  *
  * @since 0.1.0
  */
@@ -16,25 +16,27 @@ import type { Duplex } from "node:stream"
 import * as ErrorResponse from "./ErrorResponse.js"
 import * as RequestContext from "./RequestContext.js"
 
-/** How long a drain waits for requests in flight before cutting their connections. @since 0.1.0 @category constants */
-export const drainTimeout = Duration.seconds(10)
-
 /**
- * How long a request may take to arrive: its headers, and then the whole request. Past either, it
- * is answered 400 and its connection closed, so that a client trickling bytes cannot hold a
- * connection for Node's five minutes. (Node checks every second, so the cut comes up to a second
- * later.)
+ * The server's time limits. A request's headers, and then the whole request, must arrive in time:
+ * past either it is answered 400 and its connection closed, so that a client trickling bytes cannot
+ * hold a connection for Node's five minutes (Node checks every second, so the cut comes up to a
+ * second later). A drain waits `drain` for the requests in flight, then cuts their connections.
  *
  * @since 0.1.0
  * @category models
  */
-export interface ArrivalTimeouts {
+export interface Timeouts {
   readonly headers: Duration.Duration
   readonly request: Duration.Duration
+  readonly drain: Duration.Duration
 }
 
-/** The server's arrival timeouts: 10 s for the headers, 30 s for the whole request. @since 0.1.0 @category constants */
-export const arrivalTimeouts: ArrivalTimeouts = { headers: Duration.seconds(10), request: Duration.seconds(30) }
+/** 10 s for the headers, 30 s for the whole request, 10 s for a drain. @since 0.1.0 @category constants */
+export const timeouts: Timeouts = {
+  headers: Duration.seconds(10),
+  request: Duration.seconds(30),
+  drain: Duration.seconds(10)
+}
 
 /** The server could not listen on its address (in use, or not an address of this machine). @since 0.1.0 @category errors */
 export class ListenFailed extends Schema.TaggedError<ListenFailed>("@sendline/http/ListenFailed")("ListenFailed", {
@@ -79,14 +81,14 @@ const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime:
  */
 export const layer = <A, E, R>(
   serving: Layer.Layer<A, E, R>,
-  options: { readonly port: number; readonly host: string; readonly timeouts?: ArrivalTimeouts | undefined }
+  options: { readonly port: number; readonly host: string; readonly timeouts?: Timeouts | undefined }
 ) =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const runtime = yield* Effect.runtime<Ids.IdGenerator>()
-    const timeouts = options.timeouts ?? arrivalTimeouts
+    const limits = options.timeouts ?? timeouts
     const server = createServer({
-      headersTimeout: Duration.toMillis(timeouts.headers),
-      requestTimeout: Duration.toMillis(timeouts.request),
+      headersTimeout: Duration.toMillis(limits.headers),
+      requestTimeout: Duration.toMillis(limits.request),
       connectionsCheckingInterval: 1000
     })
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(error, socket, runtime))
@@ -99,18 +101,17 @@ export const layer = <A, E, R>(
       response.once("close", () => inFlight.delete(response))
     })
 
+    // A finalizer cannot be interrupted, so the cut is a timer of its own, not an Effect timeout.
     const drain = Effect.async<void>((resume) => {
       draining = true
       for (const response of inFlight) if (!response.headersSent) response.setHeader("connection", "close")
-      server.close(() => resume(Effect.void))
+      const cut = setTimeout(() => server.closeAllConnections(), Duration.toMillis(limits.drain))
+      server.close(() => {
+        clearTimeout(cut)
+        resume(Effect.void)
+      })
       server.closeIdleConnections()
     }).pipe(
-      Effect.timeoutTo({
-        duration: drainTimeout,
-        onSuccess: () => Effect.void,
-        onTimeout: () => Effect.sync(() => server.closeAllConnections())
-      }),
-      Effect.flatten,
       Effect.zipRight(Effect.logDebug("HTTP connections drained"))
     )
 

@@ -107,7 +107,7 @@ describe("Listener", () => {
         HttpServer.serve(Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => Effect.as(req.text, HttpServerResponse.text("read")))),
         Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
       )
-      const timeouts = { headers: Duration.millis(200), request: Duration.millis(400) }
+      const timeouts = { ...Listener.timeouts, headers: Duration.millis(200), request: Duration.millis(400) }
       const context = yield* Layer.build(
         Listener.layer(serving, { port: 0, host: "127.0.0.1", timeouts }).pipe(Layer.provide(Ids.layer))
       )
@@ -125,4 +125,30 @@ describe("Listener", () => {
       assert.match(head!, /^HTTP\/1.1 400 Bad Request\r\n/)
       assert.strictEqual(JSON.parse(body!).error.message, "The request did not arrive in time.")
     }).pipe(Effect.scoped))
+
+  it.live("a drain cuts the connections still open when its time is up: a body that never ends does not hold the shutdown", () =>
+    Effect.gen(function*() {
+      const arrived = yield* Deferred.make<void>()
+      const serving = Layer.merge(
+        HttpServer.serve(Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) =>
+          Effect.zipRight(Deferred.succeed(arrived, undefined), Effect.as(req.text, HttpServerResponse.text("read"))))),
+        Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
+      )
+      const scope = yield* Scope.make()
+      const context = yield* Layer.buildWithScope(
+        Listener.layer(serving, { port: 0, host: "127.0.0.1", timeouts: { ...Listener.timeouts, drain: Duration.millis(300) } })
+          .pipe(Layer.provide(Ids.layer)),
+        scope
+      )
+      const port = Context.get(context, Address)
+      const socket = connect(port, "127.0.0.1", () =>
+        socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":"))
+      socket.on("error", () => {})
+      const socketClosed = closed(socket)
+      yield* Deferred.await(arrived)
+      yield* Scope.close(scope, Exit.void).pipe(
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "the drain never ended" })
+      )
+      yield* Effect.promise(() => socketClosed)
+    }))
 })
