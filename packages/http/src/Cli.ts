@@ -99,6 +99,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
     ).pipe(Layer.provide(carrierLayer(config.carrier)))
     // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.
     const program = Effect.scoped(Effect.gen(function*() {
+      yield* Effect.logInfo(`Store: ${Store.describe(config)}`)
       yield* Layer.build(serving)
       if (demo) yield* printDemoKey
       return yield* Effect.never.pipe(
@@ -110,7 +111,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
 
 const migrate = Command.make("migrate", {}, () =>
   Effect.flatMap(Config.server, (config) =>
-    Effect.provide(Effect.logInfo("Migrations applied"), Store.layer(config)))).pipe(
+    Effect.provide(Effect.logInfo(`Migrations applied: ${Store.describe(config)}`), Store.layer(config)))).pipe(
     Command.withDescription("Create or update the database schema")
   )
 

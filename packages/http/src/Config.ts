@@ -40,48 +40,85 @@ export interface CarrierSettings {
   readonly retainMillis: number
 }
 
+/**
+ * `name`'s text, missing when empty or blank, so that its default applies: `PORT=` is unset, never
+ * 0 (Effect's own readers take "" for the number 0).
+ */
+const given = (name: string) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) =>
+      text.trim() === "" ? Either.left(ConfigError.MissingData([name], `${name} is empty`)) : Either.right(text)
+    )
+  )
+
+/** `name` read by `parse`, which answers `undefined` for a text that is not `expected`. */
+const parsed = <A>(name: string, expected: string, parse: (text: string) => A | undefined) =>
+  Config.mapOrFail(given(name), (text) => {
+    const value = parse(text.trim())
+    return value === undefined
+      ? Either.left(ConfigError.InvalidData([name], `Expected ${expected} value but received ${JSON.stringify(text)}`))
+      : Either.right(value)
+  })
+
+const finite = (text: string) => (Number.isFinite(Number(text)) ? Number(text) : undefined)
+const integer = (name: string) => parsed(name, "an integer", (text) => (/^[+-]?\d+$/.test(text) ? Number(text) : undefined))
+const booleans = new Map([["true", true], ["yes", true], ["on", true], ["1", true], ["false", false], ["no", false], ["off", false], ["0", false]])
+const boolean = (name: string) => parsed(name, "a boolean", (text) => booleans.get(text.toLowerCase()))
+
 /** Refuses a value below `min`, naming the variable. */
 const atLeast = (name: string, min: number) =>
   Config.validate({ message: `${name} must be ${min} or more`, validation: (n: number) => n >= min })
 
 /** An integer setting of at least `min`, `fallback` when unset. */
 const integerAtLeast = (name: string, min: number, fallback: number) =>
-  Config.integer(name).pipe(atLeast(name, min), Config.withDefault(fallback))
+  integer(name).pipe(atLeast(name, min), Config.withDefault(fallback))
 
 /** A text setting, `fallback` when unset or empty (`HOST=` must not mean every interface). */
-const text = (name: string, fallback: string) =>
-  Config.string(name).pipe(Config.withDefault(fallback), Config.map((value) => (value === "" ? fallback : value)))
+const text = (name: string, fallback: string) => given(name).pipe(Config.withDefault(fallback))
 
 /** An optional text setting, unset when empty. */
-const optionalText = (name: string) => Config.option(Config.string(name)).pipe(Config.map(Option.filter((v) => v !== "")))
+const optionalText = (name: string) => Config.option(given(name))
+
+/** The value of `choices` that `name` names, in any case. */
+const oneOf = <A>(name: string, choices: ReadonlyMap<string, A>) =>
+  Config.mapOrFail(given(name), (text) => {
+    const value = choices.get(text.trim().toLowerCase())
+    return value === undefined
+      ? Either.left(ConfigError.InvalidData([name], `${name} must be one of ${[...choices.keys()].join(", ")}`))
+      : Either.right(value)
+  })
+
+const synchronousModes = new Map<string, SqliteStore.Synchronous>([["normal", "normal"], ["full", "full"]])
 
 /** Every setting, with CONTRACT §9's names. @since 0.1.0 @category config */
 export const server: Config.Config<ServerConfig> = Config.all({
-  port: Config.port("PORT").pipe(Config.withDefault(3000)),
+  port: parsed("PORT", "a network port", (text) => {
+    const port = /^\d+$/.test(text) ? Number(text) : NaN
+    return port >= 1 && port <= 65535 ? port : undefined
+  }).pipe(Config.withDefault(3000)),
   host: text("HOST", "127.0.0.1"),
-  databaseUrl: Config.option(Config.redacted("DATABASE_URL")).pipe(
-    Config.map(Option.filter((url) => Redacted.value(url) !== ""))
+  databaseUrl: Config.option(
+    given("DATABASE_URL").pipe(
+      Config.validate({
+        message: "DATABASE_URL must be a postgres:// URL; unset it to use SQLite",
+        validation: (url) => /^postgres(ql)?:\/\//.test(url)
+      }),
+      Config.map(Redacted.make)
+    )
   ),
   sqlitePath: text("SQLITE_PATH", "data/sendline.sqlite"),
-  sqliteSynchronous: Config.string("SQLITE_SYNCHRONOUS").pipe(
-    Config.map((value) => (value === "" ? "normal" : value.toLowerCase())),
-    Config.validate({
-      message: "SQLITE_SYNCHRONOUS must be normal or full",
-      validation: (value): value is SqliteStore.Synchronous => value === "normal" || value === "full"
-    }),
-    Config.withDefault("normal" as const)
-  ),
-  rateLimitPerSecond: Config.number("RATE_LIMIT_PER_SECOND").pipe(
+  sqliteSynchronous: oneOf("SQLITE_SYNCHRONOUS", synchronousModes).pipe(Config.withDefault("normal" as const)),
+  rateLimitPerSecond: parsed("RATE_LIMIT_PER_SECOND", "a number", finite).pipe(
     Config.validate({ message: "RATE_LIMIT_PER_SECOND must be 0 (no limit) or more", validation: (n) => n >= 0 }),
     Config.withDefault(100)
   ),
-  webhookAllowHttp: Config.boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
-  webhookAllowPrivate: Config.boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
+  webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
+  webhookAllowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
   maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10),
   carrier: Config.all({
     submitLatencyMillis: integerAtLeast("CARRIER_SUBMIT_LATENCY_MS", 0, 0),
     reportDelayMillis: integerAtLeast("CARRIER_REPORT_DELAY_MS", 0, 2000),
-    maxPerSecond: Config.option(Config.integer("CARRIER_MAX_PER_SECOND").pipe(atLeast("CARRIER_MAX_PER_SECOND", 1))),
+    maxPerSecond: Config.option(integer("CARRIER_MAX_PER_SECOND").pipe(atLeast("CARRIER_MAX_PER_SECOND", 1))),
     journalPath: optionalText("CARRIER_JOURNAL_PATH"),
     retainMillis: integerAtLeast("CARRIER_RETAIN_MS", 0, 10 * 60_000)
   }),
@@ -138,12 +175,6 @@ const levels = new Map<string, LogLevel.LogLevel>([
 ])
 
 /** `LOG_LEVEL`, any case: all, trace, debug, info (default), warn or warning, error, fatal, none. @since 0.1.0 @category config */
-export const logLevel: Config.Config<LogLevel.LogLevel> = Config.string("LOG_LEVEL").pipe(
-  Config.mapOrFail((name) => {
-    const level = levels.get(name.toLowerCase())
-    return level === undefined
-      ? Either.left(ConfigError.InvalidData([], `LOG_LEVEL must be one of ${[...levels.keys()].join(", ")}`))
-      : Either.right(level)
-  }),
+export const logLevel: Config.Config<LogLevel.LogLevel> = oneOf("LOG_LEVEL", levels).pipe(
   Config.withDefault(LogLevel.Info)
 )

@@ -1,6 +1,6 @@
 /**
- * Picks the store from the configuration: PostgreSQL when `DATABASE_URL` is set (it must be a
- * `postgres://` URL), else the embedded SQLite file at `SQLITE_PATH`.
+ * Picks the store from the configuration: PostgreSQL when `DATABASE_URL` is set (a `postgres://`
+ * URL), else the embedded SQLite file at `SQLITE_PATH`.
  *
  * @since 0.1.0
  */
@@ -8,7 +8,7 @@ import type { Services } from "@sendline/core"
 import { Errors } from "@sendline/core"
 import { PgStore } from "@sendline/store-postgres"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 import type { ServerConfig } from "./Config.js"
@@ -24,17 +24,16 @@ const makeDirectory = (directory: string): void => {
   mkdirSync(directory, { mode: 0o700 }) // a file in its place: EEXIST
 }
 
-/** The store layer for `config`. @since 0.1.0 @category layers */
+/** Which store `config` picks and where, never a password: "PostgreSQL at host:5432/db". @since 0.1.0 @category formatting */
+export const describe = (config: ServerConfig): string =>
+  Option.match(config.databaseUrl, {
+    onSome: (url) => `PostgreSQL at ${PgStore.location(url)}`,
+    onNone: () => `SQLite at ${config.sqlitePath} (synchronous ${config.sqliteSynchronous})`
+  })
+
+/** The store layer for `config` (its `DATABASE_URL` a `postgres://` URL, as `Config` reads it). @since 0.1.0 @category layers */
 export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors.StoreUnavailable> => {
-  if (Option.isSome(config.databaseUrl)) {
-    const url = config.databaseUrl.value
-    if (!/^postgres(ql)?:\/\//.test(Redacted.value(url))) {
-      return Layer.fail(
-        new Errors.StoreUnavailable({ message: "DATABASE_URL must be a postgres:// URL; unset it to use SQLite." })
-      )
-    }
-    return PgStore.layerPg({ url }).pipe(Layer.tap(() => Effect.logInfo(`Store: PostgreSQL at ${PgStore.location(url)}`)))
-  }
+  if (Option.isSome(config.databaseUrl)) return PgStore.layerPg({ url: config.databaseUrl.value })
   const directory = config.sqlitePath === ":memory:" ? Effect.void : Effect.try({
     // A directory made here is its owner's only, as the database file is (see SqliteStore).
     try: () => makeDirectory(dirname(config.sqlitePath)),
@@ -45,7 +44,6 @@ export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors
       })
   })
   return SqliteStore.layerSqlite({ filename: config.sqlitePath, synchronous: config.sqliteSynchronous }).pipe(
-    Layer.tap(() => Effect.logInfo(`Store: SQLite at ${config.sqlitePath} (synchronous ${config.sqliteSynchronous})`)),
     Layer.provide(Layer.effectDiscard(directory))
   )
 }

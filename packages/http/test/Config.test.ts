@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Option } from "effect"
+import { ConfigProvider, Effect, Either, LogLevel, Option } from "effect"
 import * as Config from "../src/Config.js"
 
 /** The server settings read from `env` alone. */
@@ -22,7 +22,12 @@ describe("Config", () => {
         [{ CARRIER_REPORT_DELAY_MS: "-1" }, "CARRIER_REPORT_DELAY_MS must be 0 or more"],
         [{ CARRIER_RETAIN_MS: "-1" }, "CARRIER_RETAIN_MS must be 0 or more"],
         [{ WORKER_POLL_MS: "0" }, "WORKER_POLL_MS must be 1 or more"],
-        [{ SQLITE_SYNCHRONOUS: "off" }, "SQLITE_SYNCHRONOUS must be normal or full"],
+        [{ SQLITE_SYNCHRONOUS: "off" }, "SQLITE_SYNCHRONOUS must be one of normal, full"],
+        [{ RATE_LIMIT_PER_SECOND: "Infinity" }, `RATE_LIMIT_PER_SECOND: Expected a number value but received "Infinity"`],
+        [{ RATE_LIMIT_PER_SECOND: "1e400" }, `RATE_LIMIT_PER_SECOND: Expected a number value but received "1e400"`],
+        [{ PORT: "0" }, `PORT: Expected a network port value but received "0"`],
+        [{ WEBHOOK_ALLOW_HTTP: "maybe" }, `WEBHOOK_ALLOW_HTTP: Expected a boolean value but received "maybe"`],
+        [{ DATABASE_URL: "mysql://root@localhost/db" }, "DATABASE_URL must be a postgres:// URL; unset it to use SQLite"],
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
         [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"]
@@ -41,6 +46,34 @@ describe("Config", () => {
       assert.strictEqual(settings.sqliteSynchronous, "normal")
       assert.isTrue(Option.isNone(settings.databaseUrl))
       assert.isTrue(Option.isNone(settings.carrier.journalPath))
+    }))
+
+  it.effect("an empty or blank value of any setting counts as unset: RATE_LIMIT_PER_SECOND= keeps the limit", () =>
+    Effect.gen(function*() {
+      const names = [
+        "PORT",
+        "RATE_LIMIT_PER_SECOND",
+        "WEBHOOK_ALLOW_HTTP",
+        "WEBHOOK_ALLOW_PRIVATE",
+        "MAX_MESSAGE_SEGMENTS",
+        "CARRIER_SUBMIT_LATENCY_MS",
+        "CARRIER_REPORT_DELAY_MS",
+        "CARRIER_MAX_PER_SECOND",
+        "CARRIER_RETAIN_MS",
+        "WORKER_POLL_MS",
+        "WORKER_LEASE_MS",
+        "SQLITE_SYNCHRONOUS",
+        "LOG_LEVEL"
+      ]
+      for (const blank of ["", "  "]) {
+        const env = Object.fromEntries(names.map((name) => [name, blank]))
+        const settings = yield* Effect.flatMap(read(env), (result) => result)
+        const defaults = yield* Effect.flatMap(read({}), (result) => result)
+        assert.deepStrictEqual(settings, defaults, JSON.stringify(blank))
+        assert.strictEqual(settings.rateLimitPerSecond, 100)
+        const level = yield* Effect.withConfigProvider(Config.logLevel, ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]])))
+        assert.strictEqual(level, LogLevel.Info)
+      }
     }))
 
   it.effect("SQLITE_SYNCHRONOUS is read in any case", () =>
