@@ -8,7 +8,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Account, AccountType, ApiKey, OwnedIdentifier } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
 import * as Auth from "./Auth.js"
-import { type InvalidRequest, invalidParameter, NotFound, type StoreUnavailable } from "./Errors.js"
+import { Conflict, type InvalidRequest, invalidParameter, NotFound, type StoreUnavailable } from "./Errors.js"
 import { IdGenerator } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import type { Permission } from "./Permission.js"
@@ -53,11 +53,12 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
   /**
    * Records a Sender ID registered elsewhere as `registered` for a year; when the account already
-   * has it registered in the market, that record is the answer.
+   * has it registered in the market, that record is the answer. A Sender ID another brand holds in
+   * the market (a live record of any account with another brand name) is `sender_id_taken`.
    */
   readonly importSenderId: (
     input: ImportSenderId
-  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | StoreUnavailable>
+  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | Conflict | StoreUnavailable>
 }>() {}
 
 const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
@@ -143,7 +144,18 @@ export const make = Effect.gen(function*() {
         return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
       }
       yield* requireMarket(input.market)
+      if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
       const now = yield* Clock.currentTimeMillis
+      // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
+      // accounts send for it.
+      const holders = yield* senderIds.findHeld(input.senderId, input.market)
+      const other = holders.find((record) => record.brandName !== input.brandName && SenderId.holdsAt(record, now))
+      if (other !== undefined) {
+        return yield* new Conflict({
+          code: "sender_id_taken",
+          message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${other.brandName}).`
+        })
+      }
       // Importing again answers the live registration already recorded, rather than a second one.
       const existing = yield* findSendable(senderIds, input.accountId, input.senderId, input.market, now)
       if (Option.isSome(existing)) return existing.value

@@ -41,6 +41,10 @@ export const invalidFormatMessage =
 export const canSend = (record: SenderIdRecord, now: number): boolean =>
   record.status === "registered" && (record.expiresAt === undefined || record.expiresAt > now)
 
+/** Whether a record still holds its Sender ID string at `now`: not `rejected`, not `expired` by status or by date. @since 0.1.0 @category checks */
+export const holdsAt = (record: SenderIdRecord, now: number): boolean =>
+  record.status !== "rejected" && record.status !== "expired" && (record.expiresAt === undefined || record.expiresAt > now)
+
 /** A Sender ID term: 365 days. @since 0.1.0 @category constants */
 export const termMillis = 365 * 86_400_000
 

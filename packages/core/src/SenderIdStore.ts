@@ -17,6 +17,8 @@ export class SenderIdStore extends Context.Tag("@sendline/core/SenderIdStore")<S
     senderId: string,
     market: string
   ) => Effect.Effect<Option.Option<SenderIdRecord>, StoreUnavailable>
+  /** Every account's records of this Sender ID string in `market` whose status is neither `rejected` nor `expired`. */
+  readonly findHeld: (senderId: string, market: string) => Effect.Effect<ReadonlyArray<SenderIdRecord>, StoreUnavailable>
 }>() {}
 
 /** The account's registration of `senderId` in `market` that may send at `now`, if any (see `canSend`). @since 0.1.0 @category lookups */

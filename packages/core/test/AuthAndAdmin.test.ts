@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Admin, Auth } from "@sendline/core"
+import { Admin, Auth, SenderId } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
@@ -85,6 +85,42 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const first = yield* admin.importSenderId(input)
       assert.strictEqual((yield* admin.importSenderId(input)).id, first.id)
       assert.notStrictEqual((yield* admin.importSenderId({ ...input, market: "NZ" })).id, first.id)
+    }))
+
+  it.effect("a Sender ID another brand holds in the market is sender_id_taken; the same brand may be imported by several accounts", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const account = (name: string) => admin.createAccount({ name, type: "cpaas", adminEmail: "ops@held.test" })
+      const [first, second, third] = [yield* account("First"), yield* account("Second"), yield* account("Third")]
+      const held = { senderId: "Held", market: "AU", brandName: "Held Pty" }
+      yield* admin.importSenderId({ ...held, accountId: first.id })
+      const error = yield* Effect.flip(admin.importSenderId({ ...held, accountId: second.id, brandName: "Other Pty" }))
+      assert.strictEqual("code" in error ? error.code : error._tag, "sender_id_taken")
+      assert.strictEqual(error.message, "Sender ID Held is held in AU by another brand (Held Pty).")
+      assert.strictEqual(
+        yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: first.id, brandName: "Renamed Pty" })),
+        "sender_id_taken",
+        "not even by its own account under another brand name"
+      )
+      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: third.id })), "ok")
+      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...held, market: "NZ", accountId: second.id, brandName: "Other Pty" })), "ok")
+
+      yield* TestClock.adjust(SenderId.termMillis)
+      assert.strictEqual(
+        yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: second.id, brandName: "Other Pty" })),
+        "ok",
+        "once the holder's registrations expired"
+      )
+    }))
+
+  it.effect("a Sender ID import needs a brand name", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const account = yield* admin.createAccount({ name: "Nameless", type: "cpaas", adminEmail: "ops@nameless.test" })
+      for (const brandName of ["", "   "]) {
+        const error = yield* Effect.flip(admin.importSenderId({ accountId: account.id, senderId: "Nameless", market: "AU", brandName }))
+        assert.strictEqual("field" in error ? error.field : undefined, "brand_name")
+      }
     }))
 
   it.effect("keys and Sender IDs need an existing account", () =>

@@ -79,7 +79,12 @@ if (Option.isNone(database)) {
             names: yield* tables(sql)
           }
         }).pipe(Effect.provide(client(url)))
-        assert.deepStrictEqual(migrations.map((row) => [row.migration_id, row.name]), [[1, "initial"], [2, "claims"], [3, "message_idempotency_keys"]])
+        assert.deepStrictEqual(migrations.map((row) => [row.migration_id, row.name]), [
+          [1, "initial"],
+          [2, "claims"],
+          [3, "message_idempotency_keys"],
+          [4, "sender_id_holders"]
+        ])
         assert.deepStrictEqual(names, [
           "sendline_accounts",
           "sendline_api_keys",

@@ -2,8 +2,9 @@
  * The migrations of the Sendline stores: one set of tables, columns and indexes, written once, with
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
- * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`) and the statements are
- * those every existing database was migrated with: change neither, add a migration.
+ * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`)
+ * and the statements are those every existing database was migrated with: change neither, add a
+ * migration.
  *
  * @since 0.1.0
  */
@@ -143,6 +144,10 @@ const loader = (d: Ddl): Migrator.Loader =>
       `ALTER TABLE sendline_messages ADD COLUMN idempotency_key TEXT`,
       `CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
+    ),
+    // Who holds a Sender ID string in a market, whatever the account (one brand per market, CONTRACT §6).
+    "0004_sender_id_holders": statements(
+      `CREATE INDEX sendline_sender_ids_holders ON sendline_sender_ids (sender_id, market)`
     )
   })
 

@@ -276,7 +276,13 @@ export const make = (
           sql`SELECT * FROM sendline_sender_ids WHERE id = ${id} AND account_id = ${accountId}`,
           Rows.first(Rows.senderIds)
         )),
-      findRegistered: (accountId, senderId, market) => registeredSenderIds.submit({ accountId, senderId, market })
+      findRegistered: (accountId, senderId, market) => registeredSenderIds.submit({ accountId, senderId, market }),
+      findHeld: (senderId, market) =>
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_sender_ids
+            WHERE sender_id = ${senderId} AND market = ${market} AND status NOT IN ('rejected', 'expired')`,
+          Rows.senderIds
+        ))
     })
 
     // --- messages and events -----------------------------------------------------------------

@@ -88,7 +88,7 @@ describe("SqliteStore", () => {
       }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename })))
       const first = yield* once
       const second = yield* once
-      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1, 2, 3])
+      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1, 2, 3, 4])
       assert.deepStrictEqual(second, first)
       assert.deepStrictEqual(first.tables, [
         "sendline_accounts",

@@ -297,6 +297,26 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         assert.isTrue(Option.isNone(yield* senderIds.findRegistered(accountId, "Bolt", "AU")), "not registered")
       }))
 
+    it.effect("SenderIdStore: findHeld answers every account's records of the string in the market, but rejected and expired ones", () =>
+      Effect.gen(function*() {
+        const senderIds = yield* SenderIdStore
+        const senderId = fresh("H")
+        const base = { brandName: "Acme Pty Ltd", createdAt: T, senderId, market: "AU" }
+        const held: Array<SenderIdRecord> = []
+        for (const status of ["registered", "pending", "info_requested"] as const) {
+          const record: SenderIdRecord = { ...base, id: fresh("sid"), accountId: yield* freshAccount, status }
+          yield* senderIds.insert(record)
+          held.push(record)
+        }
+        for (const status of ["rejected", "expired"] as const) {
+          yield* senderIds.insert({ ...base, id: fresh("sid"), accountId: yield* freshAccount, status })
+        }
+        yield* senderIds.insert({ ...base, id: fresh("sid"), accountId: yield* freshAccount, market: "NZ", status: "registered" })
+        const found = yield* senderIds.findHeld(senderId, "AU")
+        assert.deepStrictEqual([...found].sort((a, b) => a.id.localeCompare(b.id)), held)
+        assert.deepStrictEqual(yield* senderIds.findHeld(fresh("H"), "AU"), [])
+      }))
+
     it.effect("SenderIdStore: findRegistered answers the newest of several registered records", () =>
       Effect.gen(function*() {
         const senderIds = yield* SenderIdStore
