@@ -3,13 +3,13 @@
  * they are too large (413) or not JSON (415), has the others checked when read (`RequestBody`,
  * reported by `Authentication`), and turns every failure into the error
  * envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with `Allow`), with
- * `X-Request-Id` on every response.
+ * `X-Request-Id` on every response and a log line for each (debug level; warning for a 5xx).
  *
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Ids } from "@sendline/core"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import * as ErrorResponse from "./ErrorResponse.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestContext from "./RequestContext.js"
@@ -39,11 +39,28 @@ const guardBody = <E, R>(
     (checked) => Effect.provideService(app, HttpServerRequest.HttpServerRequest, checked)
   )
 
+/**
+ * One line per answer, at debug level ("POST /v1/messaging/messages 201 in 3 ms"), and at warning
+ * level for a 5xx (a 500's cause is logged where it is rendered), with the request id.
+ */
+const logAnswer = (
+  request: HttpServerRequest.HttpServerRequest,
+  response: HttpServerResponse.HttpServerResponse,
+  start: number,
+  requestId: string
+) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => {
+    const line = `${request.method} ${request.url} ${response.status} in ${now - start} ms`
+    return (response.status >= 500 ? Effect.logWarning(line) : Effect.logDebug(line)).pipe(
+      Effect.annotateLogs("request_id", requestId)
+    )
+  })
+
 /** The request id, body checks and error envelope around every request. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(
   Effect.map(Ids.IdGenerator, (ids) => (app) =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-      Effect.flatMap(ids.make("req"), (requestId) => {
+      Effect.flatMap(Effect.zip(ids.make("req"), Clock.currentTimeMillis), ([requestId, start]) => {
         const refused = precheck(request)
         const handled = refused !== undefined
           ? ErrorResponse.render(refused)
@@ -55,6 +72,7 @@ export const layer = HttpApiBuilder.middleware(
               ? HttpServerResponse.setHeader(response, "x-request-id", requestId)
               : response
           ),
+          Effect.tap((response) => logAnswer(request, response, start, requestId)),
           Effect.locally(RequestContext.current, { requestId })
         )
       })
