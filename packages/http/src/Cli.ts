@@ -212,10 +212,11 @@ const importSid = Command.make("import", {
     })
   }))).pipe(Command.withDescription("Record a Sender ID registered elsewhere as registered"))
 
-// A group run without its command did nothing: a usage error, on stderr with exit 1.
+// A group run without its command did nothing: a usage error, on stderr with exit 1 (the
+// executable leads it with "sendline: invalid_request:", as every usage error).
 const noCommand = (group: string, commands: ReadonlyArray<string>) =>
   Effect.zipRight(
-    Console.error(`${group}: choose a command: ${commands.join(", ")} (${group} --help says more).`),
+    Console.error(`${group} needs a command: ${commands.join(", ")} (${group} --help says more).`),
     Effect.sync(() => (process.exitCode = 1))
   )
 

@@ -33,7 +33,25 @@ const describe = (error: unknown): string => {
   return String(error)
 }
 
-Cli.run(process.argv).pipe(
+/** `text` without colours, its lines (and their indents) joined by one space. */
+const plain = (text: string): string =>
+  text.replace(/\x1b\[[0-9;]*m/g, "").split("\n").map((line) => line.trim()).filter((line) => line !== "").join("; ")
+
+/**
+ * `effect` with @effect/cli's console: a usage error it prints is one line led by its code, as every
+ * error of `sendline` is ("sendline: invalid_request: Expected to find option: '--account'"), and
+ * help on a stdout that is not a terminal comes without colours.
+ */
+const withPlainCliOutput = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.console, (console) =>
+    Effect.withConsole(effect, {
+      ...console,
+      error: (...args) => console.error(`sendline: invalid_request: ${plain(args.map(String).join(" "))}`),
+      log: (...args) =>
+        process.stdout.isTTY ? console.log(...args) : console.log(...args.map((arg) => typeof arg === "string" ? arg.replace(/\x1b\[[0-9;]*m/g, "") : arg))
+    }))
+
+withPlainCliOutput(Cli.run(process.argv)).pipe(
   Effect.provide(Layer.merge(NodeContext.layer, Cli.loggingLayer)),
   Effect.catchAllCause((cause) => {
     if (Cause.isInterruptedOnly(cause)) return Effect.void
