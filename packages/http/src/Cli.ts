@@ -115,18 +115,20 @@ const migrate = Command.make("migrate", {}, () =>
     Command.withDescription("Create or update the database schema")
   )
 
-const accountType = Options.choice("type", Account.AccountType.literals)
+const accountType = Options.choice("type", Account.AccountType.literals).pipe(Options.withDescription("What the account is"))
+/** An option naming an account by id. */
+const accountOption = Options.text("account").pipe(Options.withDescription("The account's id, acct_…"))
 const identifier = Options.text("identifier").pipe(
   Options.repeated,
   Options.withDescription("A legal identifier the account owns, TYPE:VALUE (brand accounts)")
 )
 
 const createAccount = Command.make("create", {
-  name: Options.text("name"),
+  name: Options.text("name").pipe(Options.withDescription("The account's name")),
   type: accountType,
-  adminEmail: Options.text("admin-email"),
-  network: Options.optional(Options.text("network")),
-  market: Options.optional(Options.text("market")),
+  adminEmail: Options.text("admin-email").pipe(Options.withDescription("Where the account's administrator is written to")),
+  network: Options.optional(Options.text("network").pipe(Options.withDescription("An operator's network, e.g. telstra (operators only)"))),
+  market: Options.optional(Options.text("market").pipe(Options.withDescription("An operator's market, e.g. AU (operators only)"))),
   identifier
 }, (o) =>
   withCore(Effect.gen(function*() {
@@ -151,7 +153,7 @@ const createAccount = Command.make("create", {
   }))).pipe(Command.withDescription("Create an account (organisation)"))
 
 const createKey = Command.make("create", {
-  account: Options.text("account"),
+  account: accountOption,
   permissions: Options.text("permissions").pipe(Options.withDescription("Comma-separated, e.g. messaging:send,messaging:read")),
   expiresAt: Options.optional(Options.text("expires-at")).pipe(
     Options.withDescription("When the key stops working: an RFC 3339 date-time, or a date (its first instant, UTC)")
@@ -180,17 +182,17 @@ const createKey = Command.make("create", {
     yield* printJson(keyJson(yield* admin.createKey({ accountId: o.account, permissions, expiresAt })))
   }))).pipe(Command.withDescription("Create an API key; its secret is printed once"))
 
-const revokeKey = Command.make("revoke", { id: Args.text({ name: "KEY_ID" }) }, ({ id }) =>
+const revokeKey = Command.make("revoke", { id: Args.text({ name: "KEY_ID" }).pipe(Args.withDescription("The key's id, key_…")) }, ({ id }) =>
   withCore(Effect.gen(function*() {
     yield* (yield* Admin.Admin).revokeKey(id)
     yield* printJson({ id, revoked: true })
   }))).pipe(Command.withDescription("Revoke an API key"))
 
 const importSid = Command.make("import", {
-  account: Options.text("account"),
-  senderId: Options.text("sender-id"),
-  market: Options.text("market"),
-  brandName: Options.text("brand-name")
+  account: accountOption,
+  senderId: Options.text("sender-id").pipe(Options.withDescription("1–11 letters, digits or spaces, with a letter")),
+  market: Options.text("market").pipe(Options.withDescription("The market it is registered in, e.g. AU")),
+  brandName: Options.text("brand-name").pipe(Options.withDescription("The brand that holds it in the market"))
 }, (o) =>
   withCore(Effect.gen(function*() {
     const record = yield* (yield* Admin.Admin).importSenderId({
