@@ -61,7 +61,8 @@ const parsed = <A>(name: string, expected: string, parse: (text: string) => A | 
   })
 
 const finite = (text: string) => (Number.isFinite(Number(text)) ? Number(text) : undefined)
-const integer = (name: string) => parsed(name, "an integer", (text) => (/^[+-]?\d+$/.test(text) ? Number(text) : undefined))
+const integer = (name: string) =>
+  parsed(name, "an integer", (text) => (/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined))
 const booleans = new Map([["true", true], ["yes", true], ["on", true], ["1", true], ["false", false], ["no", false], ["off", false], ["0", false]])
 const boolean = (name: string) => parsed(name, "a boolean", (text) => booleans.get(text.toLowerCase()))
 

@@ -33,9 +33,12 @@ const describe = (error: unknown): string => {
   return String(error)
 }
 
-/** `text` without colours, its lines (and their indents) joined by one space. */
-const plain = (text: string): string =>
-  text.replace(/\x1b\[[0-9;]*m/g, "").split("\n").map((line) => line.trim()).filter((line) => line !== "").join("; ")
+/** `text` without its colour codes. */
+const uncoloured = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, "")
+
+/** `text` without colours, on one line: its lines, trimmed, joined by "; ". */
+const oneLine = (text: string): string =>
+  uncoloured(text).split("\n").map((line) => line.trim()).filter((line) => line !== "").join("; ")
 
 /**
  * `effect` with @effect/cli's console: a usage error it prints is one line led by its code, as every
@@ -46,9 +49,11 @@ const withPlainCliOutput = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.console, (console) =>
     Effect.withConsole(effect, {
       ...console,
-      error: (...args) => console.error(`sendline: invalid_request: ${plain(args.map(String).join(" "))}`),
+      error: (...args) => console.error(`sendline: invalid_request: ${oneLine(args.map(String).join(" "))}`),
       log: (...args) =>
-        process.stdout.isTTY ? console.log(...args) : console.log(...args.map((arg) => typeof arg === "string" ? arg.replace(/\x1b\[[0-9;]*m/g, "") : arg))
+        process.stdout.isTTY
+          ? console.log(...args)
+          : console.log(...args.map((arg) => (typeof arg === "string" ? uncoloured(arg) : arg)))
     }))
 
 withPlainCliOutput(Cli.run(process.argv)).pipe(

@@ -14,7 +14,7 @@ export interface Pass {
 }
 
 /** The longest wait between failing passes, unless the poll interval is longer. */
-export const maxBackoffMillis = 30_000
+const maxBackoffMillis = 30_000
 
 /** How often a run of failing passes is logged again, after its first failure. */
 const failureLogMillis = 10_000
