@@ -13,7 +13,7 @@ import { IdGenerator } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "./SenderId.js"
-import { findSendable, SenderIdStore } from "./SenderIdStore.js"
+import { SenderIdStore } from "./SenderIdStore.js"
 
 /** A request for a new account; an operator names its market and one of that market's networks. @since 0.1.0 @category models */
 export interface CreateAccount {
@@ -156,9 +156,10 @@ export const make = Effect.gen(function*() {
           message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${other.brandName}).`
         })
       }
-      // Importing again answers the live registration already recorded, rather than a second one.
-      const existing = yield* findSendable(senderIds, input.accountId, input.senderId, input.market, now)
-      if (Option.isSome(existing)) return existing.value
+      // Importing again answers the live registration already recorded, rather than a second one
+      // (found among the holders just read: the account's own, registered and not expired).
+      const existing = holders.find((record) => record.accountId === input.accountId && SenderId.canSend(record, now))
+      if (existing !== undefined) return existing
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
         accountId: input.accountId,

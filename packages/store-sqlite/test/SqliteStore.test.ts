@@ -26,6 +26,17 @@ afterAll(() => {
   }
 })
 
+/** A CPaaS account with no identifiers, created at time 0. */
+const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>): Account => ({
+  id,
+  name,
+  type: "cpaas",
+  adminEmail: "ops@example.com",
+  markets,
+  identifiers: [],
+  createdAt: 0
+})
+
 StoreSuite.suite("sqlite :memory:", SqliteStore.layerSqlite({ filename: ":memory:" }))
 
 StoreSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: temporaryDatabase("suite") }))
@@ -133,15 +144,7 @@ describe("SqliteStore", () => {
   it.effect("a failing statement is StoreUnavailable, without SQL text, the cause kept", () =>
     Effect.gen(function*() {
       const accounts = yield* AccountStore
-      const account: Account = {
-        id: "acct_duplicate",
-        name: "Twice",
-        type: "cpaas",
-        adminEmail: "ops@example.com",
-        markets: [],
-        identifiers: [],
-        createdAt: 0
-      }
+      const account = cpaasAccount("acct_duplicate", "Twice", [])
       yield* accounts.insertAccount(account)
       const error = yield* Effect.flip(accounts.insertAccount(account))
       assert.instanceOf(error, StoreUnavailable)
@@ -153,15 +156,7 @@ describe("SqliteStore", () => {
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const accounts = yield* AccountStore
-      const account: Account = {
-        id: "acct_corrupt",
-        name: "Corrupt",
-        type: "cpaas",
-        adminEmail: "ops@example.com",
-        markets: ["AU"],
-        identifiers: [],
-        createdAt: 0
-      }
+      const account = cpaasAccount("acct_corrupt", "Corrupt", ["AU"])
       yield* accounts.insertAccount(account)
       assert.deepStrictEqual(yield* accounts.findAccount(account.id), Option.some(account))
       for (
