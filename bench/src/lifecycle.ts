@@ -7,7 +7,7 @@
  * with one line when no server answers).
  */
 import { CarrierMock } from "@sendline/carrier-mock"
-import type { Services as ServicesTypes } from "@sendline/core"
+import type { Stores } from "@sendline/core"
 import { Auth, Demo, Messaging, Services, Workers } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { PgStore } from "@sendline/store-postgres"
@@ -55,7 +55,7 @@ const measure = (store: string) =>
     return { store, messages: count, seconds, perSecond: count / seconds } satisfies LifecycleResult
   })
 
-const run = (store: string, stores: Layer.Layer<ServicesTypes.Stores, unknown>) =>
+const run = (store: string, stores: Layer.Layer<Stores.Stores, unknown>) =>
   measure(store).pipe(
     Effect.provide(
       Workers.layerServices({ dispatcher: { batchSize: 500, concurrency: 64 }, deliveryReports: { batchSize: 1000 } })

@@ -4,7 +4,7 @@
  * `Segments.count`, the full preview (encoding, code points, the characters forcing UCS-2) that the
  * send path computes, so the figure of the function a send pays for is in the same table.
  */
-import * as Segments from "@sendline/core/Segments"
+import { Segments } from "@sendline/core"
 import { createRequire } from "node:module"
 import { performance } from "node:perf_hooks"
 

@@ -7,14 +7,14 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import { AccountStore } from "./AccountStore.js"
-import { Admin } from "./Admin.js"
+import { AccountStore } from "./accounts/AccountStore.js"
+import { Admin } from "./accounts/Admin.js"
 import type { StoreUnavailable } from "./Errors.js"
 import { encodeUlid } from "./Ids.js"
 import { Markets } from "./Markets.js"
-import * as Permission from "./Permission.js"
-import * as SenderId from "./SenderId.js"
-import { findSendable, SenderIdStore } from "./SenderIdStore.js"
+import * as Permission from "./accounts/Permission.js"
+import * as SenderId from "./senderIds/SenderId.js"
+import { findSendable, SenderIdStore } from "./senderIds/SenderIdStore.js"
 
 /** The demo organisation's fixed id, so that it is created once. @since 0.1.0 @category constants */
 export const accountId = "acct_00000000000000000000000001"

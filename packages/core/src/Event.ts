@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import type { Message } from "./Message.js"
+import type { Message } from "./messaging/Message.js"
 import * as Timestamp from "./Timestamp.js"
 
 /** Every event type of INTERFACE.md. @since 0.1.0 @category models */

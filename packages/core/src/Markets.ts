@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Context, Layer, Option } from "effect"
-import type * as Message from "./Message.js"
+import type * as Message from "./messaging/Message.js"
 
 /** One configured market. Prices are decimal strings with up to 4 places. @since 0.1.0 @category models */
 export interface Market {

@@ -13,23 +13,15 @@
  * @since 0.1.0
  */
 import { Layer } from "effect"
-import * as Admin from "./Admin.js"
-import type { AccountStore } from "./AccountStore.js"
-import * as Auth from "./Auth.js"
-import * as CachedLookups from "./CachedLookups.js"
-import type { EventStore } from "./EventStore.js"
+import * as Admin from "./accounts/Admin.js"
+import * as Auth from "./accounts/Auth.js"
+import * as CachedLookups from "./accounts/CachedLookups.js"
 import * as Idempotency from "./Idempotency.js"
-import type { IdempotencyStore } from "./IdempotencyStore.js"
 import * as Ids from "./Ids.js"
+import type { Stores } from "./Stores.js"
 import * as Markets from "./Markets.js"
-import type { MessageStore } from "./MessageStore.js"
-import * as Messaging from "./Messaging.js"
-import * as MessagingConfig from "./MessagingConfig.js"
-import type { SenderIdStore } from "./SenderIdStore.js"
-import type { SubscriptionStore } from "./SubscriptionStore.js"
-
-/** Every store port a Sendline store provides. @since 0.1.0 @category models */
-export type Stores = AccountStore | MessageStore | EventStore | SenderIdStore | SubscriptionStore | IdempotencyStore
+import * as Messaging from "./messaging/Messaging.js"
+import * as MessagingConfig from "./messaging/MessagingConfig.js"
 
 /** The use cases. @since 0.1.0 @category models */
 export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempotency.Idempotency

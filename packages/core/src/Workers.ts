@@ -8,13 +8,13 @@
  */
 import { Effect, Layer } from "effect"
 import type * as Scope from "effect/Scope"
-import type { Carrier } from "./Carrier.js"
-import * as DeliveryReports from "./DeliveryReports.js"
-import * as Dispatcher from "./Dispatcher.js"
+import type { Carrier } from "./messaging/Carrier.js"
+import * as DeliveryReports from "./messaging/DeliveryReports.js"
+import * as Dispatcher from "./messaging/Dispatcher.js"
 import type { IdGenerator } from "./Ids.js"
-import type { MessageStore } from "./MessageStore.js"
-import * as Scheduler from "./Scheduler.js"
-import type { SenderIdStore } from "./SenderIdStore.js"
+import type { MessageStore } from "./messaging/MessageStore.js"
+import * as Scheduler from "./messaging/Scheduler.js"
+import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 
 /** Settings of each worker, over its defaults. @since 0.1.0 @category models */
 export interface Options {

@@ -1,15 +1,11 @@
 /**
- * Sendline's core: the domain, its ports and its use cases. No I/O of its own.
+ * Sendline's core: the domain, its ports and its use cases. No I/O of its own. Modules are grouped
+ * by capability (accounts, messaging, Sender IDs, webhooks); what they all share comes first.
  *
  * @since 0.1.0
  */
-export * as Account from "./Account.js"
-export * as AccountStore from "./AccountStore.js"
-export * as Admin from "./Admin.js"
-export * as Auth from "./Auth.js"
-export * as Batcher from "./Batcher.js"
-export * as CachedLookups from "./CachedLookups.js"
-export * as CountryCode from "./CountryCode.js"
+
+// --- shared by every capability ----------------------------------------------------------------
 export * as Cursor from "./Cursor.js"
 export * as Demo from "./Demo.js"
 export * as Errors from "./Errors.js"
@@ -19,22 +15,36 @@ export * as Idempotency from "./Idempotency.js"
 export * as IdempotencyStore from "./IdempotencyStore.js"
 export * as Ids from "./Ids.js"
 export * as Markets from "./Markets.js"
-export * as Message from "./Message.js"
-export * as MessageStore from "./MessageStore.js"
-export * as Messaging from "./Messaging.js"
-export * as MessagingConfig from "./MessagingConfig.js"
-export * as Permission from "./Permission.js"
-export * as Phone from "./Phone.js"
-export * as Segments from "./Segments.js"
-export * as SenderId from "./SenderId.js"
-export * as SenderIdStore from "./SenderIdStore.js"
 export * as Services from "./Services.js"
-export * as SubscriptionStore from "./SubscriptionStore.js"
+export * as Stores from "./Stores.js"
 export * as Timestamp from "./Timestamp.js"
 export * as TokenBucket from "./TokenBucket.js"
-export * as UrlPolicy from "./UrlPolicy.js"
-export * as Carrier from "./Carrier.js"
-export * as Dispatcher from "./Dispatcher.js"
-export * as Scheduler from "./Scheduler.js"
-export * as DeliveryReports from "./DeliveryReports.js"
 export * as Workers from "./Workers.js"
+
+// --- accounts: organisations, API keys, authentication, administration -------------------------
+export * as Account from "./accounts/Account.js"
+export * as AccountStore from "./accounts/AccountStore.js"
+export * as Admin from "./accounts/Admin.js"
+export * as Auth from "./accounts/Auth.js"
+export * as CachedLookups from "./accounts/CachedLookups.js"
+export * as Permission from "./accounts/Permission.js"
+
+// --- messaging: messages, segments, the carrier and the message workers ------------------------
+export * as Carrier from "./messaging/Carrier.js"
+export * as DeliveryReports from "./messaging/DeliveryReports.js"
+export * as Dispatcher from "./messaging/Dispatcher.js"
+export * as Message from "./messaging/Message.js"
+export * as MessageStore from "./messaging/MessageStore.js"
+export * as Messaging from "./messaging/Messaging.js"
+export * as MessagingConfig from "./messaging/MessagingConfig.js"
+export * as Phone from "./messaging/Phone.js"
+export * as Scheduler from "./messaging/Scheduler.js"
+export * as Segments from "./messaging/Segments.js"
+
+// --- Sender IDs --------------------------------------------------------------------------------
+export * as SenderId from "./senderIds/SenderId.js"
+export * as SenderIdStore from "./senderIds/SenderIdStore.js"
+
+// --- webhooks ----------------------------------------------------------------------------------
+export * as SubscriptionStore from "./webhooks/SubscriptionStore.js"
+export * as UrlPolicy from "./webhooks/UrlPolicy.js"

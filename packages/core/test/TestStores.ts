@@ -3,7 +3,7 @@
  * TEST_DATABASE_URL per test when a server answers (skipped with one loud line otherwise, and a
  * failure under CI=true).
  */
-import type { Services } from "@sendline/core"
+import type { Stores } from "@sendline/core"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
@@ -13,7 +13,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 export interface TestStore {
   readonly name: string
   /** A new, empty, migrated store; dropped when the layer is released. */
-  readonly layer: () => Layer.Layer<Services.Stores, unknown>
+  readonly layer: () => Layer.Layer<Stores.Stores, unknown>
 }
 
 const postgres = (url: string): TestStore => ({

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Services } from "@sendline/core"
+import type { Stores } from "@sendline/core"
 import { Errors } from "@sendline/core"
 import { PgStore } from "@sendline/store-postgres"
 import { SqliteStore } from "@sendline/store-sqlite"
@@ -32,7 +32,7 @@ export const describe = (config: ServerConfig): string =>
   })
 
 /** The store layer for `config` (its `DATABASE_URL` a `postgres://` URL, as `Config` reads it). @since 0.1.0 @category layers */
-export const layer = (config: ServerConfig): Layer.Layer<Services.Stores, Errors.StoreUnavailable> => {
+export const layer = (config: ServerConfig): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> => {
   if (Option.isSome(config.databaseUrl)) return PgStore.layerPg({ url: config.databaseUrl.value })
   const directory = config.sqlitePath === ":memory:" ? Effect.void : Effect.try({
     // A directory made here is its owner's only, as the database file is (see SqliteStore).

@@ -7,10 +7,9 @@
  *
  * @since 0.1.0
  */
+import type { Errors, Stores } from "@sendline/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import type { StoreUnavailable } from "@sendline/core/Errors"
-import type { Stores } from "@sendline/core/Services"
 import { Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Duration, Effect, Layer, Redacted } from "effect"
@@ -82,8 +81,8 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
  * @category constructors
  */
 export const make: Effect.Effect<
-  Context.Context<Stores>,
-  StoreUnavailable,
+  Context.Context<Stores.Stores>,
+  Errors.StoreUnavailable,
   SqlClient.SqlClient | Scope.Scope
 > = SqlStore.make({ name: "PostgreSQL", migrate, dialect })
 
@@ -93,7 +92,7 @@ export const make: Effect.Effect<
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> = Layer.scopedContext(make)
+export const layer: Layer.Layer<Stores.Stores, Errors.StoreUnavailable, SqlClient.SqlClient> = Layer.scopedContext(make)
 
 /** Where the PostgreSQL store connects. @since 0.1.0 @category models */
 export interface PgOptions {
@@ -115,7 +114,7 @@ export interface PgOptions {
  * @since 0.1.0
  * @category layers
  */
-export const layerPg = (options: PgOptions): Layer.Layer<Stores, StoreUnavailable> =>
+export const layerPg = (options: PgOptions): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> =>
   Layer.provide(
     layer,
     PgClient.layer({
@@ -149,5 +148,5 @@ export const location = (url: Redacted.Redacted<string>): string => {
  */
 export const layerConfig = (
   options: Config.Config.Wrap<PgOptions>
-): Layer.Layer<Stores, StoreUnavailable | ConfigError.ConfigError> =>
+): Layer.Layer<Stores.Stores, Errors.StoreUnavailable | ConfigError.ConfigError> =>
   Layer.unwrapEffect(Effect.map(Config.unwrap(options), layerPg))

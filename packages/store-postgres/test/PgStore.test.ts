@@ -1,14 +1,10 @@
+import type { Account, Message } from "@sendline/core"
+import { AccountStore, Errors, IdempotencyStore, MessageStore } from "@sendline/core"
+import { StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import type { Account } from "@sendline/core/Account"
-import { AccountStore } from "@sendline/core/AccountStore"
-import { StoreUnavailable } from "@sendline/core/Errors"
-import type { Message } from "@sendline/core/Message"
-import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
-import { MessageStore } from "@sendline/core/MessageStore"
-import { StoreSuite } from "@sendline/core/testing"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { Context, Deferred, Effect, Fiber, Layer, Option, Redacted } from "effect"
@@ -39,7 +35,7 @@ if (Option.isNone(database)) {
 
   StoreSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
 
-  const account = (id: string): Account => ({
+  const account = (id: string): Account.Account => ({
     id,
     name: "Acme",
     type: "cpaas",
@@ -97,28 +93,28 @@ if (Option.isNone(database)) {
         ])
       }))
 
-    it.effect("a failing statement is StoreUnavailable, without SQL text, the cause kept", () =>
+    it.effect("a failing statement is Errors.StoreUnavailable, without SQL text, the cause kept", () =>
       Effect.gen(function*() {
-        const accounts = yield* AccountStore
+        const accounts = yield* AccountStore.AccountStore
         const duplicate = account(`acct_dup${TestDatabase.schemaName()}`)
         yield* accounts.insertAccount(duplicate)
         const error = yield* Effect.flip(accounts.insertAccount(duplicate))
-        assert.instanceOf(error, StoreUnavailable)
+        assert.instanceOf(error, Errors.StoreUnavailable)
         assert.notMatch(error.message, /INSERT|sendline_/)
         assert.instanceOf(error.cause, SqlError)
       }).pipe(Effect.provide(OnSuiteClient)))
 
-    it.effect("an unreachable server is StoreUnavailable when the layer is built, naming where and why, never the credentials", () =>
+    it.effect("an unreachable server is Errors.StoreUnavailable when the layer is built, naming where and why, never the credentials", () =>
       Effect.gen(function*() {
         const error = yield* Effect.flip(
-          Effect.provide(AccountStore, PgStore.layerPg({ url: Redacted.make("postgres://postgres:s3cret@127.0.0.1:1/none") }))
+          Effect.provide(AccountStore.AccountStore, PgStore.layerPg({ url: Redacted.make("postgres://postgres:s3cret@127.0.0.1:1/none") }))
         )
-        assert.instanceOf(error, StoreUnavailable)
+        assert.instanceOf(error, Errors.StoreUnavailable)
         assert.match(error.message, /^Cannot use PostgreSQL at 127\.0\.0\.1:1\/none \(.*ECONNREFUSED.*\)$/)
         assert.notMatch(error.message, /postgres@|s3cret/)
       }))
 
-    it.live("a server that accepts connections but never answers fails StoreUnavailable after connectTimeout", () =>
+    it.live("a server that accepts connections but never answers fails Errors.StoreUnavailable after connectTimeout", () =>
       Effect.gen(function*() {
         const silent = net.createServer(() => {}) // holds every connection, says nothing
         yield* Effect.acquireRelease(
@@ -128,8 +124,8 @@ if (Option.isNone(database)) {
         const port = (silent.address() as net.AddressInfo).port
         const url = Redacted.make(`postgres://postgres@127.0.0.1:${port}/test`)
         const started = Date.now()
-        const error = yield* Effect.flip(Effect.provide(AccountStore, PgStore.layerPg({ url, connectTimeout: "300 millis" })))
-        assert.instanceOf(error, StoreUnavailable)
+        const error = yield* Effect.flip(Effect.provide(AccountStore.AccountStore, PgStore.layerPg({ url, connectTimeout: "300 millis" })))
+        assert.instanceOf(error, Errors.StoreUnavailable)
         assert.isBelow(Date.now() - started, 3_000, "gave up after the timeout, not the 5-second default")
       }).pipe(Effect.scoped))
 
@@ -167,8 +163,8 @@ if (Option.isNone(database)) {
     it.live("claim skips a row that another connection holds locked, without waiting for it", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        const messages = yield* MessageStore
-        const accounts = yield* AccountStore
+        const messages = yield* MessageStore.MessageStore
+        const accounts = yield* AccountStore.AccountStore
         const suffix = TestDatabase.schemaName()
         yield* accounts.insertAccount(account(`acct_${suffix}`))
         // Everything claimable so far is leased away, so that only this test's messages are due.
@@ -176,7 +172,7 @@ if (Option.isNone(database)) {
         while ((yield* messages.claim("dispatch", far - 1, 1_000, far)).length > 0) {
           // drained
         }
-        const make = (id: string, createdAt: number): Message => ({
+        const make = (id: string, createdAt: number): Message.Message => ({
           id,
           accountId: `acct_${suffix}`,
           status: "queued",
@@ -213,10 +209,10 @@ if (Option.isNone(database)) {
     it.effect("reserves of one idempotency key through two pools at once: exactly one wins", () =>
       Effect.gen(function*() {
         const other = yield* Layer.build(PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
-        const here = yield* IdempotencyStore
-        const there = Context.get(other, IdempotencyStore)
+        const here = yield* IdempotencyStore.IdempotencyStore
+        const there = Context.get(other, IdempotencyStore.IdempotencyStore)
         const accountId = `acct_${TestDatabase.schemaName()}`
-        yield* (yield* AccountStore).insertAccount(account(accountId))
+        yield* (yield* AccountStore.AccountStore).insertAccount(account(accountId))
         const key = `idem-${accountId}`
         const results = yield* Effect.all(
           Array.from({ length: 20 }, (_, i) =>

@@ -4,19 +4,17 @@
  *
  * @since 0.1.0
  */
+import type { Event, Message, MessageStore } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
-import type { Event } from "@sendline/core/Event"
-import type { Message, MessageStatus } from "@sendline/core/Message"
-import type { ClaimWork } from "@sendline/core/MessageStore"
 import * as Rows from "./Rows.js"
 
 /** Inserts the messages, in one multi-row statement. @since 0.1.0 @category statements */
-export const insertMessages = (sql: SqlClient.SqlClient, messages: ReadonlyArray<Message>): Statement.Statement<object> =>
+export const insertMessages = (sql: SqlClient.SqlClient, messages: ReadonlyArray<Message.Message>): Statement.Statement<object> =>
   sql`INSERT INTO sendline_messages ${sql.insert(messages.map(Rows.messageRow))}`
 
 /** Inserts the events, in one multi-row statement. @since 0.1.0 @category statements */
-export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<Event>): Statement.Statement<object> =>
+export const insertEvents = (sql: SqlClient.SqlClient, events: ReadonlyArray<Event.Event>): Statement.Statement<object> =>
   sql`INSERT INTO sendline_events ${sql.insert(events.map(Rows.eventRow))}`
 
 // What a transition sets from `next`: every column `Rows.messageRow` writes but `id` and
@@ -38,7 +36,7 @@ const setFromNext = changed.map((column) =>
  * Replaces each message by `next` (every column but `id`, `account_id`, `created_at` and
  * `idempotency_key`) while its status is still its `from`, returning the ids of those that were
  * replaced, in one statement (`UPDATE … FROM` a CTE of `VALUES`: SQLite 3.33+ and PostgreSQL).
- * Message ids must be distinct (one row per target). Clears `claimed_until`: a claim is for the
+ * Message.Message ids must be distinct (one row per target). Clears `claimed_until`: a claim is for the
  * work of the status it was taken in, so a message that moves on (scheduled → queued) is at once
  * free for its next work.
  *
@@ -47,7 +45,7 @@ const setFromNext = changed.map((column) =>
  */
 export const updateMessages = (
   sql: SqlClient.SqlClient,
-  moves: ReadonlyArray<{ readonly next: Message; readonly from: MessageStatus }>
+  moves: ReadonlyArray<{ readonly next: Message.Message; readonly from: Message.MessageStatus }>
 ): Statement.Statement<{ readonly id: string }> => {
   // each row's cells as one parenthesised list of parameters
   const values = moves.map(({ from, next }) => {
@@ -72,7 +70,7 @@ export const updateMessages = (
  */
 export const dueMessages = (
   sql: SqlClient.SqlClient,
-  work: ClaimWork,
+  work: MessageStore.ClaimWork,
   now: number,
   limit: number
 ): Statement.Statement<{ readonly id: string }> =>
@@ -83,7 +81,7 @@ export const dueMessages = (
     LIMIT ${limit}`
 
 /** The order in which each kind of work is claimed, as `dueMessages` picks it. @since 0.1.0 @category ordering */
-export const claimOrder = (work: ClaimWork) => (a: Message, b: Message): number => {
-  const at = (m: Message) => work === "schedule" ? m.scheduledAt ?? 0 : m.createdAt
+export const claimOrder = (work: MessageStore.ClaimWork) => (a: Message.Message, b: Message.Message): number => {
+  const at = (m: Message.Message) => work === "schedule" ? m.scheduledAt ?? 0 : m.createdAt
   return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }

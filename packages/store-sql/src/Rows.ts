@@ -6,13 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Account, type ApiKey, OwnedIdentifier } from "@sendline/core/Account"
-import { StoreUnavailable } from "@sendline/core/Errors"
-import { type Event, EventType } from "@sendline/core/Event"
-import type { IdempotencyRecord } from "@sendline/core/IdempotencyStore"
-import { Encoding, type Message, MessageError, MessageStatus, Price } from "@sendline/core/Message"
-import { Permission } from "@sendline/core/Permission"
-import { type SenderIdRecord, SenderIdStatus } from "@sendline/core/SenderId"
+import type { IdempotencyStore } from "@sendline/core"
+import { Account, Errors, Event, Message, Permission, SenderId } from "@sendline/core"
 import type { Types } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"
 
@@ -41,13 +36,13 @@ export const orNull = <A>(value: A | undefined): A | null => value === undefined
  */
 export const decoder = <R, I, A>(table: string, row: Schema.Schema<R, I>, f: (row: R) => A) => {
   const decode = Schema.decodeUnknownEither(Schema.Array(row), { onExcessProperty: "ignore" })
-  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>, StoreUnavailable> => {
+  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>, Errors.StoreUnavailable> => {
     const decoded = decode(rows)
     if (decoded._tag === "Right") return Effect.succeed(decoded.right.map(f))
     const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
     const column = issue === undefined ? "" : ` column ${issue.path.slice(1).join(".")}:`
     return Effect.fail(
-      new StoreUnavailable({
+      new Errors.StoreUnavailable({
         message: `A row of ${table} is not what this version of Sendline stores:${column} ${issue?.message ?? "unreadable"}`,
         cause: decoded.left
       })
@@ -56,25 +51,25 @@ export const decoder = <R, I, A>(table: string, row: Schema.Schema<R, I>, f: (ro
 }
 
 /** The first of the decoded rows, if any. @since 0.1.0 @category decoding */
-export const first = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, StoreUnavailable>) =>
-(rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>, StoreUnavailable> =>
+export const first = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, Errors.StoreUnavailable>) =>
+(rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>, Errors.StoreUnavailable> =>
   Effect.map(decode(rows.slice(0, 1)), (decoded) => Option.fromNullable(decoded[0]))
 
 /** A row of `sendline_accounts`. @since 0.1.0 @category schemas */
 export const AccountRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
-  type: Account.fields.type,
+  type: Account.Account.fields.type,
   admin_email: Schema.String,
   network: Schema.NullOr(Schema.String),
   markets: Schema.parseJson(Schema.Array(Schema.String)),
-  identifiers: Schema.parseJson(Schema.Array(OwnedIdentifier)),
+  identifiers: Schema.parseJson(Schema.Array(Account.OwnedIdentifier)),
   created_at: Int8
 })
 
 /** Accounts from their rows. @since 0.1.0 @category decoding */
-export const accounts = decoder("sendline_accounts", AccountRow, (row): Account => {
-  const account: Types.Mutable<Account> = {
+export const accounts = decoder("sendline_accounts", AccountRow, (row): Account.Account => {
+  const account: Types.Mutable<Account.Account> = {
     id: row.id,
     name: row.name,
     type: row.type,
@@ -92,15 +87,15 @@ export const ApiKeyRow = Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
   digest: Schema.String,
-  permissions: Schema.parseJson(Schema.Array(Permission)),
+  permissions: Schema.parseJson(Schema.Array(Permission.Permission)),
   expires_at: Schema.NullOr(Int8),
   revoked_at: Schema.NullOr(Int8),
   created_at: Int8
 })
 
 /** API keys from their rows. @since 0.1.0 @category decoding */
-export const apiKeys = decoder("sendline_api_keys", ApiKeyRow, (row): ApiKey => {
-  const key: Types.Mutable<ApiKey> = {
+export const apiKeys = decoder("sendline_api_keys", ApiKeyRow, (row): Account.ApiKey => {
+  const key: Types.Mutable<Account.ApiKey> = {
     id: row.id,
     accountId: row.account_id,
     digest: row.digest,
@@ -119,15 +114,15 @@ export const SenderIdRow = Schema.Struct({
   sender_id: Schema.String,
   market: Schema.String,
   brand_name: Schema.String,
-  status: SenderIdStatus,
+  status: SenderId.SenderIdStatus,
   created_at: Int8,
   registered_at: Schema.NullOr(Int8),
   expires_at: Schema.NullOr(Int8)
 })
 
 /** Sender ID records from their rows. @since 0.1.0 @category decoding */
-export const senderIds = decoder("sendline_sender_ids", SenderIdRow, (row): SenderIdRecord => {
-  const record: Types.Mutable<SenderIdRecord> = {
+export const senderIds = decoder("sendline_sender_ids", SenderIdRow, (row): SenderId.SenderIdRecord => {
+  const record: Types.Mutable<SenderId.SenderIdRecord> = {
     id: row.id,
     accountId: row.account_id,
     senderId: row.sender_id,
@@ -145,17 +140,17 @@ export const senderIds = decoder("sendline_sender_ids", SenderIdRow, (row): Send
 export const MessageRow = Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
-  status: MessageStatus,
+  status: Message.MessageStatus,
   recipient: Schema.String,
   sender_id: Schema.String,
   body: Schema.String,
   segments: Schema.Number,
-  encoding: Encoding,
+  encoding: Message.Encoding,
   market: Schema.String,
   reference: Schema.NullOr(Schema.String),
   callback_url: Schema.NullOr(Schema.String),
-  price: Schema.parseJson(Price),
-  error: Schema.NullOr(Schema.parseJson(MessageError)),
+  price: Schema.parseJson(Message.Price),
+  error: Schema.NullOr(Schema.parseJson(Message.MessageError)),
   created_at: Int8,
   scheduled_at: Schema.NullOr(Int8),
   sent_at: Schema.NullOr(Int8),
@@ -164,8 +159,8 @@ export const MessageRow = Schema.Struct({
 })
 
 /** Messages from their rows. @since 0.1.0 @category decoding */
-export const messages = decoder("sendline_messages", MessageRow, (row): Message => {
-  const message: Types.Mutable<Message> = {
+export const messages = decoder("sendline_messages", MessageRow, (row): Message.Message => {
+  const message: Types.Mutable<Message.Message> = {
     id: row.id,
     accountId: row.account_id,
     status: row.status,
@@ -189,15 +184,15 @@ export const messages = decoder("sendline_messages", MessageRow, (row): Message 
 })
 
 // A price as stored: compact JSON with a fixed key order.
-const priceJson = (price: Message["price"]): string =>
+const priceJson = (price: Message.Message["price"]): string =>
   JSON.stringify({ amount: price.amount, currency: price.currency })
 
 // An error as stored: compact JSON with a fixed key order, or NULL.
-const errorJson = (error: Message["error"]): string | null =>
+const errorJson = (error: Message.Message["error"]): string | null =>
   error === undefined ? null : JSON.stringify({ code: error.code, message: error.message })
 
 /** A message as the columns of its row. @since 0.1.0 @category mapping */
-export const messageRow = (m: Message) => ({
+export const messageRow = (m: Message.Message) => ({
   id: m.id,
   account_id: m.accountId,
   status: m.status,
@@ -222,14 +217,14 @@ export const messageRow = (m: Message) => ({
 export const EventRow = Schema.Struct({
   id: Schema.String,
   account_id: Schema.String,
-  type: EventType,
+  type: Event.EventType,
   subject_id: Schema.String,
   data: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   created_at: Int8
 })
 
 /** Events from their rows. @since 0.1.0 @category decoding */
-export const events = decoder("sendline_events", EventRow, (row): Event => ({
+export const events = decoder("sendline_events", EventRow, (row): Event.Event => ({
   id: row.id,
   accountId: row.account_id,
   type: row.type,
@@ -239,7 +234,7 @@ export const events = decoder("sendline_events", EventRow, (row): Event => ({
 }))
 
 /** An event as the columns of its row. @since 0.1.0 @category mapping */
-export const eventRow = (e: Event) => ({
+export const eventRow = (e: Event.Event) => ({
   id: e.id,
   account_id: e.accountId,
   type: e.type,
@@ -259,7 +254,7 @@ export const IdempotencyRow = Schema.Struct({
 })
 
 /** Idempotency records from their rows. @since 0.1.0 @category decoding */
-export const idempotencyRecords = decoder("sendline_idempotency_keys", IdempotencyRow, (row): IdempotencyRecord => ({
+export const idempotencyRecords = decoder("sendline_idempotency_keys", IdempotencyRow, (row): IdempotencyStore.IdempotencyRecord => ({
   accountId: row.account_id,
   key: row.key,
   fingerprint: row.fingerprint,

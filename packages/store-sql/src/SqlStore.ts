@@ -6,26 +6,15 @@
  *
  * @since 0.1.0
  */
+import type { Event, Message, Stores } from "@sendline/core"
+import { AccountStore, Errors, EventStore, IdempotencyStore, MessageStore, SenderId, SenderIdStore, SubscriptionStore } from "@sendline/core"
 import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
-import { AccountStore } from "@sendline/core/AccountStore"
-import * as Batcher from "@sendline/core/Batcher"
-import { StoreUnavailable } from "@sendline/core/Errors"
-import type { Event } from "@sendline/core/Event"
-import { EventStore } from "@sendline/core/EventStore"
-import type { IdempotencyRecord, ReserveCutoffs } from "@sendline/core/IdempotencyStore"
-import { IdempotencyStore } from "@sendline/core/IdempotencyStore"
-import type { Message } from "@sendline/core/Message"
-import type { MessageKey, Move } from "@sendline/core/MessageStore"
-import { MessageStore } from "@sendline/core/MessageStore"
-import * as SenderId from "@sendline/core/SenderId"
-import { SenderIdStore } from "@sendline/core/SenderIdStore"
-import type { Stores } from "@sendline/core/Services"
-import { SubscriptionStore } from "@sendline/core/SubscriptionStore"
 import type { Scope } from "effect"
 import { Array as Arr, Cause, Context, Effect, Layer, Option } from "effect"
+import * as Batcher from "./Batcher.js"
 import * as Queries from "./Queries.js"
 import * as Rows from "./Rows.js"
 
@@ -94,11 +83,11 @@ const rootMessage = (error: unknown): string =>
  * @category constructors
  */
 export const failingToStartAs = (what: string) =>
-<A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, StoreUnavailable, R> =>
+<A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, Errors.StoreUnavailable, R> =>
   Layer.catchAllCause(layer, (cause) => {
     if (Cause.isInterruptedOnly(cause)) return Layer.failCause(cause as Cause.Cause<never>)
     const error = Cause.squash(cause)
-    return Layer.fail(new StoreUnavailable({ message: `${what} (${rootMessage(error)})`, cause: error }))
+    return Layer.fail(new Errors.StoreUnavailable({ message: `${what} (${rootMessage(error)})`, cause: error }))
   })
 
 /**
@@ -111,21 +100,21 @@ export const failingToStartAs = (what: string) =>
  */
 export const make = (
   options: Options
-): Effect.Effect<Context.Context<Stores>, StoreUnavailable, SqlClient.SqlClient | Scope.Scope> =>
+): Effect.Effect<Context.Context<Stores.Stores>, Errors.StoreUnavailable, SqlClient.SqlClient | Scope.Scope> =>
   Effect.gen(function*() {
     // Every query names its snake_case columns itself, whatever transforms the client has.
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     yield* options.migrate(sql)
     const dialect = options.dialect(sql)
 
-    // A row that did not decode is already StoreUnavailable, naming its table.
-    const unavailable = (cause: SqlError | StoreUnavailable) =>
-      cause._tag === "StoreUnavailable" ? cause : new StoreUnavailable({ message: `The ${options.name} store failed`, cause })
+    // A row that did not decode is already Errors.StoreUnavailable, naming its table.
+    const unavailable = (cause: SqlError | Errors.StoreUnavailable) =>
+      cause._tag === "StoreUnavailable" ? cause : new Errors.StoreUnavailable({ message: `The ${options.name} store failed`, cause })
 
-    const read = <A>(effect: Effect.Effect<A, SqlError | StoreUnavailable>): Effect.Effect<A, StoreUnavailable> =>
+    const read = <A>(effect: Effect.Effect<A, SqlError | Errors.StoreUnavailable>): Effect.Effect<A, Errors.StoreUnavailable> =>
       Effect.mapError(effect, unavailable)
 
-    const write = <A>(effect: Effect.Effect<A, SqlError | StoreUnavailable>): Effect.Effect<A, StoreUnavailable> =>
+    const write = <A>(effect: Effect.Effect<A, SqlError | Errors.StoreUnavailable>): Effect.Effect<A, Errors.StoreUnavailable> =>
       Effect.mapError(dialect.write(effect), unavailable)
 
     // --- batched hot paths --------------------------------------------------------------------
@@ -175,8 +164,8 @@ export const make = (
     })
 
     interface NewMessage {
-      readonly message: Message
-      readonly event: Option.Option<Event>
+      readonly message: Message.Message
+      readonly event: Option.Option<Event.Event>
     }
     // The messages and events of many concurrent sends in one write (group commit): atomic for the
     // batch, and when a batch fails the Batcher runs each of its items alone, so that one bad row
@@ -197,7 +186,7 @@ export const make = (
     // A worker's whole pass of moves in one transaction, of two statements per round of at most
     // `batchLimit` moves: one UPDATE for every move, one INSERT for the events of those that moved.
     // The second move of a message in one call goes in a later round, so that it sees the first.
-    const transitions = (moves: ReadonlyArray<Move>) =>
+    const transitions = (moves: ReadonlyArray<MessageStore.Move>) =>
       Effect.suspend(() => {
         const results = moves.map(() => false)
         const rounds: Array<Array<number>> = []
@@ -212,7 +201,7 @@ export const make = (
           Effect.forEach(statements, (indexes) =>
             Effect.flatMap(Queries.updateMessages(sql, indexes.map((i) => moves[i]!)), (rows): Effect.Effect<void, SqlError> => {
               const moved = new Set(rows.map((row) => row.id))
-              const events: Array<Event> = []
+              const events: Array<Event.Event> = []
               for (const i of indexes) {
                 const { event, next } = moves[i]!
                 if (!moved.has(next.id)) continue
@@ -225,7 +214,7 @@ export const make = (
         )
       })
 
-    const findMany = (keys: ReadonlyArray<MessageKey>) =>
+    const findMany = (keys: ReadonlyArray<MessageStore.MessageKey>) =>
       Effect.map(
         Effect.forEach(Arr.chunksOf(keys, batchLimit), (chunk) =>
           Effect.flatMap(sql`SELECT * FROM sendline_messages WHERE id IN ${sql.in(chunk.map((key) => key.id))}`, Rows.messages)),
@@ -240,7 +229,7 @@ export const make = (
 
     // --- accounts and keys -------------------------------------------------------------------
 
-    const accounts = AccountStore.of({
+    const accounts = AccountStore.AccountStore.of({
       insertAccount: (account) =>
         write(Effect.asVoid(sql`INSERT INTO sendline_accounts
           (id, name, type, admin_email, network, markets, identifiers, created_at)
@@ -265,7 +254,7 @@ export const make = (
 
     // --- Sender IDs --------------------------------------------------------------------------
 
-    const senderIds = SenderIdStore.of({
+    const senderIds = SenderIdStore.SenderIdStore.of({
       insert: (record) =>
         write(Effect.asVoid(sql`INSERT INTO sendline_sender_ids
           (id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at)
@@ -287,7 +276,7 @@ export const make = (
 
     // --- messages and events -----------------------------------------------------------------
 
-    const messages = MessageStore.of({
+    const messages = MessageStore.MessageStore.of({
       insert: (message, event) => messageInserts.submit({ message, event }),
       findById: (accountId, id) =>
         read(Effect.flatMap(
@@ -328,7 +317,7 @@ export const make = (
         ))
     })
 
-    const events = EventStore.of({
+    const events = EventStore.EventStore.of({
       listBySubject: (accountId, subjectId) =>
         read(Effect.flatMap(
           sql`SELECT * FROM sendline_events WHERE account_id = ${accountId} AND subject_id = ${subjectId}
@@ -339,7 +328,7 @@ export const make = (
 
     // --- webhook subscriptions ---------------------------------------------------------------
 
-    const subscriptions = SubscriptionStore.of({
+    const subscriptions = SubscriptionStore.SubscriptionStore.of({
       hasActive: (accountId) =>
         read(Effect.map(
           sql`SELECT 1 FROM sendline_webhook_subscriptions WHERE account_id = ${accountId} AND status = 'active' LIMIT 1`,
@@ -350,9 +339,9 @@ export const make = (
     // --- idempotency keys --------------------------------------------------------------------
 
     /** Some(row) when `record` reserved nothing: the holder's row, or none when that row vanished. */
-    const reserveOnce = (record: IdempotencyRecord, cutoffs: ReserveCutoffs): Effect.Effect<
-      Option.Option<Option.Option<IdempotencyRecord>>,
-      SqlError | StoreUnavailable
+    const reserveOnce = (record: IdempotencyStore.IdempotencyRecord, cutoffs: IdempotencyStore.ReserveCutoffs): Effect.Effect<
+      Option.Option<Option.Option<IdempotencyStore.IdempotencyRecord>>,
+      SqlError | Errors.StoreUnavailable
     > =>
       Effect.flatMap(
         // One upsert claims the key, or takes over a stale row; RETURNING yields a row only when
@@ -388,10 +377,10 @@ export const make = (
     // lock rules out; it is still never reported as a reservation (that would run the request
     // twice): the reserve is tried again, a few times at most.
     const reserve = (
-      record: IdempotencyRecord,
-      cutoffs: ReserveCutoffs,
+      record: IdempotencyStore.IdempotencyRecord,
+      cutoffs: IdempotencyStore.ReserveCutoffs,
       attempts = 3
-    ): Effect.Effect<Option.Option<IdempotencyRecord>, StoreUnavailable> =>
+    ): Effect.Effect<Option.Option<IdempotencyStore.IdempotencyRecord>, Errors.StoreUnavailable> =>
       Effect.flatMap(
         Effect.mapError(sql.withTransaction(reserveOnce(record, cutoffs)), unavailable),
         Option.match({
@@ -399,11 +388,11 @@ export const make = (
           onNone: () =>
             attempts > 1
               ? reserve(record, cutoffs, attempts - 1)
-              : Effect.fail(new StoreUnavailable({ message: "The idempotency key could not be reserved" }))
+              : Effect.fail(new Errors.StoreUnavailable({ message: "The idempotency key could not be reserved" }))
         })
       )
 
-    const idempotency = IdempotencyStore.of({
+    const idempotency = IdempotencyStore.IdempotencyStore.of({
       reserve: (record, cutoffs) => reserve(record, cutoffs),
       complete: (held, response) =>
         write(Effect.asVoid(
@@ -415,19 +404,19 @@ export const make = (
           WHERE account_id = ${held.accountId} AND key = ${held.key} AND created_at = ${held.createdAt}`))
     })
 
-    return Context.make(AccountStore, accounts).pipe(
-      Context.add(SenderIdStore, senderIds),
-      Context.add(MessageStore, messages),
-      Context.add(EventStore, events),
-      Context.add(SubscriptionStore, subscriptions),
-      Context.add(IdempotencyStore, idempotency)
+    return Context.make(AccountStore.AccountStore, accounts).pipe(
+      Context.add(SenderIdStore.SenderIdStore, senderIds),
+      Context.add(MessageStore.MessageStore, messages),
+      Context.add(EventStore.EventStore, events),
+      Context.add(SubscriptionStore.SubscriptionStore, subscriptions),
+      Context.add(IdempotencyStore.IdempotencyStore, idempotency)
     )
   }).pipe(
     Effect.catchTags({
       SqlError: (cause) =>
-        Effect.fail(new StoreUnavailable({ message: `The ${options.name} store could not start`, cause })),
+        Effect.fail(new Errors.StoreUnavailable({ message: `The ${options.name} store could not start`, cause })),
       MigrationError: (cause) =>
-        Effect.fail(new StoreUnavailable({ message: `The ${options.name} store could not migrate`, cause }))
+        Effect.fail(new Errors.StoreUnavailable({ message: `The ${options.name} store could not migrate`, cause }))
     })
   )
 

@@ -29,3 +29,10 @@ export * as Rows from "./Rows.js"
  * @since 0.1.0
  */
 export * as SqlStore from "./SqlStore.js"
+
+/**
+ * Runs the work that concurrent fibers submit in shared batches (group commit, batched lookups).
+ *
+ * @since 0.1.0
+ */
+export * as Batcher from "./Batcher.js"

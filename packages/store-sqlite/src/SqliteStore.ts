@@ -5,10 +5,9 @@
  *
  * @since 0.1.0
  */
+import type { Errors, Stores } from "@sendline/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import type { StoreUnavailable } from "@sendline/core/Errors"
-import type { Stores } from "@sendline/core/Services"
 import { Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer } from "effect"
@@ -81,8 +80,8 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
  * @category constructors
  */
 export const makeWith = (options: Options): Effect.Effect<
-  Context.Context<Stores>,
-  StoreUnavailable,
+  Context.Context<Stores.Stores>,
+  Errors.StoreUnavailable,
   SqlClient.SqlClient | Scope.Scope
 > => SqlStore.make({ name: "SQLite", migrate: migrate(options), dialect })
 
@@ -100,7 +99,7 @@ export const make = makeWith({})
  * @since 0.1.0
  * @category layers
  */
-export const layerWith = (options: Options): Layer.Layer<Stores, StoreUnavailable, SqlClient.SqlClient> =>
+export const layerWith = (options: Options): Layer.Layer<Stores.Stores, Errors.StoreUnavailable, SqlClient.SqlClient> =>
   Layer.scopedContext(makeWith(options))
 
 /**
@@ -131,7 +130,7 @@ const createPrivately = (filename: string) =>
  */
 export const layerSqlite = (
   options: Options & { readonly filename: string }
-): Layer.Layer<Stores, StoreUnavailable> =>
+): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> =>
   Layer.provide(
     layerWith(options),
     SqliteClient.layer({ filename: options.filename }).pipe(Layer.provide(Layer.effectDiscard(createPrivately(options.filename))))
@@ -147,5 +146,5 @@ export const layerSqlite = (
  */
 export const layerConfig = (
   options: { readonly filename: Config.Config<string>; readonly synchronous?: Config.Config<Synchronous> }
-): Layer.Layer<Stores, StoreUnavailable | ConfigError.ConfigError> =>
+): Layer.Layer<Stores.Stores, Errors.StoreUnavailable | ConfigError.ConfigError> =>
   Layer.unwrapEffect(Effect.map(Config.unwrap(options), layerSqlite))

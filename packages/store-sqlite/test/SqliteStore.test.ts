@@ -1,11 +1,10 @@
+import type { Account } from "@sendline/core"
+import { AccountStore, Errors } from "@sendline/core"
+import { StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import type { Account } from "@sendline/core/Account"
-import { AccountStore } from "@sendline/core/AccountStore"
-import { StoreUnavailable } from "@sendline/core/Errors"
-import { StoreSuite } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -27,7 +26,7 @@ afterAll(() => {
 })
 
 /** A CPaaS account with no identifiers, created at time 0. */
-const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>): Account => ({
+const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>): Account.Account => ({
   id,
   name,
   type: "cpaas",
@@ -48,7 +47,7 @@ describe("SqliteStore", () => {
       (rows) => rows.map((row) => row.name)
     )
 
-  it.effect("a database that cannot be opened fails with StoreUnavailable naming it and the reason, never a defect", () =>
+  it.effect("a database that cannot be opened fails with Errors.StoreUnavailable naming it and the reason, never a defect", () =>
     Effect.gen(function*() {
       const notADatabase = temporaryDatabase("text")
       writeFileSync(notADatabase, "this is a text file, not a SQLite database, and long enough to have a header".repeat(10))
@@ -61,9 +60,9 @@ describe("SqliteStore", () => {
         const exit = yield* Effect.exit(Layer.build(SqliteStore.layerSqlite({ filename })).pipe(Effect.scoped))
         assert.isTrue(exit._tag === "Failure" && exit.cause._tag === "Fail", `${filename}: a failure, not a defect`)
         const error = (exit as { cause: { error: unknown } }).cause.error
-        assert.instanceOf(error, StoreUnavailable)
-        assert.include((error as StoreUnavailable).message, `Cannot open SQLite at ${filename} (`)
-        assert.match((error as StoreUnavailable).message, reason)
+        assert.instanceOf(error, Errors.StoreUnavailable)
+        assert.include((error as Errors.StoreUnavailable).message, `Cannot open SQLite at ${filename} (`)
+        assert.match((error as Errors.StoreUnavailable).message, reason)
       }
     }))
 
@@ -141,21 +140,21 @@ describe("SqliteStore", () => {
       )
     ))
 
-  it.effect("a failing statement is StoreUnavailable, without SQL text, the cause kept", () =>
+  it.effect("a failing statement is Errors.StoreUnavailable, without SQL text, the cause kept", () =>
     Effect.gen(function*() {
-      const accounts = yield* AccountStore
+      const accounts = yield* AccountStore.AccountStore
       const account = cpaasAccount("acct_duplicate", "Twice", [])
       yield* accounts.insertAccount(account)
       const error = yield* Effect.flip(accounts.insertAccount(account))
-      assert.instanceOf(error, StoreUnavailable)
+      assert.instanceOf(error, Errors.StoreUnavailable)
       assert.notMatch(error.message, /INSERT|sendline_/)
       assert.instanceOf(error.cause, SqlError)
     }).pipe(Effect.provide(SqliteStore.layerSqlite({ filename: ":memory:" }))))
 
-  it.effect("a row that is not what Sendline stores is StoreUnavailable naming its table, never wrong data", () =>
+  it.effect("a row that is not what Sendline stores is Errors.StoreUnavailable naming its table, never wrong data", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const accounts = yield* AccountStore
+      const accounts = yield* AccountStore.AccountStore
       const account = cpaasAccount("acct_corrupt", "Corrupt", ["AU"])
       yield* accounts.insertAccount(account)
       assert.deepStrictEqual(yield* accounts.findAccount(account.id), Option.some(account))
@@ -168,7 +167,7 @@ describe("SqliteStore", () => {
       ) {
         yield* sql`UPDATE sendline_accounts SET ${sql(column)} = ${value} WHERE id = ${account.id}`
         const error = yield* Effect.flip(accounts.findAccount(account.id))
-        assert.instanceOf(error, StoreUnavailable, column)
+        assert.instanceOf(error, Errors.StoreUnavailable, column)
         assert.match(error.message, says)
         yield* sql`UPDATE sendline_accounts SET type = 'cpaas', markets = '["AU"]' WHERE id = ${account.id}`
       }

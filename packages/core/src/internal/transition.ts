@@ -13,8 +13,8 @@ import { Clock, Effect, Option } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import * as Event from "../Event.js"
 import { IdGenerator } from "../Ids.js"
-import type { MessageStatus } from "../Message.js"
-import { MessageStore } from "../MessageStore.js"
+import type { MessageStatus } from "../messaging/Message.js"
+import { MessageStore } from "../messaging/MessageStore.js"
 
 /** A worker's move of one message, before its event is made. */
 export interface Change {

@@ -8,12 +8,12 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Account, AccountType, ApiKey, OwnedIdentifier } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
 import * as Auth from "./Auth.js"
-import { Conflict, type InvalidRequest, invalidParameter, NotFound, type StoreUnavailable } from "./Errors.js"
-import { IdGenerator } from "./Ids.js"
-import { Markets } from "./Markets.js"
+import { Conflict, type InvalidRequest, invalidParameter, NotFound, type StoreUnavailable } from "../Errors.js"
+import { IdGenerator } from "../Ids.js"
+import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
-import * as SenderId from "./SenderId.js"
-import { SenderIdStore } from "./SenderIdStore.js"
+import * as SenderId from "../senderIds/SenderId.js"
+import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 
 /** A request for a new account; an operator names its market and one of that market's networks. @since 0.1.0 @category models */
 export interface CreateAccount {

@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Dispatcher, Messaging, MessageStore, Scheduler } from "@sendline/core"
 import { Clock, Deferred, Effect, Fiber, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
-import * as TestStores from "./TestStores.js"
-import * as TestWorkers from "./TestWorkers.js"
+import * as TestCore from "../TestCore.js"
+import * as TestStores from "../TestStores.js"
+import * as TestWorkers from "../TestWorkers.js"
 
 const day = 86_400_000
 

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Admin, Auth, SenderId } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
+import * as TestCore from "../TestCore.js"
 
 layer(TestCore.layer)("Auth and Admin", (it) => {
   it.effect("a created key authenticates as its account with its permissions", () =>

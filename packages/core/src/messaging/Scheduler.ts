@@ -6,10 +6,10 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
-import { IdGenerator } from "./Ids.js"
-import * as Transition from "./internal/transition.js"
-import { loop } from "./internal/worker.js"
+import type { StoreUnavailable } from "../Errors.js"
+import { IdGenerator } from "../Ids.js"
+import * as Transition from "../internal/transition.js"
+import { loop } from "../internal/worker.js"
 import { MessageStore } from "./MessageStore.js"
 
 /** Scheduler settings. @since 0.1.0 @category models */

@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Option } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
+import type { StoreUnavailable } from "../Errors.js"
 import { canSend, type SenderIdRecord } from "./SenderId.js"
 
 /** Sender ID records. @since 0.1.0 @category ports */

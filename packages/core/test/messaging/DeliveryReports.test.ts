@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Carrier, DeliveryReports, Dispatcher, Errors, Messaging, MessageStore, Timestamp } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
-import * as TestStores from "./TestStores.js"
-import * as TestWorkers from "./TestWorkers.js"
+import * as TestCore from "../TestCore.js"
+import * as TestStores from "../TestStores.js"
+import * as TestWorkers from "../TestWorkers.js"
 
 const adjust = (millis: number) => TestClock.adjust(`${millis} millis`)
 const dispatch = Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)

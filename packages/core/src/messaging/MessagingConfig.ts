@@ -5,8 +5,8 @@
  * @since 0.1.0
  */
 import { Context, Layer } from "effect"
-import type { UrlPolicy } from "./UrlPolicy.js"
-import * as Url from "./UrlPolicy.js"
+import type { UrlPolicy } from "../webhooks/UrlPolicy.js"
+import * as Url from "../webhooks/UrlPolicy.js"
 
 /** The messaging settings: segment limit, how far ahead a send may be scheduled, callback URL policy. @since 0.1.0 @category models */
 export interface Settings {

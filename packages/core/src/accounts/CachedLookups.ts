@@ -15,8 +15,8 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { ApiKey } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
-import * as SenderId from "./SenderId.js"
-import { SenderIdStore } from "./SenderIdStore.js"
+import * as SenderId from "../senderIds/SenderId.js"
+import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 
 /** Cache settings: how long a record found is kept, and how many are kept. @since 0.1.0 @category models */
 export interface Options {

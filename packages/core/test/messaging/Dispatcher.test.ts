@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Carrier, Dispatcher, Ids, Messaging, MessageStore, Timestamp } from "@sendline/core"
 import { Clock, Effect, Fiber, Option, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
-import * as TestStores from "./TestStores.js"
-import * as TestWorkers from "./TestWorkers.js"
+import * as TestCore from "../TestCore.js"
+import * as TestStores from "../TestStores.js"
+import * as TestWorkers from "../TestWorkers.js"
 
 const day = 86_400_000
 

@@ -7,14 +7,14 @@
  */
 import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
 import * as Carrier from "./Carrier.js"
-import type { RuleCode, StoreUnavailable } from "./Errors.js"
-import { IdGenerator } from "./Ids.js"
-import * as Transition from "./internal/transition.js"
-import { loop } from "./internal/worker.js"
+import type { RuleCode, StoreUnavailable } from "../Errors.js"
+import { IdGenerator } from "../Ids.js"
+import * as Transition from "../internal/transition.js"
+import { loop } from "../internal/worker.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
-import * as SenderId from "./SenderId.js"
-import { findSendable, SenderIdStore } from "./SenderIdStore.js"
+import * as SenderId from "../senderIds/SenderId.js"
+import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 
 /** Dispatcher settings. @since 0.1.0 @category models */
 export interface Options {

@@ -1,8 +1,9 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Admin, CountryCode, EventStore, Markets, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { Admin, EventStore, Markets, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import * as CountryCode from "../../src/internal/countryCode.js"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Option, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
+import * as TestCore from "../TestCore.js"
 
 const hour = 3_600_000
 const day = 24 * hour

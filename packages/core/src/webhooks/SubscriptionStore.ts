@@ -6,7 +6,7 @@
  */
 import type { Effect } from "effect"
 import { Context } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
+import type { StoreUnavailable } from "../Errors.js"
 
 /** Webhook subscriptions. @since 0.1.0 @category ports */
 export class SubscriptionStore extends Context.Tag("@sendline/core/SubscriptionStore")<SubscriptionStore, {

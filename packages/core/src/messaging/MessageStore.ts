@@ -8,8 +8,8 @@
  */
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
-import type { Event } from "./Event.js"
+import type { StoreUnavailable } from "../Errors.js"
+import type { Event } from "../Event.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
 
 /** Messages and their events. @since 0.1.0 @category ports */

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import * as Segments from "../src/Segments.js"
+import * as Segments from "../../src/messaging/Segments.js"
 
 // 3GPP TS 23.038 default alphabet as Unicode code points, indexed by GSM code 0x00..0x7F (null = 0x1B escape).
 // Written independently of the implementation, as numbers, so it cannot share a typo with it.

@@ -7,7 +7,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
 import type { Principal } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
-import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "./Errors.js"
+import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "../Errors.js"
 import type { Permission } from "./Permission.js"
 
 const keyPattern = /^sk_[0-9A-Za-z]{40}$/

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Batcher } from "@sendline/core"
+import * as Batcher from "../src/Batcher.js"
 import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 
 describe("Batcher", () => {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
-import { loop } from "../src/internal/worker.js"
+import { loop } from "../../src/internal/worker.js"
 
 interface Line {
   readonly level: string

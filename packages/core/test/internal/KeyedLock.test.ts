@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import * as KeyedLock from "../src/internal/keyedLock.js"
+import * as KeyedLock from "../../src/internal/keyedLock.js"
 
 describe("KeyedLock", () => {
   it.effect("effects of one key run one after another while another key runs meanwhile", () =>

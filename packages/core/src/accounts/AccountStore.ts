@@ -6,7 +6,7 @@
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { Account, ApiKey } from "./Account.js"
-import type { StoreUnavailable } from "./Errors.js"
+import type { StoreUnavailable } from "../Errors.js"
 
 /** Accounts and API keys. @since 0.1.0 @category ports */
 export class AccountStore extends Context.Tag("@sendline/core/AccountStore")<AccountStore, {

@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Dispatcher, Messaging, Workers } from "@sendline/core"
 import { Clock, Effect, Exit, Fiber, Layer, Scope, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
-import * as TestStores from "./TestStores.js"
-import * as TestWorkers from "./TestWorkers.js"
+import * as TestCore from "../TestCore.js"
+import * as TestStores from "../TestStores.js"
+import * as TestWorkers from "../TestWorkers.js"
 
 /** Use cases, the carrier mock and the three workers running in the background. */
 const running = (store: TestStores.TestStore, options: Workers.Options = {}) =>

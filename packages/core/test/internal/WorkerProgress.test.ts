@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DeliveryReports, Dispatcher, Messaging } from "@sendline/core"
 import { Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
-import * as TestStores from "./TestStores.js"
-import * as TestWorkers from "./TestWorkers.js"
+import * as TestCore from "../TestCore.js"
+import * as TestStores from "../TestStores.js"
+import * as TestWorkers from "../TestWorkers.js"
 
 const dispatch = Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)
 const applyReports = Effect.flatMap(DeliveryReports.DeliveryReports, (d) => d.runOnce)
