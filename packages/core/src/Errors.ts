@@ -1,10 +1,14 @@
 /**
- * The tagged errors of CONTRACT §8. Each carries its stable `code`; the HTTP status is chosen in
- * `@sendline/http` only.
+ * The tagged errors of CONTRACT §8. Each carries its stable `code`, the one the error envelope and
+ * the CLI show; the HTTP status of each code is chosen in `@sendline/http` only.
  *
  * @since 0.1.0
  */
 import { Schema } from "effect"
+
+/** A `code` field that always holds `code`: given by the constructor, so callers never pass it. */
+const fixedCode = <Code extends string>(code: Code) =>
+  Schema.Literal(code).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => code))
 
 /** One field-level problem, as listed in an error's `details`. @since 0.1.0 @category models */
 export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.String })
@@ -51,7 +55,7 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@sendlin
 /** Missing, malformed, unknown, expired or revoked API key (401). @since 0.1.0 @category errors */
 export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@sendline/core/Unauthenticated")(
   "Unauthenticated",
-  { message: Schema.String }
+  { code: fixedCode("unauthenticated"), message: Schema.String }
 ) {}
 
 /** The key lacks the permission the operation needs (403). @since 0.1.0 @category errors */
@@ -63,7 +67,7 @@ export class PermissionDenied extends Schema.TaggedError<PermissionDenied>("@sen
 /** An unknown resource, or one of another account (404). @since 0.1.0 @category errors */
 export class NotFound extends Schema.TaggedError<NotFound>("@sendline/core/NotFound")(
   "NotFound",
-  { message: Schema.String }
+  { code: fixedCode("not_found"), message: Schema.String }
 ) {}
 
 /** The request conflicts with the resource's current state (409). @since 0.1.0 @category errors */
@@ -83,13 +87,13 @@ export class Conflict extends Schema.TaggedError<Conflict>("@sendline/core/Confl
 /** Too many requests for this key (429); `retryAfterSeconds` goes to `Retry-After`. @since 0.1.0 @category errors */
 export class RateLimited extends Schema.TaggedError<RateLimited>("@sendline/core/RateLimited")(
   "RateLimited",
-  { message: Schema.String, retryAfterSeconds: Schema.Number }
+  { code: fixedCode("rate_limited"), message: Schema.String, retryAfterSeconds: Schema.Number }
 ) {}
 
 /** The store could not be reached or failed (503). @since 0.1.0 @category errors */
 export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>("@sendline/core/StoreUnavailable")(
   "StoreUnavailable",
-  { message: Schema.String, cause: Schema.optional(Schema.Defect) }
+  { code: fixedCode("unavailable"), message: Schema.String, cause: Schema.optional(Schema.Defect) }
 ) {}
 
 /** Builds a `RuleViolation` for `code`, naming `field`. @since 0.1.0 @category constructors */
@@ -99,3 +103,22 @@ export const rule = (code: RuleCode, field: string, message: string): RuleViolat
 /** Builds an `InvalidRequest` with code `invalid_parameter` for `field`. @since 0.1.0 @category constructors */
 export const invalidParameter = (field: string, message: string): InvalidRequest =>
   new InvalidRequest({ code: "invalid_parameter", field, message })
+
+/** Every error of this module: what a use case of core can fail with. @since 0.1.0 @category models */
+export type SendlineError =
+  | RuleViolation
+  | InvalidRequest
+  | Unauthenticated
+  | PermissionDenied
+  | NotFound
+  | Conflict
+  | RateLimited
+  | StoreUnavailable
+
+/** Every code a core error can carry (CONTRACT §8). @since 0.1.0 @category models */
+export type Code = SendlineError["code"]
+
+const classes = [RuleViolation, InvalidRequest, Unauthenticated, PermissionDenied, NotFound, Conflict, RateLimited, StoreUnavailable]
+
+/** Whether `u` is one of core's errors (by class: other libraries have errors of the same tags). @since 0.1.0 @category guards */
+export const isSendlineError = (u: unknown): u is SendlineError => classes.some((error) => u instanceof error)

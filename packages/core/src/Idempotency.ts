@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { Conflict, type StoreUnavailable } from "./Errors.js"
 import { IdempotencyStore, type Reservation, type StoredResponse } from "./IdempotencyStore.js"
 
@@ -22,8 +22,22 @@ export const retentionMillis = 24 * 3_600_000
  */
 export const abandonedAfterMillis = 60_000
 
+/**
+ * An idempotency key: 1–255 printable ASCII characters. Checked once, where it comes in (the HTTP
+ * header, an embedder's input); a `Key` is valid wherever it goes.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const Key = Schema.String.pipe(
+  Schema.pattern(/^[\x20-\x7e]{1,255}$/, { message: () => "must be 1–255 printable ASCII characters" }),
+  Schema.brand("@sendline/core/Idempotency/Key")
+).annotations({ identifier: "IdempotencyKey" })
+/** An idempotency key, checked. @since 0.1.0 @category models */
+export type Key = typeof Key.Type
+
 /** Whether `key` is 1–255 printable ASCII characters. @since 0.1.0 @category checks */
-export const isValidKey = (key: string): boolean => /^[\x20-\x7e]{1,255}$/.test(key)
+export const isValidKey: (key: string) => key is Key = Schema.is(Key)
 
 /** What `begin` found: the key reserved for this request, or the first response to replay. @since 0.1.0 @category models */
 export type Begun =

@@ -3,9 +3,8 @@ import { Idempotency } from "@sendline/core"
 import { Effect, Either, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 
-const outcome = <E extends { readonly _tag: string }>(effect: Effect.Effect<Idempotency.Begun, E>) =>
-  Effect.map(Effect.either(effect), (r) =>
-    Either.isLeft(r) ? ("code" in r.left ? String(r.left.code) : r.left._tag) : r.right._tag === "Replay" ? "replay" : "go")
+const outcome = <E extends { readonly code: string }>(effect: Effect.Effect<Idempotency.Begun, E>) =>
+  Effect.map(Effect.either(effect), (r) => Either.isLeft(r) ? r.left.code : r.right._tag === "Replay" ? "replay" : "go")
 
 /** The reservation `begin` made, which must have gone ahead. */
 const reserved = (begun: Idempotency.Begun) => {
@@ -86,5 +85,7 @@ layer(TestCore.layer)("Idempotency", (it) => {
     assert.isFalse(Idempotency.isValidKey(""))
     assert.isFalse(Idempotency.isValidKey("x".repeat(256)))
     assert.isFalse(Idempotency.isValidKey("tab\there"))
+    assert.isFalse(Idempotency.isValidKey("clé"))
+    assert.isFalse(Idempotency.isValidKey("a\nb"))
   })
 })

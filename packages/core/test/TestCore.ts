@@ -32,17 +32,9 @@ export const seedAccount = (permissions: ReadonlyArray<Permission.Permission> = 
     return { account, issued, principal }
   })
 
-/**
- * What `effect` came to: "ok", or its error's `code` when the error has one (a rule broken, a
- * permission missing), else the error's tag ("Unauthenticated", "NotFound").
- */
-export const outcome = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.map(Effect.either(effect), (result): string =>
-    Either.isRight(result)
-      ? "ok"
-      : "code" in result.left && typeof result.left.code === "string"
-      ? result.left.code
-      : result.left._tag)
+/** What `effect` came to: "ok", or its error's CONTRACT code ("not_found", "unauthenticated"…). */
+export const outcome = <A, E extends { readonly code: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(Effect.either(effect), (result): string => Either.isRight(result) ? "ok" : result.left.code)
 
 /** A valid AU send request from "Acme". */
 export const auMessage = { to: "+61412345678", senderId: "Acme", body: "Hello", market: "AU" } as const

@@ -10,7 +10,7 @@ import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission
 import { Console, Duration, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
-import * as Store from "./Store.js"
+import * as Store from "./server/Store.js"
 
 /** The use cases over the configured store. */
 const coreLayer = (config: Config.ServerConfig) =>

@@ -10,12 +10,12 @@ import type { Auth, Idempotency, Ids, Messaging } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "./Api.js"
-import * as Authentication from "./Authentication.js"
-import * as Listener from "./Listener.js"
-import * as Health from "./Http/Health.js"
-import * as Messages from "./Http/Messages.js"
-import * as Middleware from "./Middleware.js"
+import * as HealthHttp from "./health/HealthHttp.js"
+import * as MessagesHttp from "./messages/MessagesHttp.js"
+import * as Authentication from "./middleware/Authentication.js"
+import * as Middleware from "./middleware/Middleware.js"
 import * as RateLimiter from "./RateLimiter.js"
+import * as Listener from "./server/Listener.js"
 
 /** What the API needs from the core. @since 0.1.0 @category models */
 export type Requirements = Messaging.Messaging | Auth.Auth | Idempotency.Idempotency | Ids.IdGenerator
@@ -40,8 +40,8 @@ export const layerApi = (options: Options) =>
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
-        Layer.provide(Layer.mergeAll(Messages.layer, Health.layer)),
-        Layer.provide(Authentication.layer)
+        Layer.provide(Layer.mergeAll(MessagesHttp.layer, HealthHttp.layer)),
+        Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))
       )
     ),
     Layer.provide(RateLimiter.layer(options.rateLimitPerSecond))

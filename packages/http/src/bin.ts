@@ -9,23 +9,16 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, ConfigError, Console, Effect, Layer, Option } from "effect"
 import * as Cli from "./Cli.js"
 import * as Config from "./Config.js"
-import * as WireErrors from "./WireErrors.js"
 
 /** The command-line option of a field the core names (`admin_email` → `--admin-email`). */
 const option = (field: string): string => `--${field === "identifiers" ? "identifier" : field.replace(/_/g, "-")}`
-
-/** The envelope's code of a core error: its own, or its tag's (`NotFound` → `not_found`). */
-const codeOf = (error: object): string | undefined => {
-  if ("code" in error) return String(error.code)
-  const tag = "_tag" in error ? String(error._tag) : ""
-  return tag in WireErrors.codes ? WireErrors.codes[tag as keyof typeof WireErrors.codes] : undefined
-}
 
 const describe = (error: unknown): string => {
   if (ConfigError.isConfigError(error)) return Config.describeError(error)
   if (typeof error === "object" && error !== null && "message" in error) {
     const message = String(error.message)
-    const code = codeOf(error)
+    // every error of core carries its CONTRACT code, the envelope's
+    const code = "code" in error ? String(error.code) : undefined
     const named = "field" in error && error.field !== undefined ? option(String(error.field)) : undefined
     const field = named === undefined || message.includes(named) ? "" : ` (${named})`
     return `${code === undefined ? "" : `${code}: `}${message}${field}`

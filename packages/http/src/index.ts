@@ -1,15 +1,20 @@
 /**
- * Sendline's `/v1` HTTP server: the API definition, its handlers and middleware, and the CLI.
+ * Sendline's `/v1` HTTP server: the API definition, its handlers and middleware, and the CLI. One
+ * folder per API group (`messages/`, `health/`), the envelope and error rendering in `envelope/`,
+ * the request pipeline in `middleware/`, start-up and configuration in `server/`.
  *
  * @since 0.1.0
  */
 export * as Api from "./Api.js"
 export * as Cli from "./Cli.js"
 export * as Config from "./Config.js"
-export * as ErrorResponse from "./ErrorResponse.js"
-export * as Json from "./Json.js"
-export * as Middleware from "./Middleware.js"
+export * as Envelope from "./envelope/Envelope.js"
+export * as ErrorCodes from "./envelope/ErrorCodes.js"
+export * as ErrorResponse from "./envelope/ErrorResponse.js"
+export * as MessagesJson from "./messages/MessagesJson.js"
+export * as Middleware from "./middleware/Middleware.js"
+export * as Pipeline from "./middleware/Pipeline.js"
 export * as RateLimiter from "./RateLimiter.js"
-export * as RequestBody from "./RequestBody.js"
+export * as RequestBody from "./middleware/RequestBody.js"
 export * as Server from "./Server.js"
-export * as Store from "./Store.js"
+export * as Store from "./server/Store.js"

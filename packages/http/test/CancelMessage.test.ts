@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
-import * as Json from "../src/Json.js"
+import { MessageJson } from "@sendline/core"
+import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
 
 const cancel = (id: string, options: H.RequestOptions = {}) =>
@@ -10,7 +11,7 @@ const scheduleOne = Effect.gen(function*() {
   const now = yield* Clock.currentTimeMillis
   const reply = yield* H.send({ ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
   assert.strictEqual(reply.status, 201, reply.text)
-  return H.decode(Json.Envelope(Json.MessageFull), reply.json).data
+  return H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json).data
 })
 
 layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
@@ -20,7 +21,7 @@ layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
       const reply = yield* cancel(scheduled.id)
       assert.strictEqual(reply.status, 200, reply.text)
       H.assertMeta(reply)
-      const { data } = H.decode(Json.Envelope(Json.MessageFull), reply.json)
+      const { data } = H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
       assert.deepStrictEqual(data, { ...scheduled, status: "cancelled" })
 
       const fetched = yield* H.request("GET", `/v1/messaging/messages/${scheduled.id}`)

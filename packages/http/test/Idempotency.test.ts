@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { Idempotency, IdempotencyStore } from "@sendline/core"
+import { Idempotency, IdempotencyStore, MessageJson } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
 import { request as httpRequest } from "node:http"
-import * as Json from "../src/Json.js"
+import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
 
 const withKey = (key: string, caller?: H.Caller): H.RequestOptions => ({
@@ -26,7 +26,7 @@ layer(H.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(second.status, 201)
       assert.strictEqual(second.text, first.text)
       assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
-      H.decode(Json.Envelope(Json.MessageFull), second.json)
+      H.decode(Envelope.Envelope(MessageJson.MessageFull), second.json)
       H.assertMeta(second)
       assert.strictEqual(yield* count(caller), 1)
     }))

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
-import { Timestamp } from "@sendline/core"
+import { MessageJson, Timestamp } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
-import * as Json from "../src/Json.js"
+import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
 
 const day = 86_400_000
@@ -32,7 +32,7 @@ const walk = (caller: H.Caller, query: Record<string, string>) =>
     do {
       const reply = yield* H.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, { key: caller.key })
       assert.strictEqual(reply.status, 200, reply.text)
-      const { pagination } = H.decode(Json.ListEnvelope(Json.MessageItem), reply.json)
+      const { pagination } = H.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
       assert.strictEqual(pagination.next_cursor === null, !pagination.has_more)
       if (pagination.next_cursor !== null) assert.match(pagination.next_cursor, /^cur_[A-Za-z0-9_-]+$/)
       pages.push(ids(reply))
@@ -50,7 +50,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
       const reply = yield* H.list({}, { key: caller.key })
       assert.strictEqual(reply.status, 200, reply.text)
       H.assertMeta(reply)
-      const page = H.decode(Json.ListEnvelope(Json.MessageItem), reply.json)
+      const page = H.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
       assert.deepStrictEqual(ids(reply), [...sent].reverse())
       assert.deepStrictEqual(page.pagination, { has_more: false, next_cursor: null, page_size: 50 })
       const newest = yield* H.request("GET", `/v1/messaging/messages/${sent[2]}`, { key: caller.key })
@@ -67,7 +67,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
       const caller = yield* freshCaller
       const reply = yield* H.list({}, { key: caller.key })
       assert.deepStrictEqual(
-        H.decode(Json.ListEnvelope(Json.MessageItem), reply.json).pagination,
+        H.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json).pagination,
         { has_more: false, next_cursor: null, page_size: 50 }
       )
       assert.deepStrictEqual(reply.json.data, [])

@@ -9,7 +9,7 @@ import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Scope } from "
 import { type IncomingMessage, request } from "node:http"
 import { connect, type Socket } from "node:net"
 import { Ids } from "@sendline/core"
-import * as Listener from "../src/Listener.js"
+import * as Listener from "../src/server/Listener.js"
 
 class Address extends Context.Tag("test/Address")<Address, number>() {}
 

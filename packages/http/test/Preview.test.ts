@@ -1,12 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Json from "../src/Json.js"
+import * as Envelope from "../src/envelope/Envelope.js"
+import * as MessagesJson from "../src/messages/MessagesJson.js"
 import * as H from "./harness.js"
 
 const previewData = (reply: H.Reply) => {
   assert.strictEqual(reply.status, 200, reply.text)
   H.assertMeta(reply)
-  return H.decode(Json.Envelope(Json.PreviewResult), reply.json).data
+  return H.decode(Envelope.Envelope(MessagesJson.PreviewResult), reply.json).data
 }
 
 layer(H.layer())("POST /v1/messaging/preview", (it) => {

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
-import { Timestamp } from "@sendline/core"
+import { MessageJson, Timestamp } from "@sendline/core"
 import { Clock, Effect } from "effect"
-import * as Json from "../src/Json.js"
+import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
 
 const messageId = /^msg_[0-9a-hjkmnp-tv-z]{26}$/
@@ -13,7 +13,7 @@ layer(H.layer())("POST /v1/messaging/messages", (it) => {
       const reply = yield* H.send({ ...H.validSend, reference: "order-42" })
       assert.strictEqual(reply.status, 201, reply.text)
       H.assertMeta(reply)
-      const { data, meta } = H.decode(Json.Envelope(Json.MessageFull), reply.json)
+      const { data, meta } = H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
       assert.match(data.id, messageId)
       assert.deepStrictEqual({ ...data, id: "" }, {
         id: "",
@@ -34,7 +34,7 @@ layer(H.layer())("POST /v1/messaging/messages", (it) => {
       const fetched = yield* H.request("GET", `/v1/messaging/messages/${data.id}`)
       assert.strictEqual(fetched.status, 200)
       H.assertMeta(fetched)
-      assert.deepStrictEqual(H.decode(Json.Envelope(Json.MessageFull), fetched.json).data, data)
+      assert.deepStrictEqual(H.decode(Envelope.Envelope(MessageJson.MessageFull), fetched.json).data, data)
       assert.notStrictEqual(fetched.json.meta.request_id, meta.request_id)
     }))
 
@@ -42,7 +42,7 @@ layer(H.layer())("POST /v1/messaging/messages", (it) => {
     Effect.gen(function*() {
       const reply = yield* H.send({ ...H.validSend, colour: "blue", reference: null })
       assert.strictEqual(reply.status, 201, reply.text)
-      const { data } = H.decode(Json.Envelope(Json.MessageFull), reply.json)
+      const { data } = H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
       assert.strictEqual(data.reference, null)
       assert.isFalse("colour" in reply.json.data)
     }))
@@ -59,7 +59,7 @@ layer(H.layer())("POST /v1/messaging/messages", (it) => {
       for (const c of cases) {
         const reply = yield* H.send({ ...H.validSend, to: c.to, market: c.market, body: c.body })
         assert.strictEqual(reply.status, 201, reply.text)
-        const { data } = H.decode(Json.Envelope(Json.MessageFull), reply.json)
+        const { data } = H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
         assert.deepStrictEqual(
           [data.market, data.segments, data.encoding, data.price],
           [c.market, c.segments, c.encoding, { amount: c.price[0], currency: c.price[1] }]
@@ -84,7 +84,7 @@ layer(H.layer())("POST /v1/messaging/messages", (it) => {
       const reply = yield* H.send({ ...H.validSend, scheduled_at: local })
       assert.strictEqual(reply.status, 201, reply.text)
       H.assertMeta(reply)
-      const { data } = H.decode(Json.Envelope(Json.MessageFull), reply.json)
+      const { data } = H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
       assert.strictEqual(data.status, "scheduled")
       assert.strictEqual(data.scheduled_at, Timestamp.format(at))
       assert.match(data.scheduled_at!, H.timestampPattern)

@@ -13,7 +13,7 @@ import { Admin, Demo, Permission, Services } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
 import { createServer } from "node:http"
-import * as Json from "../src/Json.js"
+import * as Envelope from "../src/envelope/Envelope.js"
 import * as Server from "../src/Server.js"
 
 /** The server's clock at start: 2026-11-22T07:00:00.000Z. */
@@ -144,7 +144,7 @@ export const assertMeta = (reply: Reply): void => {
 /** Asserts an error envelope with `status` and `code` (and `field` when given; `null`: no field). */
 export const assertError = (reply: Reply, status: number, code: string, field?: string | null): void => {
   assert.strictEqual(reply.status, status, `expected ${status} ${code}, got ${reply.status}: ${reply.text}`)
-  decode(Json.ErrorEnvelope, reply.json)
+  decode(Envelope.ErrorEnvelope, reply.json)
   assert.strictEqual(reply.json.ok, false)
   assert.strictEqual(reply.json.error.code, code, reply.text)
   if (field !== undefined) assert.strictEqual(reply.json.error.field, field ?? undefined, reply.text)

@@ -11,14 +11,14 @@
  */
 import { Clock, Effect, Option } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
-import * as Event from "../Event.js"
+import * as MessageEvents from "../messaging/MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
 import type { MessageStatus } from "../messaging/Message.js"
 import { MessageStore } from "../messaging/MessageStore.js"
 
 /** A worker's move of one message, before its event is made. */
 export interface Change {
-  readonly next: Event.EventfulMessage
+  readonly next: MessageEvents.EventfulMessage
   readonly from: MessageStatus
 }
 
@@ -58,7 +58,7 @@ export const make = (worker: string): Effect.Effect<Transition, never, MessageSt
       changes.length === 0 ? Effect.void : Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const moves = yield* Effect.forEach(changes, ({ from, next }) =>
-          Effect.map(ids.make("evt"), (id) => ({ next, from, event: Option.some(Event.forMessage(id, next, now)) })))
+          Effect.map(ids.make("evt"), (id) => ({ next, from, event: Option.some(MessageEvents.make(id, next, now)) })))
         const done = yield* messages.transition(moves)
         for (const [i, { from, next }] of changes.entries()) {
           if (done[i]) moved.set(next.status, (moved.get(next.status) ?? 0) + 1)

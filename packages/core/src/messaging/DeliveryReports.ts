@@ -16,7 +16,7 @@
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
 import type { DeliveryReport } from "./Carrier.js"
 import { Carrier } from "./Carrier.js"
-import type * as Event from "../Event.js"
+import type * as MessageEvents from "./MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
 import * as Transition from "../internal/transition.js"
 import { loop } from "../internal/worker.js"
@@ -68,7 +68,7 @@ export const make = (
     const waiting = yield* Ref.make<ReadonlyArray<Held>>([])
     const transition = yield* Transition.make("DeliveryReports")
 
-    const finish = (message: Message, report: DeliveryReport): Event.EventfulMessage =>
+    const finish = (message: Message, report: DeliveryReport): MessageEvents.EventfulMessage =>
       report.outcome === "delivered"
         ? { ...message, status: "delivered", deliveredAt: Math.max(report.at, message.sentAt ?? report.at) }
         : {

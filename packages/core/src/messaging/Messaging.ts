@@ -9,7 +9,7 @@ import { requirePermission } from "../accounts/Auth.js"
 import * as CountryCode from "../internal/countryCode.js"
 import * as Cursor from "../Cursor.js"
 import { Conflict, InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
-import * as Event from "../Event.js"
+import * as MessageEvents from "./MessageEvents.js"
 import * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
 import * as KeyedLock from "../internal/keyedLock.js"
@@ -35,14 +35,14 @@ export interface SendInput {
   readonly callbackUrl?: string | undefined
   readonly scheduledAt?: number | undefined
   /**
-   * The caller's idempotency key (1–255 printable ASCII characters): when the account sent a
+   * The caller's idempotency key (`Idempotency.Key`, checked where it came in): when the account sent a
    * message with it within the key's 24 hours, that message is the answer and nothing is sent (a
    * retry after a crash that lost the first answer). A retry that asks for another message fails
    * `idempotency_conflict`. Sends of one key at the same moment run one after the other within one
    * `Messaging` (so they create one message); where they can come from several processes, go
    * through `Idempotency` first (`begin`, then `complete`), as the HTTP server does.
    */
-  readonly idempotencyKey?: string | undefined
+  readonly idempotencyKey?: Idempotency.Key | undefined
 }
 
 /** What a preview tells before sending. @since 0.1.0 @category models */
@@ -146,9 +146,6 @@ export const make = Effect.gen(function*() {
       yield* requirePermission(principal, "messaging:send")
       const now = yield* Clock.currentTimeMillis
       if (input.idempotencyKey !== undefined) {
-        if (!Idempotency.isValidKey(input.idempotencyKey)) {
-          return yield* invalidParameter("idempotency_key", "idempotency_key must be 1–255 printable ASCII characters.")
-        }
         const since = now - Idempotency.retentionMillis
         const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, since)
         if (Option.isSome(sent)) {
@@ -232,8 +229,8 @@ export const make = Effect.gen(function*() {
         createdAt: now,
         ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
       }
-      const event = Event.isEventful(message)
-        ? Option.some(Event.forMessage(yield* ids.make("evt"), message, now))
+      const event = MessageEvents.isEventful(message)
+        ? Option.some(MessageEvents.make(yield* ids.make("evt"), message, now))
         : Option.none()
       yield* messages.insert(message, event)
       return message

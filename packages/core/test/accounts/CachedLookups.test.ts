@@ -25,7 +25,7 @@ layer(TestCore.layer)("CachedLookups", (it) => {
     Effect.gen(function*() {
       const { authenticate, keyId } = yield* cachedKey
       yield* (yield* Admin.Admin).revokeKey(keyId)
-      assert.strictEqual(yield* authenticate, "Unauthenticated")
+      assert.strictEqual(yield* authenticate, "unauthenticated")
     }))
 
   it.effect("a key revoked by another process is refused once the cache's time is up", () =>
@@ -36,7 +36,7 @@ layer(TestCore.layer)("CachedLookups", (it) => {
       yield* TestClock.adjust(ttl - 1)
       assert.strictEqual(yield* authenticate, "ok", "still within the cache's time")
       yield* TestClock.adjust(1)
-      assert.strictEqual(yield* authenticate, "Unauthenticated")
+      assert.strictEqual(yield* authenticate, "unauthenticated")
     }))
 
   it.effect("a Sender ID registered by another process after a miss is found at once", () =>

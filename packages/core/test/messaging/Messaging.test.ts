@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Admin, EventStore, Markets, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { Admin, EventStore, Idempotency, Markets, Messaging, MessagingConfig, SenderId } from "@sendline/core"
 import * as CountryCode from "../../src/internal/countryCode.js"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Option, TestClock } from "effect"
@@ -26,7 +26,7 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const keyed = { ...TestCore.auMessage, idempotencyKey: "order-7" }
+      const keyed = { ...TestCore.auMessage, idempotencyKey: Idempotency.Key.make("order-7") }
       const first = yield* messaging.send(principal, keyed)
       assert.strictEqual(first.idempotencyKey, "order-7")
       yield* TestClock.adjust(day - 1)
@@ -41,7 +41,7 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const keyed = { ...TestCore.auMessage, idempotencyKey: "order-9" }
+      const keyed = { ...TestCore.auMessage, idempotencyKey: Idempotency.Key.make("order-9") }
       const answers = yield* Effect.all(Array.from({ length: 8 }, () => messaging.send(principal, keyed)), {
         concurrency: "unbounded"
       })
@@ -53,7 +53,7 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const keyed = { ...TestCore.auMessage, idempotencyKey: "order-8" }
+      const keyed = { ...TestCore.auMessage, idempotencyKey: Idempotency.Key.make("order-8") }
       yield* messaging.send(principal, keyed)
       const now = yield* Clock.currentTimeMillis
       for (
@@ -67,18 +67,6 @@ layer(TestCore.layer)("Messaging", (it) => {
         assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...keyed, ...other })), "idempotency_conflict")
       }
       assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
-    }))
-
-  it.effect("an idempotency key that is empty, too long or not printable ASCII is invalid_parameter", () =>
-    Effect.gen(function*() {
-      const { principal } = yield* TestCore.seedAccount()
-      const messaging = yield* Messaging.Messaging
-      for (const idempotencyKey of ["", "k".repeat(256), "clé", "a\nb"]) {
-        const error = yield* Effect.flip(messaging.send(principal, { ...TestCore.auMessage, idempotencyKey }))
-        assert.strictEqual(error._tag, "InvalidRequest", idempotencyKey)
-        assert.strictEqual("field" in error ? error.field : undefined, "idempotency_key")
-      }
-      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, idempotencyKey: "k".repeat(255) })), "ok")
     }))
 
   it.effect("a body or reference with half of a surrogate pair is invalid_parameter, in send and preview", () =>
@@ -214,7 +202,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       const sent = yield* messaging.send(writer.principal, TestCore.auMessage)
       assert.strictEqual(yield* TestCore.outcome(messaging.get(writer.principal, sent.id)), "permission_denied")
       assert.strictEqual(yield* TestCore.outcome(messaging.list(writer.principal, { filter: {} })), "permission_denied")
-      assert.strictEqual(yield* TestCore.outcome(messaging.get(principal, sent.id)), "NotFound", "a reader passes the check")
+      assert.strictEqual(yield* TestCore.outcome(messaging.get(principal, sent.id)), "not_found", "a reader passes the check")
       assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: {} })), "ok")
     }))
 
@@ -224,7 +212,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       const b = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
       const sent = yield* messaging.send(a.principal, TestCore.auMessage)
-      assert.strictEqual(yield* TestCore.outcome(messaging.get(b.principal, sent.id)), "NotFound")
+      assert.strictEqual(yield* TestCore.outcome(messaging.get(b.principal, sent.id)), "not_found")
     }))
 
   it.effect("cancel moves scheduled to cancelled and refuses anything else", () =>

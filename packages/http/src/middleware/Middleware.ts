@@ -1,40 +1,26 @@
 /**
  * The outermost middleware of `/v1`: gives each request its `req_…` id, refuses bodies that say
- * they are too large (413) or not JSON (415), has the others checked when read (`RequestBody`,
- * reported by `Authentication`), and turns every failure into the error
- * envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with `Allow`), with
- * `X-Request-Id` on every response, and a log line for each at debug level (a 5xx at warning level).
+ * they are too large (413) or not JSON (415) before anything is read, and turns every failure into
+ * the error envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with
+ * `Allow`), with `X-Request-Id` on every response, and a log line for each at debug level (a 5xx at
+ * warning level). The rest of the pipeline each group declares (`Pipeline`).
  *
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Ids } from "@sendline/core"
 import { Clock, Effect, FiberRef, LogLevel } from "effect"
-import * as ErrorResponse from "./ErrorResponse.js"
+import type * as ErrorCodes from "../envelope/ErrorCodes.js"
+import * as ErrorResponse from "../envelope/ErrorResponse.js"
+import * as RequestContext from "../envelope/RequestContext.js"
 import * as RequestBody from "./RequestBody.js"
-import * as RequestContext from "./RequestContext.js"
 
-const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
-  const length = request.headers["content-length"]
-  return length === undefined ? request.headers["transfer-encoding"] !== undefined : Number(length) > 0
-}
-
-const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorResponse.ApiError | undefined => {
+/** What the headers alone tell against the body: too large, or not JSON. */
+const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorCodes.Refusal | undefined => {
   if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
-  if (hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) return RequestBody.notJson
+  if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) return RequestBody.notJson
   return undefined
 }
-
-// A request with a body reaches the route as one that reads and checks it once, when first needed
-// (`RequestBody.checkedOnRead`): the route's `Authentication` asks once the key and its permission
-// pass, whether or not the route has a payload, and reports a refused body (401 and 403 come
-// first, and a request refused for its key never has its body read); the route decodes the text
-// already parsed.
-const guardBody = <E, R>(
-  request: HttpServerRequest.HttpServerRequest,
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-) =>
-  Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.checkedOnRead(request))
 
 /** A line about an answer, at warning level for a 5xx (a 500's cause is logged where it is rendered), else debug. */
 const logAnswer = (status: number, line: string, requestId: string) =>
@@ -62,7 +48,7 @@ const logFailures = <E, R>(
       ? logAnswer(response.status, `${request.method} ${request.url} ${response.status}`, requestId)
       : Effect.void)
 
-/** The request id, body checks and error envelope around every request. @since 0.1.0 @category layers */
+/** The request id, header checks and error envelope around every request. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const ids = yield* Ids.IdGenerator
@@ -76,7 +62,7 @@ export const layer = HttpApiBuilder.middleware(
           const refused = precheck(request)
           const handled = refused !== undefined
             ? ErrorResponse.render(refused)
-            : Effect.catchAllCause(hasBody(request) ? guardBody(request, app) : app, (cause) => ErrorResponse.fromCause(cause, request))
+            : Effect.catchAllCause(app, (cause) => ErrorResponse.fromCause(cause, request))
           // An idempotent replay already carries the request id of the response it replays.
           const answer = Effect.map(handled, (response) =>
             response.headers["x-request-id"] === undefined

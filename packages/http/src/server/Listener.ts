@@ -13,8 +13,9 @@ import { Ids } from "@sendline/core"
 import { Duration, Effect, Layer, Runtime, Schema } from "effect"
 import { createServer, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
-import * as ErrorResponse from "./ErrorResponse.js"
-import * as RequestContext from "./RequestContext.js"
+import type * as ErrorCodes from "../envelope/ErrorCodes.js"
+import * as ErrorResponse from "../envelope/ErrorResponse.js"
+import * as RequestContext from "../envelope/RequestContext.js"
 
 /**
  * The server's time limits. A request's headers, and then the whole request, must arrive in time:
@@ -52,8 +53,7 @@ export class ListenFailed extends Schema.TaggedError<ListenFailed>("@sendline/ht
 const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime: Runtime.Runtime<Ids.IdGenerator>) => {
   if (error.code === "ECONNRESET" || !socket.writable) return socket.destroy()
   // Headers too large are 400 too, not 431: CONTRACT §8 gives invalid_request that status only.
-  const refused: ErrorResponse.ApiError = {
-    status: 400,
+  const refused: ErrorCodes.ApiError = {
     code: "invalid_request",
     message: error.code === "HPE_HEADER_OVERFLOW"
       ? `The request line and headers are larger than the server accepts (${maxHeaderSize / 1024} KiB).`
@@ -61,13 +61,13 @@ const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime:
       ? "The request did not arrive in time."
       : "The request is not valid HTTP/1.1."
   }
-  const { body, requestId } = Runtime.runSync(runtime)(Effect.gen(function*() {
+  const { body, requestId, status } = Runtime.runSync(runtime)(Effect.gen(function*() {
     const requestId = yield* Effect.flatMap(Ids.IdGenerator, (ids) => ids.make("req"))
-    const { body } = yield* Effect.locally(ErrorResponse.envelope(refused), RequestContext.current, { requestId })
-    return { body, requestId }
+    const { body, status } = yield* Effect.locally(ErrorResponse.body(refused), RequestContext.current, { requestId })
+    return { body, status, requestId }
   }))
   socket.end(
-    `HTTP/1.1 ${refused.status} ${STATUS_CODES[refused.status]}\r\nContent-Type: application/json\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
   )
 }

@@ -1,16 +1,17 @@
 /**
- * The `Authentication` middleware: the `Authorization` header through core's `Auth`, the per-key
- * rate limit, then the permission the endpoint needs (`RequiredPermission`), so that a key without
- * it is refused before its body is read, and last the body, read and checked only now
- * (`RequestBody.refusalOf`: not UTF-8, not JSON…). Core checks the permission again: it is the rule.
+ * The two middlewares of `Pipeline`. `Authentication`: the `Authorization` header through core's
+ * `Auth`, the per-key rate limit, then the permission the endpoint needs (`RequiredPermission`),
+ * so that a key without it is refused before its body is read (core checks the permission again:
+ * it is the rule). `CheckBody`: the body, read and checked only now (`RequestBody.read`).
  *
  * @since 0.1.0
  */
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
-import { Api, Authentication, RequiredPermission } from "./Api.js"
-import { RateLimiter } from "./RateLimiter.js"
+import { Api } from "../Api.js"
+import { RateLimiter } from "../RateLimiter.js"
+import { Authentication, CheckBody, RequiredPermission } from "./Pipeline.js"
 import * as RawHeaders from "./RawHeaders.js"
 import * as RequestBody from "./RequestBody.js"
 
@@ -47,12 +48,11 @@ export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> 
           const { route } = yield* HttpRouter.RouteContext
           const permission = permissions.get(routeKey(route.method, route.path))
           if (permission !== undefined) yield* Auth.requirePermission(principal, permission)
-          const refused = yield* RequestBody.refusalOf(request)
-          if (refused !== undefined) {
-            return yield* new Errors.InvalidRequest({ code: "invalid_request", message: refused.message })
-          }
           return principal
         })
     })
   })
 )
+
+/** Reads and checks the body of every request that passed `Authentication`. @since 0.1.0 @category layers */
+export const layerCheckBody: Layer.Layer<CheckBody> = Layer.succeed(CheckBody, RequestBody.read)

@@ -1,0 +1,73 @@
+/**
+ * CONTRACT §1's envelopes: their schemas (for the OpenAPI document and typed clients) and the
+ * success bodies, serialised once (so that idempotent replays are byte for byte).
+ *
+ * @since 0.1.0
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { Errors, MessageJson, type Messaging } from "@sendline/core"
+import { Effect, Schema } from "effect"
+import * as RequestContext from "./RequestContext.js"
+
+/** `meta` of every envelope. @since 0.1.0 @category schemas */
+export const Meta = Schema.Struct({ request_id: Schema.String, timestamp: MessageJson.TimestampJson })
+
+/** `pagination` of a list envelope. @since 0.1.0 @category schemas */
+export const Pagination = Schema.Struct({
+  has_more: Schema.Boolean,
+  next_cursor: Schema.NullOr(Schema.String),
+  page_size: Schema.Int
+})
+
+/** The success envelope around one resource. @since 0.1.0 @category schemas */
+export const Envelope = <S extends Schema.Schema.Any>(data: S) => Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })
+
+/** The success envelope around a page of resources. @since 0.1.0 @category schemas */
+export const ListEnvelope = <S extends Schema.Schema.Any>(item: S) =>
+  Schema.Struct({ ok: Schema.Literal(true), data: Schema.Array(item), pagination: Pagination, meta: Meta })
+
+/** The error envelope with `error.code` one of `code`'s values. @since 0.1.0 @category schemas */
+export const errorEnvelope = <Code extends string>(code: Schema.Schema<Code>) =>
+  Schema.Struct({
+    ok: Schema.Literal(false),
+    error: Schema.Struct({
+      code,
+      message: Schema.String,
+      field: Schema.optional(Schema.String),
+      details: Schema.optional(Schema.Array(Errors.FieldIssue))
+    }),
+    meta: Meta
+  })
+
+/** The error envelope, any code. @since 0.1.0 @category schemas */
+export const ErrorEnvelope = errorEnvelope(Schema.String).annotations({ identifier: "Error" })
+
+/** A serialised response body with its status. @since 0.1.0 @category models */
+export interface Body {
+  readonly status: number
+  readonly body: string
+}
+
+/** The success envelope around `data`. @since 0.1.0 @category bodies */
+export const success = (status: number, data: unknown): Effect.Effect<Body> =>
+  Effect.map(RequestContext.meta, (meta) => ({ status, body: JSON.stringify({ ok: true, data, meta }) }))
+
+/** The list envelope around a page, each item turned to JSON by `toJson`. @since 0.1.0 @category bodies */
+export const page = <A>(page: Messaging.Page<A>, toJson: (a: A) => unknown): Effect.Effect<Body> =>
+  Effect.map(RequestContext.meta, (meta) => ({
+    status: 200,
+    body: JSON.stringify({
+      ok: true,
+      data: page.items.map(toJson),
+      pagination: { has_more: page.hasMore, next_cursor: page.nextCursor, page_size: page.pageSize },
+      meta
+    })
+  }))
+
+/** A JSON response from a serialised body. @since 0.1.0 @category responses */
+export const toResponse = (body: Body, headers?: Record<string, string>): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(body.body, {
+    status: body.status,
+    contentType: "application/json",
+    ...(headers === undefined ? {} : { headers })
+  })

@@ -1,0 +1,88 @@
+/**
+ * The one table of CONTRACT §8: every `code` the API answers with, its HTTP status and what it
+ * means. The error envelope's status (`ErrorResponse`), the OpenAPI descriptions (`ApiDocs`) and
+ * the typed client's error schemas (`WireErrors`) all derive from it; core's errors carry their
+ * code, and the CLI prints it.
+ *
+ * @since 0.1.0
+ */
+import type { Errors } from "@sendline/core"
+import { Data } from "effect"
+
+/** The codes only the HTTP edge gives: no use case fails with them. @since 0.1.0 @category models */
+export type EdgeCode = "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "internal_error"
+
+/** Every code of the API. @since 0.1.0 @category models */
+export type Code = Errors.Code | EdgeCode
+
+/** A code's row: its status and what it means, for the OpenAPI document. @since 0.1.0 @category models */
+export interface Row {
+  readonly status: number
+  readonly description: string
+}
+
+const rule = (description: string): Row => ({ status: 422, description })
+
+/** The table: a row for every code, checked complete against core's codes by the compiler. @since 0.1.0 @category table */
+export const table: { readonly [C in Code]: Row } = {
+  invalid_request: { status: 400, description: "the request is malformed (body, JSON, header)" },
+  invalid_parameter: { status: 400, description: "a query parameter or field is not valid" },
+  invalid_cursor: { status: 400, description: "the cursor is not valid for this list and these filters" },
+  unauthenticated: { status: 401, description: "the API key is missing, malformed, unknown, expired or revoked" },
+  permission_denied: { status: 403, description: "the API key lacks the permission named in the message" },
+  brand_relationship_pending: { status: 403, description: "the brand's relationship with you is still pending" },
+  not_found: { status: 404, description: "no such resource in this account, or no such route" },
+  method_not_allowed: { status: 405, description: "the path exists for other methods, named in Allow" },
+  idempotency_conflict: { status: 409, description: "the Idempotency-Key was used with another request" },
+  idempotency_in_progress: { status: 409, description: "a request with this Idempotency-Key is still running" },
+  invalid_state_transition: { status: 409, description: "the resource's status does not allow this" },
+  sender_id_taken: { status: 409, description: "another brand holds this Sender ID in the market" },
+  payload_too_large: { status: 413, description: "the body is over the largest size accepted" },
+  unsupported_media_type: { status: 415, description: "the body is not sent as application/json" },
+  invalid_market: rule("market is not an ISO 3166-1 alpha-2 code"),
+  unsupported_market: rule("the market is not configured"),
+  invalid_phone_number: rule("to is not a valid E.164 number"),
+  not_a_mobile_number: rule("to is not a mobile number"),
+  phone_market_mismatch: rule("to is not a number of the market"),
+  invalid_sender_id: rule("sender_id is not 1–11 letters, digits or spaces with a letter"),
+  sender_id_not_registered: rule("the Sender ID is not registered to you for the market"),
+  empty_body: rule("body is empty"),
+  body_too_long: rule("body needs more segments than allowed"),
+  reference_too_long: rule("reference is over 255 characters"),
+  invalid_callback_url: rule("callback_url is not an https URL on a public host"),
+  no_signing_secret: rule("callback_url needs an active webhook subscription"),
+  schedule_in_past: rule("scheduled_at is not in the future"),
+  schedule_too_far: rule("scheduled_at is too far ahead"),
+  rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
+  internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
+  unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }
+}
+
+/** The status of `code`. @since 0.1.0 @category table */
+export const status = (code: Code): number => table[code].status
+
+/** The codes answered with `status`, in the table's order. @since 0.1.0 @category table */
+export const codesOf = (status: number): ReadonlyArray<Code> =>
+  (Object.keys(table) as Array<Code>).filter((code) => table[code].status === status)
+
+/** Every status of the table, ascending. @since 0.1.0 @category table */
+export const statuses: ReadonlyArray<number> = [...new Set(Object.values(table).map((row) => row.status))].sort((a, b) => a - b)
+
+
+/** What goes into the envelope's `error`, with the response's own headers. @since 0.1.0 @category models */
+export interface ApiError {
+  readonly code: Code
+  readonly message: string
+  readonly field?: string | undefined
+  readonly details?: ReadonlyArray<Errors.FieldIssue> | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * A refusal the edge gives itself, before any use case runs (a body that is not JSON, too large,
+ * of another media type; a route that does not exist): rendered like any error.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class Refusal extends Data.TaggedError("Refusal")<ApiError> {}

@@ -1,0 +1,71 @@
+/**
+ * Handlers of the messages group: the checked body decoded (`RequestBody.payload`) → core
+ * `Messaging` → envelope, under the request's `Idempotency-Key` for the POSTs.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { MessageJson, Messaging } from "@sendline/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as Envelope from "../envelope/Envelope.js"
+import * as Idempotent from "../middleware/Idempotent.js"
+import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { payload } from "../middleware/RequestBody.js"
+import * as MessagesJson from "./MessagesJson.js"
+
+/** The messages group's handlers, over `Messaging` and `Idempotency`. @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
+  Effect.gen(function*() {
+    const messaging = yield* Messaging.Messaging
+    return handlers
+      // A body that does not decode is refused before the idempotency key is taken: not kept.
+      .handleRaw("send", () =>
+        Effect.all([CurrentPrincipal, payload(MessagesJson.SendMessage)]).pipe(Effect.flatMap(([principal, send]) =>
+          Idempotent.run(principal, (idempotencyKey) =>
+            messaging.send(principal, {
+              to: send.to,
+              senderId: send.sender_id,
+              body: send.body,
+              market: send.market,
+              reference: send.reference,
+              callbackUrl: send.callback_url,
+              scheduledAt: send.scheduled_at,
+              idempotencyKey
+            }).pipe(Effect.flatMap((message) => Envelope.success(201, MessageJson.full(message))))))))
+      .handleRaw("preview", () =>
+        Effect.all([CurrentPrincipal, payload(MessagesJson.PreviewMessage)]).pipe(Effect.flatMap(([principal, preview]) =>
+          Idempotent.run(principal, () =>
+            messaging.preview(principal, preview).pipe(
+              Effect.flatMap((answer) => Envelope.success(200, MessagesJson.preview(answer)))
+            )))))
+      .handle("list", ({ urlParams: q }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          messaging.list(principal, {
+            filter: {
+              market: q.market,
+              status: q.status,
+              senderId: q.sender_id,
+              reference: q.reference,
+              from: q.from,
+              to: q.to
+            },
+            cursor: q.cursor,
+            pageSize: q.page_size
+          }).pipe(
+            Effect.flatMap((page) => Envelope.page(page, MessageJson.item)),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          messaging.get(principal, path.id).pipe(
+            Effect.flatMap((message) => Envelope.success(200, MessageJson.full(message))),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handle("cancel", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          Idempotent.run(principal, () =>
+            messaging.cancel(principal, path.id).pipe(
+              Effect.flatMap((message) => Envelope.success(200, MessageJson.full(message)))
+            ))))
+  }))

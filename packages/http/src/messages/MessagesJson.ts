@@ -1,0 +1,84 @@
+/**
+ * The JSON of the messages group that is the API's own: request payloads and the list query, and
+ * the preview. A message itself travels as core's `MessageJson`, the same shape webhooks carry.
+ *
+ * @since 0.1.0
+ */
+import { Message, Messaging, Timestamp } from "@sendline/core"
+import { Option, ParseResult, Schema } from "effect"
+
+const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
+
+/** Body of `POST /v1/messaging/messages`. @since 0.1.0 @category requests */
+export const SendMessage = Schema.Struct({
+  to: Schema.String,
+  sender_id: Schema.String,
+  body: Schema.String,
+  market: Schema.String,
+  reference: optionalNullable(Schema.String),
+  callback_url: optionalNullable(Schema.String),
+  scheduled_at: optionalNullable(Timestamp.FromString)
+}).annotations({ identifier: "SendMessage", parseOptions: { errors: "all" } })
+
+/** Body of `POST /v1/messaging/preview`. @since 0.1.0 @category requests */
+export const PreviewMessage = Schema.Struct({
+  body: Schema.String,
+  market: optionalNullable(Schema.String)
+}).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
+
+// Digits only (no sign, exponent, hex or spaces), as many as sent: `Messaging.list` clamps.
+const pageSizeMessage = () => ({ message: "Expected an integer of at least 1", override: true })
+const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotations({
+  description: `results per page, default ${Messaging.pageSizes.default}; above ${Messaging.pageSizes.max} is clamped to ${Messaging.pageSizes.max}`,
+  message: pageSizeMessage
+}).pipe(
+  Schema.compose(Schema.NumberFromString),
+  Schema.greaterThanOrEqualTo(1, { message: pageSizeMessage })
+)
+const StatusFilter = Message.MessageStatus.annotations({
+  message: () => ({ message: `Expected one of ${Message.MessageStatus.literals.join(", ")}`, override: true })
+})
+// A date filter decoded to epoch milliseconds: a date-time, or a plain date meaning the first
+// (`from`) or last (`to`) millisecond of that UTC day.
+const dateFilter = (endOfDay: boolean) =>
+  Schema.transformOrFail(Schema.String, Schema.Number, {
+    strict: true,
+    decode: (input, _, ast) =>
+      Option.match(Timestamp.parseDateFilter(input, endOfDay), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
+        onSome: ParseResult.succeed
+      }),
+    encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
+  })
+
+/** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
+export const ListMessagesQuery = Schema.Struct({
+  market: Schema.optional(Schema.String),
+  status: Schema.optional(StatusFilter),
+  sender_id: Schema.optional(Schema.String),
+  reference: Schema.optional(Schema.String),
+  from: Schema.optional(dateFilter(false)),
+  to: Schema.optional(dateFilter(true)),
+  cursor: Schema.optional(Schema.String),
+  page_size: Schema.optional(PageSize)
+}).annotations({ parseOptions: { errors: "all" } })
+
+/** What a preview answers. @since 0.1.0 @category resources */
+export const PreviewResult = Schema.Struct({
+  encoding: Message.Encoding,
+  segments: Schema.Int,
+  characters: Schema.Int,
+  units_per_segment: Schema.Int,
+  ucs2_characters: Schema.Array(Schema.String),
+  price: Schema.optional(Message.Price)
+}).annotations({ identifier: "Preview" })
+
+/** A preview as JSON. @since 0.1.0 @category encoding */
+export const preview = (p: Messaging.Preview): typeof PreviewResult.Encoded => ({
+  encoding: p.encoding,
+  segments: p.segments,
+  characters: p.characters,
+  units_per_segment: p.unitsPerSegment,
+  ucs2_characters: p.ucs2Characters,
+  ...(Option.isSome(p.price) ? { price: p.price.value } : {})
+})

@@ -1,0 +1,62 @@
+/**
+ * The request pipeline each group of `Api` declares, in the order it runs after the envelope
+ * middleware (`Middleware`: request id, media type and size from the headers): `Authentication`
+ * (the bearer key, its rate limit and the endpoint's `RequiredPermission`) provides the
+ * `CurrentPrincipal`; then `CheckBody` reads and checks the body once and provides it
+ * (`RequestBody.CheckedBody`), which the handler decodes (`RequestBody.payload`). A request refused
+ * for its key never has its body read. Implemented in `Authentication` and `RequestBody`.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import type { Account, Permission } from "@sendline/core"
+import { Context, Schema } from "effect"
+import * as WireErrors from "../envelope/WireErrors.js"
+import { CheckedBody } from "./RequestBody.js"
+
+/** The authenticated caller of the current request. @since 0.1.0 @category context */
+export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincipal")<
+  CurrentPrincipal,
+  Account.Principal
+>() {}
+
+/** Bearer-key authentication, the per-key rate limit and the endpoint's permission, in that order. @since 0.1.0 @category middleware */
+export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
+  provides: CurrentPrincipal,
+  failure: Schema.Union(
+    WireErrors.Unauthenticated,
+    WireErrors.RateLimited,
+    WireErrors.StoreUnavailable,
+    WireErrors.PermissionDenied
+  ),
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+/**
+ * The permission an endpoint needs: checked with the key, before the body is read, and named in
+ * the endpoint's OpenAPI description.
+ *
+ * @since 0.1.0
+ * @category annotations
+ */
+export class RequiredPermission extends Context.Tag("@sendline/http/RequiredPermission")<
+  RequiredPermission,
+  Permission.Permission
+>() {}
+
+/** The annotations of an endpoint that needs `permission`. @since 0.1.0 @category annotations */
+export const needs = (permission: Permission.Permission) =>
+  Context.make(RequiredPermission, permission).pipe(Context.add(OpenApi.Description, `Needs the ${permission} permission.`))
+
+/**
+ * The body read and checked once, after `Authentication`: refused with `invalid_request` when it is
+ * not UTF-8 JSON of a safe depth (see `RequestBody`).
+ *
+ * @since 0.1.0
+ * @category middleware
+ */
+export class CheckBody extends HttpApiMiddleware.Tag<CheckBody>()("CheckBody", {
+  provides: CheckedBody,
+  failure: WireErrors.InvalidRequest
+}) {}
+

@@ -1,0 +1,185 @@
+/**
+ * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, nested no
+ * deeper than the decoder can walk safely, its strings well-formed; what a body that is not is
+ * told; and the body read and checked once (`read`, run by `CheckBody` after the key and its
+ * permission pass), provided as `CheckedBody` and decoded by the handler (`payload`).
+ *
+ * @since 0.1.0
+ */
+import { HttpApiError, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Errors } from "@sendline/core"
+import { Context, Effect, Option, ParseResult, Schema } from "effect"
+import { Refusal } from "../envelope/ErrorCodes.js"
+
+/** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
+export const maxBytes = 64 * 1024
+
+/** The deepest nesting of arrays and objects a body may have; deeper is refused before decoding. @since 0.1.0 @category constants */
+export const maxDepth = 32
+
+const jsonType = /^application\/json\s*(?:;|$)/i
+
+/** Whether a `Content-Type` is JSON (`application/json`, with or without parameters). @since 0.1.0 @category checks */
+export const isJsonType = (contentType: string): boolean => jsonType.test(contentType)
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/**
+ * The text of `bytes` if they are well-formed UTF-8 (a byte order mark is dropped), else
+ * `undefined`: a body is never read with replacement characters, which would reach a phone.
+ *
+ * @since 0.1.0
+ * @category checks
+ */
+export const decodeUtf8 = (bytes: ArrayBuffer): string | undefined => {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** 413 for a body over `maxBytes`. @since 0.1.0 @category refusals */
+export const tooLarge = new Refusal({ code: "payload_too_large", message: `The request body exceeds ${maxBytes / 1024} KiB.` })
+
+/** 415 for a body that is not JSON. @since 0.1.0 @category refusals */
+export const notJson = new Refusal({
+  code: "unsupported_media_type",
+  message: "Request bodies must be JSON, sent with Content-Type: application/json."
+})
+
+/** A 400 `invalid_request` for a body, saying `message`. */
+const invalid = (message: string) => new Errors.InvalidRequest({ code: "invalid_request", message })
+
+/** 400 for a body that is not UTF-8. @since 0.1.0 @category refusals */
+export const notUtf8 = invalid("The request body is not valid UTF-8.")
+
+/** 400 for a body that does not parse as JSON. @since 0.1.0 @category refusals */
+export const malformed = invalid("The request body is not valid JSON.")
+
+/** 400 for a string escaping half of a surrogate pair. @since 0.1.0 @category refusals */
+export const loneSurrogate = invalid(
+  "The request body escapes half of a surrogate pair (e.g. \\ud83d alone); strings must be well-formed Unicode."
+)
+
+/** 400 for a body nested deeper than `maxDepth`. @since 0.1.0 @category refusals */
+export const tooDeep = invalid(`The request body nests arrays and objects more than ${maxDepth} deep.`)
+
+/** The UTF-16 unit of the four hex digits at `at`, or NaN. */
+const hexUnit = (text: string, at: number): number => Number("0x" + text.slice(at, at + 4))
+
+const isHigh = (unit: number) => unit >= 0xd800 && unit <= 0xdbff
+const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff
+
+/**
+ * What is wrong with the JSON `text` before it is parsed, if anything a parser would let through:
+ * arrays and objects nested deeper than `maxDepth` (the decoder walks them recursively), or a string
+ * escaping half of a surrogate pair (`"\ud83d"`), which no UTF-8 can carry and would be stored as
+ * replacement characters. Syntax is left to the parser.
+ *
+ * @since 0.1.0
+ * @category checks
+ */
+export const problemOf = (text: string): Errors.InvalidRequest | undefined => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x22) inString = false
+      else if (c === 0x5c) {
+        if (text.charCodeAt(i + 1) !== 0x75) i++ // an escape other than \u: skip its character
+        else {
+          const unit = hexUnit(text, i + 2)
+          if (isHigh(unit)) {
+            const escapesLow = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 && isLow(hexUnit(text, i + 8))
+            if (!escapesLow) return loneSurrogate
+            i += 11
+          } else if (isLow(unit)) return loneSurrogate
+          else i += 5
+        }
+      }
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return tooDeep
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return undefined
+}
+
+/** A body read and checked: its text, parsed once as JSON (`null` for no body). @since 0.1.0 @category models */
+export interface Checked {
+  readonly text: string
+  readonly json: unknown
+}
+
+/** The checks on `bytes`: strict UTF-8, then `problemOf`, then JSON syntax. */
+const check = (bytes: ArrayBuffer): Effect.Effect<Checked, Errors.InvalidRequest> => {
+  const text = decodeUtf8(bytes)
+  if (text === undefined) return Effect.fail(notUtf8)
+  const problem = problemOf(text)
+  if (problem !== undefined) return Effect.fail(problem)
+  try {
+    return Effect.succeed({ text, json: JSON.parse(text) })
+  } catch {
+    return Effect.fail(malformed)
+  }
+}
+
+/** The current request's body, read and checked by `CheckBody`. @since 0.1.0 @category context */
+export class CheckedBody extends Context.Tag("@sendline/http/CheckedBody")<CheckedBody, Checked>() {}
+
+/** Whether `request` says it has a body (a length above 0, or chunks). @since 0.1.0 @category checks */
+export const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  const length = request.headers["content-length"]
+  return length === undefined ? request.headers["transfer-encoding"] !== undefined : Number(length) > 0
+}
+
+/**
+ * The current request's body, read and checked (what `CheckBody` provides): `null` JSON when it has
+ * none. A refused body fails `invalid_request`; one too large without `Content-Length` (read up to
+ * 16 times `maxBytes`, past that the connection is dropped) dies with the 413 refusal, which
+ * `ErrorResponse` renders; one whose client went away is interrupted: no one is left to answer.
+ *
+ * @since 0.1.0
+ * @category reading
+ */
+export const read: Effect.Effect<Checked, Errors.InvalidRequest, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
+  HttpServerRequest.HttpServerRequest,
+  (request) => {
+    if (!hasBody(request)) return Effect.succeed({ text: "", json: null })
+    const chunked = request.headers["content-length"] === undefined
+    const bytes = chunked ? HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(16 * maxBytes)) : request.arrayBuffer
+    return bytes.pipe(
+      Effect.catchAll((error) =>
+        // a client that went away is left unanswered, as an interrupted request; anything else we
+        // could not read is the client's fault
+        isGone(error) ? Effect.interrupt : isTooLarge(error) ? Effect.die(tooLarge) : Effect.fail(malformed)
+      ),
+      Effect.flatMap((buffer) => chunked && buffer.byteLength > maxBytes ? Effect.die(tooLarge) : check(buffer))
+    )
+  }
+)
+
+/** Whether a read failed because the client closed the connection mid-body. */
+const isGone = (error: HttpServerError.RequestError): boolean => {
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined
+  return cause?.code === "ECONNRESET" || cause?.message === "aborted"
+}
+
+/** Whether a read failed on the size limit. */
+const isTooLarge = (error: HttpServerError.RequestError): boolean =>
+  /too large|max.*size|exceed/i.test(String((error.cause as { message?: unknown } | undefined)?.message ?? error.description ?? ""))
+
+/**
+ * The current request's body decoded by `schema`; a body that does not fit fails as the platform's
+ * route decoding does (`HttpApiDecodeError`, rendered with its details by `ErrorResponse`).
+ *
+ * @since 0.1.0
+ * @category decoding
+ */
+export const payload = <A, I>(schema: Schema.Schema<A, I>): Effect.Effect<A, HttpApiError.HttpApiDecodeError, CheckedBody> =>
+  Effect.flatMap(CheckedBody, (checked) =>
+    Schema.decodeUnknown(schema)(checked.json).pipe(
+      Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
+    ))
