@@ -43,8 +43,8 @@ export class Idempotency extends Context.Tag("@sendline/core/Idempotency")<Idemp
 /** Builds the idempotency use case on the idempotency store. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const store = yield* IdempotencyStore
-  const begin = (accountId: string, key: string, fingerprint: string) =>
-    Effect.gen(function*() {
+  const begin = Effect.fn("Idempotency.begin")(
+    function*(accountId: string, key: string, fingerprint: string) {
       const now = yield* Clock.currentTimeMillis
       const reservation: Reservation = { accountId, key, createdAt: now }
       const held = yield* store.reserve(
@@ -65,7 +65,8 @@ export const make = Effect.gen(function*() {
         })
       }
       return { _tag: "Replay", response: held.value.response.value } satisfies Begun
-    })
+    }
+  )
   return Idempotency.of({ begin, complete: store.complete, release: store.release })
 })
 

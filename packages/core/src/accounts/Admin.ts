@@ -79,8 +79,8 @@ export const make = Effect.gen(function*() {
   const requireMarket = (code: string) =>
     Option.isSome(markets.get(code)) ? Effect.void : invalidParameter("market", `Market ${code} is not configured.`)
 
-  const createAccount = (input: CreateAccount) =>
-    Effect.gen(function*() {
+  const createAccount = Effect.fn("Admin.createAccount")(
+    function*(input: CreateAccount) {
       if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
       if (!email.test(input.adminEmail)) return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
       if (input.type === "operator") {
@@ -108,10 +108,11 @@ export const make = Effect.gen(function*() {
       }
       yield* accounts.insertAccount(account)
       return account
-    })
+    }
+  )
 
-  const createKey = (input: CreateKey) =>
-    Effect.gen(function*() {
+  const createKey = Effect.fn("Admin.createKey")(
+    function*(input: CreateKey) {
       yield* requireAccount(input.accountId)
       if (input.permissions.length === 0) return yield* invalidParameter("permissions", "A key needs at least one permission.")
       const now = yield* Clock.currentTimeMillis
@@ -129,16 +130,18 @@ export const make = Effect.gen(function*() {
       }
       yield* accounts.insertKey(apiKey)
       return { apiKey, secret }
-    })
+    }
+  )
 
-  const revokeKey = (id: string) =>
-    Effect.gen(function*() {
+  const revokeKey = Effect.fn("Admin.revokeKey")(
+    function*(id: string) {
       const revoked = yield* accounts.revokeKey(id, yield* Clock.currentTimeMillis)
       if (!revoked) return yield* new NotFound({ message: `No active key ${id}.` })
-    })
+    }
+  )
 
-  const importSenderId = (input: ImportSenderId) =>
-    Effect.gen(function*() {
+  const importSenderId = Effect.fn("Admin.importSenderId")(
+    function*(input: ImportSenderId) {
       yield* requireAccount(input.accountId)
       if (!SenderId.isValidFormat(input.senderId)) {
         return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
@@ -173,7 +176,8 @@ export const make = Effect.gen(function*() {
       }
       yield* senderIds.insert(record)
       return record
-    })
+    }
+  )
 
   return Admin.of({ createAccount, createKey, revokeKey, importSenderId })
 })

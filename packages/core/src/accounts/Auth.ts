@@ -38,8 +38,8 @@ const refuse = (message: string) => Effect.fail(new Unauthenticated({ message })
 /** Builds the authentication use case on the account store. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const accounts = yield* AccountStore
-  const authenticate = (authorization: string | undefined) =>
-    Effect.gen(function*() {
+  const authenticate = Effect.fn("Auth.authenticate")(
+    function*(authorization: string | undefined) {
       if (authorization === undefined) return yield* refuse("Missing API key: send Authorization: Bearer <key>.")
       const secret = bearer.exec(authorization)?.[1]
       if (secret === undefined || !isKeyFormat(secret)) return yield* refuse("Malformed API key.")
@@ -50,7 +50,8 @@ export const make = Effect.gen(function*() {
       if (key.revokedAt !== undefined) return yield* refuse("This API key was revoked.")
       if (key.expiresAt !== undefined && key.expiresAt <= now) return yield* refuse("This API key has expired.")
       return { accountId: key.accountId, keyId: key.id, permissions: new Set(key.permissions) } satisfies Principal
-    })
+    }
+  )
   return Auth.of({ authenticate })
 })
 
