@@ -14,7 +14,7 @@ import * as Store from "./Store.js"
 
 /** The use cases over the configured store. */
 const coreLayer = (config: Config.ServerConfig) =>
-  Services.layerWith.pipe(
+  Services.layerWithoutDefaults.pipe(
     Layer.provideMerge(Layer.mergeAll(
       Markets.layer,
       Ids.layer,
