@@ -34,8 +34,9 @@ export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() 
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
   const reports = yield* DeliveryReports.DeliveryReports
-  // Each loop ends only by interruption: racing them runs all three until then.
-  return yield* Effect.raceAll([dispatcher.run, scheduler.run, reports.run])
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run], { concurrency: "unbounded", discard: true })
+  // never reached: each loop ends only by interruption
+  return yield* Effect.never
 })
 
 /** Forks the three loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
