@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Carrier, TokenBucket } from "@sendline/core"
+import { Carrier } from "@sendline/core"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import { dirname } from "node:path"
@@ -163,8 +163,11 @@ export const make = (options: Options = {}): Effect.Effect<{
     const flakySeen = new Set<string>()
     let pending: Array<Carrier.DeliveryReport> = []
     let counter = 0
-    // made at the first submission, full then
-    let bucket: TokenBucket.TokenBucket | undefined
+    // The throughput cap: a token bucket of `cap` a second holding a second's worth (at least one
+    // token), full at start and refilled continuously from the Clock (no cap: an endless bucket).
+    const capacity = Math.max(1, cap)
+    let tokens = capacity
+    let refilledAt = startedAt
 
     const schedule = (entry: JournalEntry, carrierMessageId: string) => {
       const rule = ruleFor(entry.to)
@@ -225,9 +228,13 @@ export const make = (options: Options = {}): Effect.Effect<{
     }
 
     const takeToken = (now: number): boolean => {
-      if (cap === Infinity) return true
-      bucket ??= TokenBucket.make(cap, now)
-      return bucket.take(now) === 0
+      if (now > refilledAt) {
+        tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * cap)
+        refilledAt = now
+      }
+      if (tokens < 1) return false
+      tokens -= 1
+      return true
     }
 
     const entryFor = (message: Carrier.Outbound, at: number, decision: Decision, extra: Partial<JournalEntry> = {}) => ({

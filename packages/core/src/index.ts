@@ -18,7 +18,6 @@ export * as Markets from "./Markets.js"
 export * as Services from "./Services.js"
 export * as Stores from "./Stores.js"
 export * as Timestamp from "./Timestamp.js"
-export * as TokenBucket from "./TokenBucket.js"
 export * as Workers from "./Workers.js"
 
 // --- accounts: organisations, API keys, authentication, administration -------------------------
