@@ -9,6 +9,7 @@
 import { Effect, Layer } from "effect"
 import type * as Scope from "effect/Scope"
 import type { Carrier } from "./messaging/Carrier.js"
+import type { DeliveryReportInbox } from "./messaging/DeliveryReportInbox.js"
 import * as DeliveryReports from "./messaging/DeliveryReports.js"
 import * as Dispatcher from "./messaging/Dispatcher.js"
 import type { IdGenerator } from "./Ids.js"
@@ -26,8 +27,8 @@ export interface Options {
 /** The three worker services. @since 0.1.0 @category models */
 export type Workers = Dispatcher.Dispatcher | Scheduler.Scheduler | DeliveryReports.DeliveryReports
 
-/** What the workers need: a store, a carrier and ids. @since 0.1.0 @category models */
-export type Requirements = MessageStore | SenderIdStore | Carrier | IdGenerator
+/** What the workers need: a store, a carrier, its delivery reports and ids. @since 0.1.0 @category models */
+export type Requirements = MessageStore | SenderIdStore | Carrier | DeliveryReportInbox | IdGenerator
 
 /** Runs the three loops in the foreground until interrupted. @since 0.1.0 @category runners */
 export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
