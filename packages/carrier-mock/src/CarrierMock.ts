@@ -9,7 +9,8 @@
  * @since 0.1.0
  */
 import { Carrier, DeliveryReportInbox } from "@sendline/core"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import type { ConfigError } from "effect"
+import { Clock, Config, Context, Duration, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import { dirname } from "node:path"
 
@@ -48,24 +49,24 @@ export const ruleFor = (to: string): Rule =>
 /** Mock settings. @since 0.1.0 @category models */
 export interface Options {
   /** Clock time each submission takes before the answer (default 0). */
-  readonly submitLatency?: Duration.DurationInput
+  readonly submitLatency?: Duration.DurationInput | undefined
   /** Clock time from acceptance to the delivery report (default 2 seconds). */
-  readonly reportDelay?: Duration.DurationInput
+  readonly reportDelay?: Duration.DurationInput | undefined
   /** Submissions per second (> 0) before `CarrierUnavailable` "throttled" (token bucket; default no cap). */
-  readonly maxPerSecond?: number
+  readonly maxPerSecond?: number | undefined
   /**
    * A JSON-lines file the journal is appended to. When it exists at start, the mock remembers it:
    * accepted references stay deduped and their reports are due again, as a real carrier that
    * outlived the crash of its client would. Its directory is created; a file that cannot be
    * written fails the mock at start with `JournalUnavailable`.
    */
-  readonly journalPath?: string
+  readonly journalPath?: string | undefined
   /**
    * How long (Clock time) the mock remembers a submission: its journal entry and, for an accepted
    * one, the reference it dedupes on. Default: for ever, as tests read the whole journal; a
    * long-running server sets a window, as a real carrier's dedupe window.
    */
-  readonly retain?: Duration.DurationInput
+  readonly retain?: Duration.DurationInput | undefined
 }
 
 /** How the mock answered a submission. @since 0.1.0 @category models */
@@ -326,3 +327,9 @@ export const layer = (options: Options = {}): Layer.Layer<Provides, JournalUnava
       Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
       Context.add(CarrierMock, mock)
     )))
+
+/** `layer` with the options read from `config`. @since 0.1.0 @category layers */
+export const layerConfig = (
+  config: Config.Config.Wrap<Options>
+): Layer.Layer<Provides, JournalUnavailable | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))

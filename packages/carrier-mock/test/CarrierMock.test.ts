@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Carrier, DeliveryReportInbox } from "@sendline/core"
-import { Clock, Effect, Either, Fiber, Layer, TestClock } from "effect"
+import { Clock, Config, ConfigProvider, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -136,6 +136,15 @@ describe("CarrierMock", () => {
       assert.strictEqual(decisions.filter((d) => d === "throttled").length, 3)
       assert.strictEqual(decisions.filter((d) => d === "accepted").length, 7)
     }).pipe(withMock({ maxPerSecond: 5 })))
+
+  it.effect("layerConfig reads the options from a Config", () =>
+    Effect.gen(function*() {
+      const burst = yield* Effect.forEach(["msg_c1", "msg_c2", "msg_c3"], (ref) => submit(outbound(ref, "+61412345678")))
+      assert.deepStrictEqual(burst.map(Either.isRight), [true, true, false])
+    }).pipe(
+      Effect.provide(CarrierMock.layerConfig({ maxPerSecond: Config.integer("CAP") })),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["CAP", "2"]])))
+    ))
 
   it.effect("the inbox hands out at most `max` due reports, oldest first", () =>
     Effect.gen(function*() {

@@ -6,7 +6,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
+import type { ConfigError } from "effect"
+import { Config, Effect, Layer } from "effect"
 import type * as Scope from "effect/Scope"
 import type { Carrier } from "./messaging/Carrier.js"
 import type { DeliveryReportInbox } from "./messaging/DeliveryReportInbox.js"
@@ -68,3 +69,8 @@ export const layerServices = (options: Options = {}): Layer.Layer<Workers, never
  */
 export const layer = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
   Layer.scopedDiscard(start).pipe(Layer.provideMerge(layerServices(options)))
+
+/** `layer` with the options read from `config`. @since 0.1.0 @category layers */
+export const layerConfig = (
+  config: Config.Config.Wrap<Options>
+): Layer.Layer<Workers, ConfigError.ConfigError, Requirements> => Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))
