@@ -61,7 +61,7 @@ const run = (store: string, stores: Layer.Layer<Stores.Stores, unknown>) =>
       Workers.layerServices({ dispatcher: { batchSize: 500, concurrency: 64 }, deliveryReports: { batchSize: 1000 } })
         .pipe(
           Layer.provideMerge(CarrierMock.layer({ reportDelay: 0, submitLatency: 0 })),
-          Layer.provideMerge(Services.layer),
+          Layer.provideMerge(Services.withoutSpans(Services.layer)), // as the server builds them: no trace exporter
           Layer.provideMerge(stores)
         )
     ),

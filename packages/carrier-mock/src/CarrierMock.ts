@@ -1,13 +1,16 @@
 /**
- * A deterministic carrier simulator implementing core's `Carrier` port. What happens to a message
- * depends only on the last four digits of its recipient (see `rules`); latency, report delay and
- * the throughput cap run on Effect's `Clock`, so `TestClock` drives them. Every submission is
- * journaled, in memory (for ever, or for `retain`) and optionally in a file that outlives the process.
+ * A deterministic carrier simulator implementing core's `Carrier` and `DeliveryReportInbox` ports:
+ * it answers submissions and holds their delivery reports until they are taken. What happens to a
+ * message depends only on the last four digits of its recipient (see `rules`); latency, report
+ * delay and the throughput cap run on Effect's `Clock`, so `TestClock` drives them. Every submission
+ * is journaled, in memory (for ever, or for `retain`) and optionally in a file that outlives the
+ * process.
  *
  * @since 0.1.0
  */
-import { Carrier, TokenBucket } from "@sendline/core"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Carrier, DeliveryReportInbox } from "@sendline/core"
+import type { ConfigError } from "effect"
+import { Clock, Config, Context, Duration, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import { dirname } from "node:path"
 
@@ -46,24 +49,24 @@ export const ruleFor = (to: string): Rule =>
 /** Mock settings. @since 0.1.0 @category models */
 export interface Options {
   /** Clock time each submission takes before the answer (default 0). */
-  readonly submitLatency?: Duration.DurationInput
+  readonly submitLatency?: Duration.DurationInput | undefined
   /** Clock time from acceptance to the delivery report (default 2 seconds). */
-  readonly reportDelay?: Duration.DurationInput
+  readonly reportDelay?: Duration.DurationInput | undefined
   /** Submissions per second (> 0) before `CarrierUnavailable` "throttled" (token bucket; default no cap). */
-  readonly maxPerSecond?: number
+  readonly maxPerSecond?: number | undefined
   /**
    * A JSON-lines file the journal is appended to. When it exists at start, the mock remembers it:
    * accepted references stay deduped and their reports are due again, as a real carrier that
    * outlived the crash of its client would. Its directory is created; a file that cannot be
    * written fails the mock at start with `JournalUnavailable`.
    */
-  readonly journalPath?: string
+  readonly journalPath?: string | undefined
   /**
    * How long (Clock time) the mock remembers a submission: its journal entry and, for an accepted
    * one, the reference it dedupes on. Default: for ever, as tests read the whole journal; a
    * long-running server sets a window, as a real carrier's dedupe window.
    */
-  readonly retain?: Duration.DurationInput
+  readonly retain?: Duration.DurationInput | undefined
 }
 
 /** How the mock answered a submission. @since 0.1.0 @category models */
@@ -87,11 +90,11 @@ export class CarrierMock extends Context.Tag("@sendline/carrier-mock/CarrierMock
   /** Every remembered submission, oldest first. */
   readonly journal: Effect.Effect<ReadonlyArray<JournalEntry>>
   /** Reports not taken yet, due or not, by due time. */
-  readonly pendingReports: Effect.Effect<ReadonlyArray<Carrier.DeliveryReport>>
+  readonly pendingReports: Effect.Effect<ReadonlyArray<DeliveryReportInbox.DeliveryReport>>
   /** Segments charged: the sum over remembered accepted submissions (duplicates are free). */
   readonly charged: Effect.Effect<number>
   /** Adds a report as if the network had sent it (for unknown or repeated reports in tests). */
-  readonly injectReport: (report: Carrier.DeliveryReport) => Effect.Effect<void>
+  readonly injectReport: (report: DeliveryReportInbox.DeliveryReport) => Effect.Effect<void>
 }>() {}
 
 /** Whether a journal entry is a sent (and charged) message. @since 0.1.0 @category filters */
@@ -143,9 +146,10 @@ const openJournal = (path: string) =>
       new JournalUnavailable({ message: `Cannot use the carrier journal at ${path} (${(cause as Error).message})` })
   })
 
-/** The mock's two faces: the `Carrier` port and the `CarrierMock` test view. @since 0.1.0 @category constructors */
+/** The mock's three faces: the `Carrier` and `DeliveryReportInbox` ports and the `CarrierMock` test view. @since 0.1.0 @category constructors */
 export const make = (options: Options = {}): Effect.Effect<{
   readonly carrier: Context.Tag.Service<Carrier.Carrier>
+  readonly inbox: Context.Tag.Service<DeliveryReportInbox.DeliveryReportInbox>
   readonly mock: Context.Tag.Service<CarrierMock>
 }, JournalUnavailable> =>
   Effect.flatMap(Effect.all([
@@ -161,15 +165,18 @@ export const make = (options: Options = {}): Effect.Effect<{
     let head = 0
     const accepted = new Map<string, Carrier.CarrierReceipt>()
     const flakySeen = new Set<string>()
-    let pending: Array<Carrier.DeliveryReport> = []
+    let pending: Array<DeliveryReportInbox.DeliveryReport> = []
     let counter = 0
-    // made at the first submission, full then
-    let bucket: TokenBucket.TokenBucket | undefined
+    // The throughput cap: a token bucket of `cap` a second holding a second's worth (at least one
+    // token), full at start and refilled continuously from the Clock (no cap: an endless bucket).
+    const capacity = Math.max(1, cap)
+    let tokens = capacity
+    let refilledAt = startedAt
 
     const schedule = (entry: JournalEntry, carrierMessageId: string) => {
       const rule = ruleFor(entry.to)
       if (rule === "silent") return
-      const report: Carrier.DeliveryReport = {
+      const report: DeliveryReportInbox.DeliveryReport = {
         reference: entry.reference,
         accountId: entry.accountId,
         carrierMessageId,
@@ -225,9 +232,13 @@ export const make = (options: Options = {}): Effect.Effect<{
     }
 
     const takeToken = (now: number): boolean => {
-      if (cap === Infinity) return true
-      bucket ??= TokenBucket.make(cap, now)
-      return bucket.take(now) === 0
+      if (now > refilledAt) {
+        tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * cap)
+        refilledAt = now
+      }
+      if (tokens < 1) return false
+      tokens -= 1
+      return true
     }
 
     const entryFor = (message: Carrier.Outbound, at: number, decision: Decision, extra: Partial<JournalEntry> = {}) => ({
@@ -281,7 +292,7 @@ export const make = (options: Options = {}): Effect.Effect<{
         return yield* decide(message, yield* Clock.currentTimeMillis)
       })
 
-    const takeReports = (max: number) =>
+    const take = (max: number) =>
       Effect.map(Clock.currentTimeMillis, (now) => {
         const due = pending.filter((r) => r.at <= now).sort((a, b) => a.at - b.at).slice(0, Math.max(0, max))
         if (due.length > 0) {
@@ -291,7 +302,8 @@ export const make = (options: Options = {}): Effect.Effect<{
         return due
       })
 
-    const carrier = Carrier.Carrier.of({ submit, takeReports })
+    const carrier = Carrier.Carrier.of({ submit })
+    const inbox = DeliveryReportInbox.DeliveryReportInbox.of({ take })
     const mock = CarrierMock.of({
       journal: Effect.sync(() => journal.slice(head)),
       pendingReports: Effect.sync(() => [...pending].sort((a, b) => a.at - b.at)),
@@ -302,10 +314,22 @@ export const make = (options: Options = {}): Effect.Effect<{
       }),
       injectReport: (report) => Effect.sync(() => void pending.push(report))
     })
-    return { carrier, mock }
+    return { carrier, inbox, mock }
   }))
 
-/** The mock as the `Carrier`, with its `CarrierMock` test view. @since 0.1.0 @category layers */
-export const layer = (options: Options = {}): Layer.Layer<Carrier.Carrier | CarrierMock, JournalUnavailable> =>
-  Layer.effectContext(Effect.map(make(options), ({ carrier, mock }) =>
-    Context.make(Carrier.Carrier, carrier).pipe(Context.add(CarrierMock, mock))))
+/** The ports the mock provides, with its test view. @since 0.1.0 @category models */
+export type Provides = Carrier.Carrier | DeliveryReportInbox.DeliveryReportInbox | CarrierMock
+
+/** The mock as the `Carrier` and its `DeliveryReportInbox`, with its `CarrierMock` test view. @since 0.1.0 @category layers */
+export const layer = (options: Options = {}): Layer.Layer<Provides, JournalUnavailable> =>
+  Layer.effectContext(Effect.map(make(options), ({ carrier, inbox, mock }) =>
+    Context.make(Carrier.Carrier, carrier).pipe(
+      Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
+      Context.add(CarrierMock, mock)
+    )))
+
+/** `layer` with the options read from `config`. @since 0.1.0 @category layers */
+export const layerConfig = (
+  config: Config.Config.Wrap<Options>
+): Layer.Layer<Provides, JournalUnavailable | ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))

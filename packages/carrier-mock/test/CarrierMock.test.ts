@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Carrier } from "@sendline/core"
-import { Clock, Effect, Either, Fiber, Layer, TestClock } from "effect"
+import { Carrier, DeliveryReportInbox } from "@sendline/core"
+import { Clock, Config, ConfigProvider, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -18,7 +18,7 @@ const outbound = (reference: string, to: string, segments = 1): Carrier.Outbound
 })
 
 const submit = (message: Carrier.Outbound) => Effect.flatMap(Carrier.Carrier, (carrier) => Effect.either(carrier.submit(message)))
-const take = (max = 100) => Effect.flatMap(Carrier.Carrier, (carrier) => carrier.takeReports(max))
+const take = (max = 100) => Effect.flatMap(DeliveryReportInbox.DeliveryReportInbox, (inbox) => inbox.take(max))
 const journal = Effect.flatMap(CarrierMock.CarrierMock, (mock) => mock.journal)
 
 const withMock = (options: CarrierMock.Options = {}) => Effect.provide(CarrierMock.layer(options))
@@ -137,7 +137,16 @@ describe("CarrierMock", () => {
       assert.strictEqual(decisions.filter((d) => d === "accepted").length, 7)
     }).pipe(withMock({ maxPerSecond: 5 })))
 
-  it.effect("takeReports hands out at most `max`, oldest first", () =>
+  it.effect("layerConfig reads the options from a Config", () =>
+    Effect.gen(function*() {
+      const burst = yield* Effect.forEach(["msg_c1", "msg_c2", "msg_c3"], (ref) => submit(outbound(ref, "+61412345678")))
+      assert.deepStrictEqual(burst.map(Either.isRight), [true, true, false])
+    }).pipe(
+      Effect.provide(CarrierMock.layerConfig({ maxPerSecond: Config.integer("CAP") })),
+      Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["CAP", "2"]])))
+    ))
+
+  it.effect("the inbox hands out at most `max` due reports, oldest first", () =>
     Effect.gen(function*() {
       for (let i = 0; i < 5; i++) {
         yield* submit(outbound(`msg_${i}`, "+61412345678"))

@@ -9,6 +9,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { Conflict, type StoreUnavailable } from "./Errors.js"
 import { IdempotencyStore, type Reservation, type StoredResponse } from "./IdempotencyStore.js"
+import * as UseCase from "./internal/useCase.js"
 
 /** How long a key is kept. @since 0.1.0 @category constants */
 export const retentionMillis = 24 * 3_600_000
@@ -56,9 +57,10 @@ export class Idempotency extends Context.Tag("@sendline/core/Idempotency")<Idemp
 
 /** Builds the idempotency use case on the idempotency store. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
   const store = yield* IdempotencyStore
-  const begin = (accountId: string, key: string, fingerprint: string) =>
-    Effect.gen(function*() {
+  const begin = fn("Idempotency.begin")(
+    function*(accountId: string, key: string, fingerprint: string) {
       const now = yield* Clock.currentTimeMillis
       const reservation: Reservation = { accountId, key, createdAt: now }
       const held = yield* store.reserve(
@@ -79,7 +81,8 @@ export const make = Effect.gen(function*() {
         })
       }
       return { _tag: "Replay", response: held.value.response.value } satisfies Begun
-    })
+    }
+  )
   return Idempotency.of({ begin, complete: store.complete, release: store.release })
 })
 

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Context, Layer, Option } from "effect"
+import type { ConfigError } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import type * as Message from "./messaging/Message.js"
 
 /** One configured market. Prices are decimal strings with up to 4 places. @since 0.1.0 @category models */
@@ -58,3 +59,7 @@ export const layerFrom = (markets: ReadonlyArray<Market>): Layer.Layer<Markets> 
 
 /** The default markets. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<Markets> = layerFrom(defaults)
+
+/** Markets read from `markets`; the default markets when it has none. @since 0.1.0 @category layers */
+export const layerConfig = (markets: Config.Config<ReadonlyArray<Market>>): Layer.Layer<Markets, ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.map(Config.withDefault(markets, defaults), layerFrom))

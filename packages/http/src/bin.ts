@@ -7,8 +7,8 @@
 import { ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Cause, ConfigError, Console, Effect, Layer, Option } from "effect"
-import * as Cli from "./Cli.js"
-import * as Config from "./Config.js"
+import * as Cli from "./server/Cli.js"
+import * as Config from "./server/Config.js"
 
 /** The command-line option of a field the core names (`admin_email` → `--admin-email`). */
 const option = (field: string): string => `--${field === "identifiers" ? "identifier" : field.replace(/_/g, "-")}`

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either, LogLevel, Option } from "effect"
-import * as Config from "../src/Config.js"
+import * as Config from "../src/server/Config.js"
 
 /** The server settings read from `env` alone. */
 const read = (env: Record<string, string>) =>
@@ -35,6 +35,32 @@ describe("Config", () => {
       for (const [env, says] of cases) assert.isTrue((yield* refusal(env)).startsWith(says), says)
     }))
 
+  it.effect("a variable several settings read is named once", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(yield* refusal({ WORKER_LEASE_MS: "0" }), "WORKER_LEASE_MS must be 1000 or more")
+    }))
+
+  it.effect("the carrier's and the workers' settings are the options their layers take; the carrier's alone checks its window", () =>
+    Effect.gen(function*() {
+      const env = (entries: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
+      assert.deepStrictEqual(yield* Config.workers.pipe(env({ WORKER_POLL_MS: "250", WORKER_LEASE_MS: "5000" })), {
+        dispatcher: { pollMillis: 250, leaseMillis: 5000 },
+        scheduler: { pollMillis: 250, leaseMillis: 5000 },
+        deliveryReports: { pollMillis: 250 }
+      })
+      assert.deepStrictEqual(yield* Config.carrier.pipe(env({ CARRIER_MAX_PER_SECOND: "50" })), {
+        submitLatency: 0,
+        reportDelay: 2000,
+        maxPerSecond: 50,
+        journalPath: undefined,
+        retain: 600_000
+      })
+      const refused = yield* Effect.either(Config.carrier.pipe(env({ CARRIER_RETAIN_MS: "1000" })))
+      assert.isTrue(
+        Either.isLeft(refused) && Config.describeError(refused.left).startsWith("CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)")
+      )
+    }))
+
   it.effect("an empty value counts as unset: HOST= is not every interface, SQLITE_PATH= not a temporary database", () =>
     Effect.gen(function*() {
       const settings = yield* Effect.flatMap(
@@ -45,7 +71,7 @@ describe("Config", () => {
       assert.strictEqual(settings.sqlitePath, "data/sendline.sqlite")
       assert.strictEqual(settings.sqliteSynchronous, "normal")
       assert.isTrue(Option.isNone(settings.databaseUrl))
-      assert.isTrue(Option.isNone(settings.carrier.journalPath))
+      assert.isUndefined(settings.carrier.journalPath)
     }))
 
   it.effect("an empty or blank value of any setting counts as unset: RATE_LIMIT_PER_SECOND= keeps the limit", () =>

@@ -14,7 +14,7 @@ import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
 import { createServer } from "node:http"
 import * as Envelope from "../src/envelope/Envelope.js"
-import * as Server from "../src/Server.js"
+import * as Server from "../src/server/Server.js"
 
 /** The server's clock at start: 2026-11-22T07:00:00.000Z. */
 export const start = Date.UTC(2026, 10, 22, 7, 0, 0)

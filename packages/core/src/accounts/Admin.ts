@@ -14,6 +14,7 @@ import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import * as UseCase from "../internal/useCase.js"
 
 /** A request for a new account; an operator names its market and one of that market's networks. @since 0.1.0 @category models */
 export interface CreateAccount {
@@ -65,6 +66,7 @@ const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Builds the administration use case on the account and Sender ID stores. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
   const accounts = yield* AccountStore
   const senderIds = yield* SenderIdStore
   const markets = yield* Markets
@@ -79,8 +81,8 @@ export const make = Effect.gen(function*() {
   const requireMarket = (code: string) =>
     Option.isSome(markets.get(code)) ? Effect.void : invalidParameter("market", `Market ${code} is not configured.`)
 
-  const createAccount = (input: CreateAccount) =>
-    Effect.gen(function*() {
+  const createAccount = fn("Admin.createAccount")(
+    function*(input: CreateAccount) {
       if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
       if (!email.test(input.adminEmail)) return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
       if (input.type === "operator") {
@@ -108,10 +110,11 @@ export const make = Effect.gen(function*() {
       }
       yield* accounts.insertAccount(account)
       return account
-    })
+    }
+  )
 
-  const createKey = (input: CreateKey) =>
-    Effect.gen(function*() {
+  const createKey = fn("Admin.createKey")(
+    function*(input: CreateKey) {
       yield* requireAccount(input.accountId)
       if (input.permissions.length === 0) return yield* invalidParameter("permissions", "A key needs at least one permission.")
       const now = yield* Clock.currentTimeMillis
@@ -129,16 +132,18 @@ export const make = Effect.gen(function*() {
       }
       yield* accounts.insertKey(apiKey)
       return { apiKey, secret }
-    })
+    }
+  )
 
-  const revokeKey = (id: string) =>
-    Effect.gen(function*() {
+  const revokeKey = fn("Admin.revokeKey")(
+    function*(id: string) {
       const revoked = yield* accounts.revokeKey(id, yield* Clock.currentTimeMillis)
       if (!revoked) return yield* new NotFound({ message: `No active key ${id}.` })
-    })
+    }
+  )
 
-  const importSenderId = (input: ImportSenderId) =>
-    Effect.gen(function*() {
+  const importSenderId = fn("Admin.importSenderId")(
+    function*(input: ImportSenderId) {
       yield* requireAccount(input.accountId)
       if (!SenderId.isValidFormat(input.senderId)) {
         return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
@@ -173,7 +178,8 @@ export const make = Effect.gen(function*() {
       }
       yield* senderIds.insert(record)
       return record
-    })
+    }
+  )
 
   return Admin.of({ createAccount, createKey, revokeKey, importSenderId })
 })

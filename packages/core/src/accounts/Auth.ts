@@ -9,6 +9,7 @@ import type { Principal } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
 import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "../Errors.js"
 import type { Permission } from "./Permission.js"
+import * as UseCase from "../internal/useCase.js"
 
 const keyPattern = /^sk_[0-9A-Za-z]{40}$/
 const bearer = /^Bearer +(\S+) *$/i
@@ -37,9 +38,10 @@ const refuse = (message: string) => Effect.fail(new Unauthenticated({ message })
 
 /** Builds the authentication use case on the account store. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
   const accounts = yield* AccountStore
-  const authenticate = (authorization: string | undefined) =>
-    Effect.gen(function*() {
+  const authenticate = fn("Auth.authenticate")(
+    function*(authorization: string | undefined) {
       if (authorization === undefined) return yield* refuse("Missing API key: send Authorization: Bearer <key>.")
       const secret = bearer.exec(authorization)?.[1]
       if (secret === undefined || !isKeyFormat(secret)) return yield* refuse("Malformed API key.")
@@ -50,7 +52,8 @@ export const make = Effect.gen(function*() {
       if (key.revokedAt !== undefined) return yield* refuse("This API key was revoked.")
       if (key.expiresAt !== undefined && key.expiresAt <= now) return yield* refuse("This API key has expired.")
       return { accountId: key.accountId, keyId: key.id, permissions: new Set(key.permissions) } satisfies Principal
-    })
+    }
+  )
   return Auth.of({ authenticate })
 })
 

@@ -1,7 +1,7 @@
 /**
- * The carrier port: hands one message to a mobile network, and gives back the delivery reports the
- * network sends later. Implemented outside core (`@sendline/carrier-mock`, a real SMPP or HTTP
- * adapter).
+ * The carrier port: hands one message to a mobile network. The delivery reports the network sends
+ * later arrive through their own port, `DeliveryReportInbox`. Implemented outside core
+ * (`@sendline/carrier-mock`, a real SMPP or HTTP adapter).
  *
  * The message id travels as the submission's `reference` (a carrier's client reference). A carrier
  * must treat a second submission with a reference it already accepted as the same message: answer
@@ -12,7 +12,7 @@
  */
 import type { Effect } from "effect"
 import { Context, Schema } from "effect"
-import { Encoding, MessageError } from "./Message.js"
+import { Encoding } from "./Message.js"
 
 /** One message as the carrier sees it; `reference` is the message id. @since 0.1.0 @category models */
 export const Outbound = Schema.Struct({
@@ -42,27 +42,6 @@ export const CarrierReceipt = Schema.Struct({
 /** The carrier's answer to an accepted submission. @since 0.1.0 @category models */
 export type CarrierReceipt = typeof CarrierReceipt.Type
 
-/** What the network finally did with a message. @since 0.1.0 @category models */
-export const ReportOutcome = Schema.Literal("delivered", "undelivered")
-/** What the network finally did with a message. @since 0.1.0 @category models */
-export type ReportOutcome = typeof ReportOutcome.Type
-
-/** A delivery report: the outcome of one accepted submission. @since 0.1.0 @category models */
-export const DeliveryReport = Schema.Struct({
-  /** The submission's reference: the message id. */
-  reference: Schema.String,
-  /** The submission's account, echoed back. */
-  accountId: Schema.String,
-  carrierMessageId: Schema.String,
-  outcome: ReportOutcome,
-  /** Why it was not delivered; present when `outcome` is `undelivered`. */
-  error: Schema.optional(MessageError),
-  /** When the network delivered it or gave up (epoch milliseconds, the carrier's clock). */
-  at: Schema.Number
-})
-/** A delivery report from the carrier. @since 0.1.0 @category models */
-export type DeliveryReport = typeof DeliveryReport.Type
-
 /** The carrier refused the message for good; `code` becomes the message's `error.code`. @since 0.1.0 @category errors */
 export class CarrierRefused extends Schema.TaggedError<CarrierRefused>("@sendline/core/CarrierRefused")(
   "CarrierRefused",
@@ -85,18 +64,13 @@ export class CarrierUnavailable extends Schema.TaggedError<CarrierUnavailable>("
   }
 ) {}
 
-/** Submits messages to a mobile network and collects its delivery reports. @since 0.1.0 @category ports */
+/** Submits messages to a mobile network. @since 0.1.0 @category ports */
 export class Carrier extends Context.Tag("@sendline/core/Carrier")<Carrier, {
   /**
    * Submits one message. A reference that was accepted before answers with the first receipt
    * (`duplicate: true`) and is neither sent nor charged again.
    */
   readonly submit: (message: Outbound) => Effect.Effect<CarrierReceipt, CarrierRefused | CarrierUnavailable>
-  /**
-   * Takes up to `max` delivery reports that have arrived, oldest first, without waiting. A report
-   * taken is removed from the carrier: the taker records it.
-   */
-  readonly takeReports: (max: number) => Effect.Effect<ReadonlyArray<DeliveryReport>>
 }>() {}
 
 /** The submission for a message: its id is the reference. @since 0.1.0 @category constructors */

@@ -1,21 +1,22 @@
 /**
- * The DeliveryReports worker (CONTRACT §3): takes the carrier's delivery reports and moves each
- * `sent` message to `delivered` (with `delivered_at`; its `price` is the one quoted at send) or
- * `undelivered` (with `error`), emitting the matching event.
+ * The DeliveryReports worker (CONTRACT §3): takes the carrier's delivery reports from the
+ * `DeliveryReportInbox` and moves each `sent` message to `delivered` (with `delivered_at`; its
+ * `price` is the one quoted at send) or `undelivered` (with `error`), emitting the matching event.
  *
  * A report can overtake its own `sent` transition (a fast network, or a dispatcher that died
  * between the carrier's accept and the write): a report for a message still `queued` is held and
  * tried again on later passes, for up to `holdMillis`. A report for an unknown message, or one
  * already past `sent`, is ignored. Reports that meet a store failure are held until the store
- * answers, however long: meanwhile the worker backs off and takes no more from the carrier, so the
- * rest wait there rather than in memory. Held reports live in memory: a process that stops loses
- * them (reports not yet taken stay with the carrier).
+ * answers, however long: meanwhile the worker backs off and takes no more from the inbox, so the
+ * rest wait there (or with the network, when the inbox is full) rather than in the worker's memory.
+ * Held reports live in memory: a process that stops loses them (reports not yet taken stay in the
+ * inbox).
  *
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
-import type { DeliveryReport } from "./Carrier.js"
-import { Carrier } from "./Carrier.js"
+import type { DeliveryReport } from "./DeliveryReportInbox.js"
+import { DeliveryReportInbox } from "./DeliveryReportInbox.js"
 import type * as MessageEvents from "./MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
 import * as Transition from "../internal/transition.js"
@@ -25,7 +26,7 @@ import { MessageStore } from "./MessageStore.js"
 
 /** DeliveryReports settings. @since 0.1.0 @category models */
 export interface Options {
-  /** Reports taken from the carrier per pass. */
+  /** Reports taken from the inbox per pass. */
   readonly batchSize: number
   /** Clock time between passes when the last one took less than a full batch. */
   readonly pollMillis: number
@@ -39,8 +40,8 @@ export const defaults: Options = { batchSize: 100, pollMillis: 1_000, holdMillis
 /** The DeliveryReports worker. @since 0.1.0 @category services */
 export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, {
   /**
-   * One pass: applies the held reports and those the carrier has now (none while reports that met
-   * a store failure wait); returns how many it took from the carrier.
+   * One pass: applies the held reports and those the inbox has now (none while reports that met
+   * a store failure wait); returns how many it took from the inbox.
    */
   readonly runOnce: Effect.Effect<number>
   /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
@@ -51,7 +52,7 @@ export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports
 
 interface Held {
   readonly report: DeliveryReport
-  /** When the report was taken from the carrier. */
+  /** When the report was taken from the inbox. */
   readonly since: number
   /** Why it is held: its message is not `sent` yet, or the store failed. */
   readonly reason: "early" | "store"
@@ -60,11 +61,11 @@ interface Held {
 /** Builds the DeliveryReports worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
-): Effect.Effect<Context.Tag.Service<DeliveryReports>, never, MessageStore | Carrier | IdGenerator> =>
+): Effect.Effect<Context.Tag.Service<DeliveryReports>, never, MessageStore | DeliveryReportInbox | IdGenerator> =>
   Effect.gen(function*() {
     const settings = { ...defaults, ...options }
     const messages = yield* MessageStore
-    const carrier = yield* Carrier
+    const inbox = yield* DeliveryReportInbox
     const waiting = yield* Ref.make<ReadonlyArray<Held>>([])
     const transition = yield* Transition.make("DeliveryReports")
 
@@ -113,13 +114,13 @@ export const make = (
         )
       )
 
-    // Taking reports removes them from the carrier, so from the take to the last write the pass
+    // Taking reports removes them from the inbox, so from the take to the last write the pass
     // is not interrupted: a worker being stopped finishes the reports it holds.
     const pass = Effect.uninterruptible(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const retry = yield* Ref.getAndSet(waiting, [])
       const storeFailed = retry.some((h) => h.reason === "store")
-      const fresh = storeFailed ? [] : yield* carrier.takeReports(settings.batchSize)
+      const fresh = storeFailed ? [] : yield* inbox.take(settings.batchSize)
       const all: ReadonlyArray<Held> = [...retry, ...fresh.map((report) => ({ report, since: now, reason: "early" as const }))]
       const held = all.length === 0 ? [] : yield* apply(all.map((h) => h.report))
       const keep: Array<Held> = []
@@ -145,5 +146,7 @@ export const make = (
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer = (options: Partial<Options> = {}): Layer.Layer<DeliveryReports, never, MessageStore | Carrier | IdGenerator> =>
+export const layer = (
+  options: Partial<Options> = {}
+): Layer.Layer<DeliveryReports, never, MessageStore | DeliveryReportInbox | IdGenerator> =>
   Layer.effect(DeliveryReports, make(options))

@@ -24,6 +24,7 @@ import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as Segments from "./Segments.js"
 import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
 import * as UrlPolicy from "../webhooks/UrlPolicy.js"
+import * as UseCase from "../internal/useCase.js"
 
 /** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.1.0 @category models */
 export interface SendInput {
@@ -122,6 +123,7 @@ const spell = (millis: number): string => {
 
 /** Builds the messaging use case on the stores, the markets and the messaging settings. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
   const messages = yield* MessageStore
   const senderIds = yield* SenderIdStore
   const subscriptions = yield* SubscriptionStore
@@ -141,8 +143,11 @@ export const make = Effect.gen(function*() {
     })
   }
 
-  const sendOnce = (principal: Principal, input: SendInput) =>
-    Effect.gen(function*() {
+  // Sends of one key wait for each other, so that a later one finds the message of the first (in
+  // this process; across processes, `Idempotency` puts them in order).
+  const sendingWithKey = KeyedLock.make()
+  const send = fn("Messaging.send")(
+    function*(principal: Principal, input: SendInput) {
       yield* requirePermission(principal, "messaging:send")
       const now = yield* Clock.currentTimeMillis
       if (input.idempotencyKey !== undefined) {
@@ -234,24 +239,22 @@ export const make = Effect.gen(function*() {
         : Option.none()
       yield* messages.insert(message, event)
       return message
-    })
+    },
+    (sendOnce, principal, input) =>
+      input.idempotencyKey === undefined
+        ? sendOnce
+        : sendingWithKey(`${principal.accountId}\u0000${input.idempotencyKey}`, sendOnce)
+  )
 
-  // Sends of one key wait for each other, so that a later one finds the message of the first (in
-  // this process; across processes, `Idempotency` puts them in order).
-  const sendingWithKey = KeyedLock.make()
-  const send = (principal: Principal, input: SendInput) =>
-    input.idempotencyKey === undefined
-      ? sendOnce(principal, input)
-      : sendingWithKey(`${principal.accountId}\u0000${input.idempotencyKey}`, sendOnce(principal, input))
-
-  const preview = (principal: Principal, input: { readonly body: string; readonly market?: string | undefined }) =>
-    Effect.gen(function*() {
+  const preview = fn("Messaging.preview")(
+    function*(principal: Principal, input: { readonly body: string; readonly market?: string | undefined }) {
       yield* requirePermission(principal, "messaging:send")
       const market = input.market === undefined ? Option.none() : Option.some(yield* checkMarket(input.market))
       if (loneSurrogate.test(input.body)) return yield* notWellFormed("body")
       const info = Segments.count(input.body)
       return { ...info, price: Option.map(market, (m) => price(m, info.segments)) } satisfies Preview
-    })
+    }
+  )
 
   const find = (principal: Principal, id: string) =>
     Effect.gen(function*() {
@@ -260,11 +263,13 @@ export const make = Effect.gen(function*() {
       return found.value
     })
 
-  const get = (principal: Principal, id: string) =>
-    Effect.zipRight(requirePermission(principal, "messaging:read"), find(principal, id))
+  const get = fn("Messaging.get")(function*(principal: Principal, id: string) {
+    yield* requirePermission(principal, "messaging:read")
+    return yield* find(principal, id)
+  })
 
-  const list = (principal: Principal, input: ListInput) =>
-    Effect.gen(function*() {
+  const list = fn("Messaging.list")(
+    function*(principal: Principal, input: ListInput) {
       yield* requirePermission(principal, "messaging:read")
       const requested = input.pageSize ?? pageSizes.default
       // any size above the largest is clamped, however large (`Infinity` too)
@@ -299,7 +304,8 @@ export const make = Effect.gen(function*() {
         nextCursor: hasMore && last !== undefined ? Cursor.encode({ sortKey: last.createdAt, id: last.id }, filters) : null,
         pageSize
       } satisfies Page<Message>
-    })
+    }
+  )
 
   const notCancellable = (status: string) =>
     new Conflict({
@@ -307,8 +313,8 @@ export const make = Effect.gen(function*() {
       message: `Only a scheduled message can be cancelled; this one is ${status}.`
     })
 
-  const cancel = (principal: Principal, id: string) =>
-    Effect.gen(function*() {
+  const cancel = fn("Messaging.cancel")(
+    function*(principal: Principal, id: string) {
       yield* requirePermission(principal, "messaging:send")
       const current = yield* find(principal, id)
       if (current.status !== "scheduled") return yield* notCancellable(current.status)
@@ -316,7 +322,8 @@ export const make = Effect.gen(function*() {
       const [moved] = yield* messages.transition([{ next: cancelled, from: "scheduled", event: Option.none() }])
       if (moved) return cancelled
       return yield* notCancellable((yield* find(principal, id)).status)
-    })
+    }
+  )
 
   return Messaging.of({ send, preview, get, list, cancel })
 })

@@ -1,10 +1,11 @@
 /**
- * Settings of the messaging use case; read from the environment in `@sendline/http`, given as
- * values by embedders.
+ * Settings of the messaging use case: given as values (`layer`), or read from a `Config`
+ * (`layerConfig`; `@sendline/http` reads them from the environment).
  *
  * @since 0.1.0
  */
-import { Context, Layer } from "effect"
+import type { ConfigError } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import type { UrlPolicy } from "../webhooks/UrlPolicy.js"
 import * as Url from "../webhooks/UrlPolicy.js"
 
@@ -31,3 +32,8 @@ export class MessagingConfig extends Context.Tag("@sendline/core/MessagingConfig
 /** The given settings, over the defaults. @since 0.1.0 @category layers */
 export const layer = (settings: Partial<Settings> = {}): Layer.Layer<MessagingConfig> =>
   Layer.succeed(MessagingConfig, { ...defaults, ...settings })
+
+/** The settings read from `config`, over the defaults. @since 0.1.0 @category layers */
+export const layerConfig = (
+  config: Config.Config.Wrap<Partial<Settings>>
+): Layer.Layer<MessagingConfig, ConfigError.ConfigError> => Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Carrier, DeliveryReports, Dispatcher, Errors, Messaging, MessageStore, Timestamp } from "@sendline/core"
-import { Clock, Effect, TestClock } from "effect"
+import { Carrier, DeliveryReportInbox, DeliveryReports, Dispatcher, Errors, Messaging, MessageStore, Timestamp } from "@sendline/core"
+import { Chunk, Clock, Effect, Fiber, Option, Queue, TestClock } from "effect"
 import * as TestCore from "../TestCore.js"
 import * as TestStores from "../TestStores.js"
 import * as TestWorkers from "../TestWorkers.js"
@@ -159,6 +159,41 @@ describe(`DeliveryReports (${store.name})`, () => {
       assert.deepStrictEqual(yield* reports.held, [])
       assert.strictEqual(yield* reports.runOnce, 2)
       assert.strictEqual(yield* reports.runOnce, 1)
+      for (const message of sent) assert.strictEqual((yield* TestWorkers.load(message)).status, "delivered", message.to)
+    }).pipe(Effect.provide(storeLayer())))
+
+  it.effect("over a push-based inbox (a bounded queue), a failing store makes the network's pushes wait", () =>
+    Effect.gen(function*() {
+      const sent = yield* Effect.forEach(["5678", "5679", "5680"], sentTo)
+      const queue = yield* Queue.bounded<DeliveryReportInbox.DeliveryReport>(1)
+      const now = yield* Clock.currentTimeMillis
+      const pushing = yield* Effect.fork(Effect.forEach(sent, (m) =>
+        Queue.offer(queue, { reference: m.id, accountId: m.accountId, carrierMessageId: "c", outcome: "delivered", at: now })))
+      yield* Effect.yieldNow() // the network pushes what the inbox takes
+      const store = yield* MessageStore.MessageStore
+      let failing = true
+      const flaky = MessageStore.MessageStore.of({
+        ...store,
+        findMany: (keys) =>
+          Effect.suspend(() => failing ? Effect.fail(new Errors.StoreUnavailable({ message: "down" })) : store.findMany(keys))
+      })
+      const reports = yield* DeliveryReports.make({ batchSize: 1 }).pipe(
+        Effect.provideService(MessageStore.MessageStore, flaky),
+        Effect.provideService(DeliveryReportInbox.DeliveryReportInbox, {
+          take: (max) => Effect.map(Queue.takeUpTo(queue, max), Chunk.toReadonlyArray)
+        })
+      )
+      assert.strictEqual(yield* reports.runOnce, 1, "one taken; the store fails")
+      assert.strictEqual(yield* reports.runOnce, 0, "no more taken while it fails")
+      yield* Effect.yieldNow()
+      assert.isTrue(yield* Queue.isFull(queue), "the inbox is full")
+      assert.isTrue(Option.isNone(yield* Fiber.poll(pushing)), "the last push waits")
+
+      failing = false
+      assert.strictEqual(yield* reports.runOnce, 0, "the held report first")
+      assert.strictEqual(yield* reports.runOnce, 1)
+      assert.strictEqual(yield* reports.runOnce, 1)
+      yield* Fiber.join(pushing)
       for (const message of sent) assert.strictEqual((yield* TestWorkers.load(message)).status, "delivered", message.to)
     }).pipe(Effect.provide(storeLayer())))
 

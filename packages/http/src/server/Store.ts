@@ -11,7 +11,7 @@ import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer, Option } from "effect"
 import { mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
-import type { ServerConfig } from "../Config.js"
+import type { ServerConfig } from "./Config.js"
 
 /**
  * Makes `directory` and its missing parents, its owner's only. Not Node's `recursive` mkdir: it

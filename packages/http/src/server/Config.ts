@@ -1,9 +1,12 @@
 /**
- * The server's configuration from the environment (CONTRACT §9), with its defaults. The only place
- * that reads the environment.
+ * The server's configuration from the environment (CONTRACT §9), with its defaults: the only place
+ * that names the variables and parses them. `server` reads every setting at start, checked together;
+ * `messaging`, `carrier` and `workers` are what the core's and the carrier's `layerConfig`s read.
  *
  * @since 0.1.0
  */
+import type { CarrierMock } from "@sendline/carrier-mock"
+import type { MessagingConfig, Workers } from "@sendline/core"
 import type { SqliteStore } from "@sendline/store-sqlite"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
 
@@ -15,29 +18,12 @@ export interface ServerConfig {
   readonly sqlitePath: string
   readonly sqliteSynchronous: SqliteStore.Synchronous
   readonly rateLimitPerSecond: number
-  readonly webhookAllowHttp: boolean
-  readonly webhookAllowPrivate: boolean
-  readonly maxSegments: number
-  readonly carrier: CarrierSettings
-  readonly workers: WorkerSettings
-}
-
-/** How the background workers poll and hold their work (WORKER_*). @since 0.1.0 @category models */
-export interface WorkerSettings {
-  /** Clock time between passes when a pass found less than a full batch. */
-  readonly pollMillis: number
-  /** How long a claim holds a message; a process that dies loses its claims when they end. */
-  readonly leaseMillis: number
-}
-
-/** The simulated carrier's settings (CARRIER_*); see `@sendline/carrier-mock`. @since 0.1.0 @category models */
-export interface CarrierSettings {
-  readonly submitLatencyMillis: number
-  readonly reportDelayMillis: number
-  readonly maxPerSecond: Option.Option<number>
-  readonly journalPath: Option.Option<string>
-  /** How long the carrier remembers a submission in memory (its dedupe window). */
-  readonly retainMillis: number
+  /** What `messaging` reads. */
+  readonly messaging: Partial<MessagingConfig.Settings>
+  /** What `carrier` reads. */
+  readonly carrier: CarrierMock.Options
+  /** What `workers` reads. */
+  readonly workers: Workers.Options
 }
 
 /**
@@ -77,8 +63,8 @@ const integerAtLeast = (name: string, min: number, fallback: number) =>
 /** A text setting, `fallback` when unset or empty (`HOST=` must not mean every interface). */
 const text = (name: string, fallback: string) => given(name).pipe(Config.withDefault(fallback))
 
-/** An optional text setting, unset when empty. */
-const optionalText = (name: string) => Config.option(given(name))
+/** An optional text setting, undefined when unset or empty. */
+const optionalText = (name: string) => given(name).pipe(Config.withDefault(undefined))
 
 /** The value of `choices` that `name` names, in any case. */
 const oneOf = <A>(name: string, choices: ReadonlyMap<string, A>) =>
@@ -91,7 +77,66 @@ const oneOf = <A>(name: string, choices: ReadonlyMap<string, A>) =>
 
 const synchronousModes = new Map<string, SqliteStore.Synchronous>([["normal", "normal"], ["full", "full"]])
 
-/** Every setting, with CONTRACT §9's names. @since 0.1.0 @category config */
+/** The messaging settings (`MAX_MESSAGE_SEGMENTS`, `WEBHOOK_ALLOW_*`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
+export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Config.all({
+  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10),
+  callbackPolicy: Config.all({
+    allowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
+    allowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
+  })
+})
+
+/** How long a worker's claim holds a message; the carrier's dedupe window depends on it too. */
+const leaseMillis = integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
+
+/**
+ * The workers' settings (`WORKER_*`: one poll interval for all, one lease for those that claim),
+ * for `Workers.layerConfig`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const workers: Config.Config<Workers.Options> = Config.map(
+  Config.all({ pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000), leaseMillis }),
+  ({ leaseMillis, pollMillis }) => ({
+    dispatcher: { pollMillis, leaseMillis },
+    scheduler: { pollMillis, leaseMillis },
+    deliveryReports: { pollMillis }
+  })
+)
+
+/**
+ * The simulated carrier's settings (`CARRIER_*`, in milliseconds), for `CarrierMock.layerConfig`;
+ * `CARRIER_RETAIN_MS` must be at least twice `WORKER_LEASE_MS`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const carrier: Config.Config<CarrierMock.Options> = Config.all([
+  Config.all({
+    submitLatency: integerAtLeast("CARRIER_SUBMIT_LATENCY_MS", 0, 0),
+    reportDelay: integerAtLeast("CARRIER_REPORT_DELAY_MS", 0, 2000),
+    maxPerSecond: integer("CARRIER_MAX_PER_SECOND").pipe(atLeast("CARRIER_MAX_PER_SECOND", 1), Config.withDefault(undefined)),
+    journalPath: optionalText("CARRIER_JOURNAL_PATH"),
+    // a server runs for days: the mock forgets what is older than its dedupe window
+    retain: integerAtLeast("CARRIER_RETAIN_MS", 0, 10 * 60_000)
+  }),
+  leaseMillis
+]).pipe(
+  // A message whose submission went unanswered (a crash, a 7777) is submitted again a lease
+  // later: the simulated carrier must still remember the first one then, to dedupe or accept it.
+  Config.mapOrFail(([options, leaseMillis]) =>
+    options.retain >= 2 * leaseMillis
+      ? Either.right(options)
+      : Either.left(ConfigError.InvalidData(
+        ["CARRIER_RETAIN_MS"],
+        `CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (${2 * leaseMillis} ms): ` +
+          "a message is submitted again one lease later, and the carrier must still remember the first submission"
+      ))
+  )
+)
+
+/** Every setting, with CONTRACT §9's names, checked together at start. @since 0.1.0 @category config */
 export const server: Config.Config<ServerConfig> = Config.all({
   port: parsed("PORT", "a network port", (text) => {
     const port = /^\d+$/.test(text) ? Number(text) : NaN
@@ -113,52 +158,32 @@ export const server: Config.Config<ServerConfig> = Config.all({
     Config.validate({ message: "RATE_LIMIT_PER_SECOND must be 0 (no limit) or more", validation: (n) => n >= 0 }),
     Config.withDefault(100)
   ),
-  webhookAllowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
-  webhookAllowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
-  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10),
-  carrier: Config.all({
-    submitLatencyMillis: integerAtLeast("CARRIER_SUBMIT_LATENCY_MS", 0, 0),
-    reportDelayMillis: integerAtLeast("CARRIER_REPORT_DELAY_MS", 0, 2000),
-    maxPerSecond: Config.option(integer("CARRIER_MAX_PER_SECOND").pipe(atLeast("CARRIER_MAX_PER_SECOND", 1))),
-    journalPath: optionalText("CARRIER_JOURNAL_PATH"),
-    retainMillis: integerAtLeast("CARRIER_RETAIN_MS", 0, 10 * 60_000)
-  }),
-  workers: Config.all({
-    pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000),
-    leaseMillis: integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
-  })
-}).pipe(
-  // A message whose submission went unanswered (a crash, a 7777) is submitted again a lease
-  // later: the simulated carrier must still remember the first one then, to dedupe or accept it.
-  Config.mapOrFail((settings) =>
-    settings.carrier.retainMillis >= 2 * settings.workers.leaseMillis
-      ? Either.right(settings)
-      : Either.left(ConfigError.InvalidData(
-        ["CARRIER_RETAIN_MS"],
-        `CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (${2 * settings.workers.leaseMillis} ms): ` +
-          "a message is submitted again one lease later, and the carrier must still remember the first submission"
-      ))
-  )
-)
+  messaging,
+  carrier,
+  workers
+})
 
 /**
- * What a configuration error says: each problem naming its variable, joined by "; "
- * ("PORT: Expected a network port value but received abc").
+ * What a configuration error says: each problem once, naming its variable, joined by "; "
+ * ("PORT: Expected a network port value but received abc"). A variable that several settings
+ * read (`WORKER_LEASE_MS`) is named once.
  *
  * @since 0.1.0
  * @category errors
  */
-export const describeError = (error: ConfigError.ConfigError): string => {
+export const describeError = (error: ConfigError.ConfigError): string => [...new Set(problems(error))].join("; ")
+
+const problems = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
   switch (error._op) {
     case "And":
     case "Or":
-      return `${describeError(error.left)}; ${describeError(error.right)}`
+      return [...problems(error.left), ...problems(error.right)]
     case "Unsupported":
     case "SourceUnavailable":
     case "MissingData":
     case "InvalidData": {
       const name = error.path.join("_")
-      return name === "" || error.message.startsWith(name) ? error.message : `${name}: ${error.message}`
+      return [name === "" || error.message.startsWith(name) ? error.message : `${name}: ${error.message}`]
     }
   }
 }

@@ -7,45 +7,24 @@
 import { Args, Command, Options } from "@effect/cli"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Account, Admin, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
-import { Console, Duration, Effect, Layer, Logger, Option, Schema } from "effect"
+import { Console, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
-import * as Store from "./server/Store.js"
+import * as Store from "./Store.js"
 
-/** The use cases over the configured store. */
+/** The use cases over the configured store, with the configured messaging settings. */
+// No trace exporter yet: use cases are built without spans (see `Services.withoutSpans`).
 const coreLayer = (config: Config.ServerConfig) =>
-  Services.layerWith.pipe(
-    Layer.provideMerge(Layer.mergeAll(
-      Markets.layer,
-      Ids.layer,
-      MessagingConfig.layer({
-        maxSegments: config.maxSegments,
-        callbackPolicy: { allowHttp: config.webhookAllowHttp, allowPrivate: config.webhookAllowPrivate }
-      })
-    )),
+  Services.withoutSpans(Services.layerWithoutDefaults).pipe(
+    Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layerConfig(Config.messaging))),
     Layer.provideMerge(Store.layer(config))
   )
 
 /** The simulated carrier, the only carrier there is for now. */
-const carrierLayer = (settings: Config.CarrierSettings) =>
-  Layer.tap(
-    CarrierMock.layer({
-      submitLatency: Duration.millis(settings.submitLatencyMillis),
-      reportDelay: Duration.millis(settings.reportDelayMillis),
-      // a server runs for days: the mock forgets what is older than its dedupe window
-      retain: Duration.millis(settings.retainMillis),
-      ...(Option.isSome(settings.maxPerSecond) ? { maxPerSecond: settings.maxPerSecond.value } : {}),
-      ...(Option.isSome(settings.journalPath) ? { journalPath: settings.journalPath.value } : {})
-    }),
-    () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")
-  )
-
-/** Worker options from the settings: one poll interval for all, one lease for those that claim. */
-const workerOptions = ({ leaseMillis, pollMillis }: Config.WorkerSettings): Workers.Options => ({
-  dispatcher: { pollMillis, leaseMillis },
-  scheduler: { pollMillis, leaseMillis },
-  deliveryReports: { pollMillis }
-})
+const carrierLayer = Layer.tap(
+  CarrierMock.layerConfig(Config.carrier),
+  () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")
+)
 
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>
   Effect.flatMap(Config.server, (config) => Effect.provide(effect, coreLayer(config)))
@@ -79,6 +58,7 @@ const demo = Options.boolean("demo").pipe(
 // The demo key is issued once the server listens: a start that cannot listen prints no key.
 const serve = Command.make("serve", { demo }, ({ demo }) =>
   Effect.gen(function*() {
+    // every setting checked before anything starts; the layers below read theirs through Config
     const config = yield* Config.server
     const printDemoKey = Effect.gen(function*() {
       const issued = yield* Demo.ensure
@@ -95,8 +75,8 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
     })
     const serving = Layer.mergeAll(
       Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
-      Workers.layer(workerOptions(config.workers))
-    ).pipe(Layer.provide(carrierLayer(config.carrier)))
+      Workers.layerConfig(Config.workers)
+    ).pipe(Layer.provide(carrierLayer))
     // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.
     const program = Effect.scoped(Effect.gen(function*() {
       yield* Effect.logInfo(`Store: ${Store.describe(config)}`)
