@@ -8,7 +8,7 @@
 import type { Errors, Stores } from "@sendline/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Migrations, SqlStore } from "@sendline/store-sql"
+import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer } from "effect"
 import * as fs from "node:fs"
@@ -59,7 +59,7 @@ const migrate = (options: Options) => (sql: SqlClient.SqlClient) =>
  * better-sqlite3 is synchronous and the client holds one connection: statements run one at a time
  * and the database has a single writer.
  */
-const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
+const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // Each write is a transaction on the one connection (a statement or several; the batched
   // message insert is a group commit). Nothing else runs meanwhile, so it costs no waiting.
   write: (effect) => sql.withTransaction(effect),

@@ -5,8 +5,9 @@ import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { Rows } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Layer, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -151,7 +152,7 @@ describe("SqliteStore", () => {
       assert.instanceOf(error.cause, SqlError)
     }).pipe(Effect.provide(SqliteStore.layerSqlite({ filename: ":memory:" }))))
 
-  it.effect("a row that is not what Sendline stores is Errors.StoreUnavailable naming its table, never wrong data", () =>
+  it.effect("a row that is not what Sendline stores is a defect naming its table and column, never wrong data nor StoreUnavailable", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const accounts = yield* AccountStore.AccountStore
@@ -160,15 +161,19 @@ describe("SqliteStore", () => {
       assert.deepStrictEqual(yield* accounts.findAccount(account.id), Option.some(account))
       for (
         const [column, value, says] of [
-          ["type", "alien", /sendline_accounts/],
-          ["markets", "[AU", /sendline_accounts/],
-          ["markets", "[1]", /sendline_accounts/]
+          ["type", "alien", /^A row of sendline_accounts .*: column type: expected "brand" \| "aggregator"/],
+          ["markets", "[AU", /^A row of sendline_accounts .*: column markets: expected/],
+          ["markets", "[1]", /^A row of sendline_accounts .*: column markets: expected/]
         ] as const
       ) {
         yield* sql`UPDATE sendline_accounts SET ${sql(column)} = ${value} WHERE id = ${account.id}`
-        const error = yield* Effect.flip(accounts.findAccount(account.id))
-        assert.instanceOf(error, Errors.StoreUnavailable, column)
+        const exit = yield* Effect.exit(accounts.findAccount(account.id))
+        const defect = Exit.isFailure(exit) ? Cause.dieOption(exit.cause) : Option.none()
+        assert.isTrue(Option.isSome(defect), `${column}: a defect, not a failure`)
+        const error = Option.getOrThrow(defect)
+        assert.instanceOf(error, Rows.UnreadableRow, column)
         assert.match(error.message, says)
+        assert.notInclude(error.message, value, "never the value it holds")
         yield* sql`UPDATE sendline_accounts SET type = 'cpaas', markets = '["AU"]' WHERE id = ${account.id}`
       }
     }).pipe(Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))
