@@ -5,7 +5,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Rows } from "@sendline/store-sql"
+import { Migrations, Rows } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -92,25 +92,12 @@ describe("SqliteStore", () => {
         const sql = yield* SqlClient.SqlClient
         yield* SqliteStore.make
         yield* SqliteStore.make
-        return {
-          migrations: yield* sql<{ migration_id: number }>`SELECT migration_id FROM sendline_migrations`,
-          tables: yield* tables(sql)
-        }
+        return { migrations: yield* Migrations.recorded, tables: yield* tables(sql) }
       }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename })))
       const first = yield* once
       const second = yield* once
-      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1, 2, 3, 4])
+      assert.deepStrictEqual(first, { migrations: Migrations.ids, tables: Migrations.tables })
       assert.deepStrictEqual(second, first)
-      assert.deepStrictEqual(first.tables, [
-        "sendline_accounts",
-        "sendline_api_keys",
-        "sendline_events",
-        "sendline_idempotency_keys",
-        "sendline_messages",
-        "sendline_migrations",
-        "sendline_sender_ids",
-        "sendline_webhook_subscriptions"
-      ])
     }))
 
   it.effect("a file database runs in WAL mode with foreign keys on", () =>
