@@ -71,7 +71,13 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
     sql`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
       UPDATE sendline_messages SET claimed_until = ${leaseUntil}
       FROM due WHERE sendline_messages.id = due.id
-      RETURNING sendline_messages.*`
+      RETURNING sendline_messages.*`,
+  // node-postgres' error carries the SQLSTATE (23505: unique_violation) and the name of the
+  // violated constraint, here the unique index (SQLite names its columns instead).
+  isUniqueViolation: (error, index) => {
+    const cause = error.cause as { readonly code?: unknown; readonly constraint?: unknown } | undefined
+    return cause?.code === "23505" && cause.constraint === index.name
+  }
 })
 
 /**

@@ -1,6 +1,6 @@
 import type { Account, Message } from "@sendline/core"
 import { AccountStore, Errors, IdempotencyStore, MessageStore } from "@sendline/core"
-import { StoreSuite } from "@sendline/core/testing"
+import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -35,6 +35,9 @@ if (Option.isNone(database)) {
   const OnSuiteClient = PgStore.layer.pipe(Layer.provideMerge(SuiteClient))
 
   StoreSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
+
+  // Built once per process of the suite: a pool of its own on the suite's schema.
+  SharedDatabaseSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
 
   const account = (id: string): Account.Account => ({
     id,

@@ -11,6 +11,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import { Effect } from "effect"
+import type * as Migrations from "./Migrations.js"
 
 /**
  * What differs between the databases. Every write of the store, those below included, runs
@@ -37,6 +38,8 @@ export interface Dialect {
     due: Statement.Statement<{ readonly id: string }>,
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  /** Whether `error` is a write refused for a duplicate in `index` (each driver says so its own way). */
+  readonly isUniqueViolation: (error: SqlError, index: Migrations.UniqueIndex) => boolean
 }
 
 /**

@@ -15,6 +15,7 @@ import { Array as Arr, Effect, Option, Schema } from "effect"
 import * as Batcher from "./Batcher.js"
 import * as Database from "./Database.js"
 import * as Events from "./Events.js"
+import * as Migrations from "./Migrations.js"
 import * as Rows from "./Rows.js"
 
 /**
@@ -133,7 +134,7 @@ interface NewMessage {
  * @category constructors
  */
 export const make = (
-  { dialect, read, sql, transaction, write }: Database.Database
+  { dialect, read, sql, transaction, unavailable, write }: Database.Database
 ): Effect.Effect<Context.Tag.Service<MessageStore.MessageStore>, never, Scope.Scope> =>
   Effect.gen(function*() {
     // The messages and events of many concurrent sends in one write (group commit): atomic for the
@@ -144,9 +145,19 @@ export const make = (
       run: (batch: ReadonlyArray<NewMessage>) => {
         const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
         const insertMessages = insert(sql, batch.map(({ message }) => message))
-        return write(
+        return dialect.write(
           events.length === 0 ? insertMessages : dialect.insertWithEvents(insertMessages, Events.insert(sql, events))
-        ).pipe(Effect.as(batch.map(() => undefined)))
+        ).pipe(
+          Effect.mapError((error) => {
+            // A batch of several that fails is run again item by item: alone, a duplicate key is its own.
+            const [only] = batch
+            return batch.length === 1 && only!.message.idempotencyKey !== undefined &&
+                dialect.isUniqueViolation(error, Migrations.messageIdempotencyKeys)
+              ? new MessageStore.IdempotencyKeyTaken({ accountId: only!.message.accountId, key: only!.message.idempotencyKey })
+              : unavailable(error)
+          }),
+          Effect.as(batch.map(() => undefined))
+        )
       }
     })
 
@@ -211,6 +222,9 @@ export const make = (
             ORDER BY created_at DESC, id DESC LIMIT 1`,
           messages.decodeFirst
         )),
+      releaseIdempotencyKey: (accountId, key, before) =>
+        write(Effect.asVoid(sql`UPDATE sendline_messages SET idempotency_key = NULL
+          WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at < ${before}`)),
       // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id).
       list: (accountId, filter, after, limit) => {
         const where = [sql`account_id = ${accountId}`]

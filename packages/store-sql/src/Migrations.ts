@@ -2,8 +2,8 @@
  * The migrations of the Sendline stores: one set of tables, columns and indexes, written once, with
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
- * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`)
- * and the statements are those every existing database was migrated with: change neither, add a
+ * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
+ * `0005_message_idempotency_keys_unique`) and the statements are those every existing database was migrated with: change neither, add a
  * migration (and list its tables in `tables`). `ids` and `tables` are what both stores' tests
  * expect of a migrated database.
  *
@@ -35,6 +35,31 @@ export interface Ddl {
 
 /** The table in which the Migrator records what has run. @since 0.1.0 @category constants */
 export const table = "sendline_migrations"
+
+/**
+ * A unique index, as a store's dialect recognises a write that violates it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UniqueIndex {
+  readonly name: string
+  readonly table: string
+  readonly columns: ReadonlyArray<string>
+}
+
+/**
+ * One idempotency key per account among its messages (created by `0005`: never change it, add a
+ * migration).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const messageIdempotencyKeys: UniqueIndex = {
+  name: "sendline_messages_idempotency_key_unique",
+  table: "sendline_messages",
+  columns: ["account_id", "idempotency_key"]
+}
 
 /** The tables the migrations create, and the Migrator's own, by name. @since 0.1.0 @category constants */
 export const tables: ReadonlyArray<string> = [
@@ -153,6 +178,7 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
     // The idempotency key a message was sent with: a retry whose first answer was lost in a crash
     // finds the message instead of sending it again. Not unique: a key may be used again after its
     // 24 hours (the reservation in sendline_idempotency_keys is what admits one request at a time).
+    // 0005 replaces this index with a unique one.
     "0003_message_idempotency_keys": () => statements(
       `ALTER TABLE sendline_messages ADD COLUMN idempotency_key TEXT`,
       `CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
@@ -161,6 +187,22 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
     // Who holds a Sender ID string in a market, whatever the account (one brand per market, CONTRACT §6).
     "0004_sender_id_holders": () => statements(
       `CREATE INDEX sendline_sender_ids_holders ON sendline_sender_ids (sender_id, market)`
+    ),
+    // A message's idempotency key unique per account, so that two processes sending with one key
+    // at once create one message (0003's index was not unique). An old database may hold a key
+    // sent again after its 24 hours: all but the account's newest message with it give it up first.
+    "0005_message_idempotency_keys_unique": () => statements(
+      `UPDATE sendline_messages SET idempotency_key = NULL
+      WHERE idempotency_key IS NOT NULL AND EXISTS (
+        SELECT 1 FROM sendline_messages newer
+        WHERE newer.account_id = sendline_messages.account_id
+          AND newer.idempotency_key = sendline_messages.idempotency_key
+          AND (newer.created_at, newer.id) > (sendline_messages.created_at, sendline_messages.id)
+      )`,
+      `DROP INDEX sendline_messages_idempotency_key`,
+      `CREATE UNIQUE INDEX ${messageIdempotencyKeys.name}
+        ON ${messageIdempotencyKeys.table} (${messageIdempotencyKeys.columns.join(", ")})
+        WHERE idempotency_key IS NOT NULL`
     )
 }
 

@@ -69,7 +69,14 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // One statement under the single writer: the select and the update cannot interleave with
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (due, leaseUntil) =>
-    sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`
+    sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
+  // better-sqlite3's error has SQLite's extended code, and its message names the columns of the
+  // unique index, not the index: "UNIQUE constraint failed: sendline_messages.account_id, …".
+  isUniqueViolation: (error, index) => {
+    const cause = error.cause as { readonly code?: unknown; readonly message?: unknown } | undefined
+    return cause?.code === "SQLITE_CONSTRAINT_UNIQUE" &&
+      cause.message === `UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`
+  }
 })
 
 /**

@@ -7,7 +7,7 @@ import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { Message, MessageFilter } from "../messaging/Message.js"
-import { MessageStore } from "../messaging/MessageStore.js"
+import { IdempotencyKeyTaken, MessageStore } from "../messaging/MessageStore.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
 import { fresh, T, makeMessage, makeEvent, freshAccount, ids, newestFirst, seedMessages, listAllPages, drainAllClaims, oldestFirst, transitionOne } from "./Fixtures.js"
@@ -67,22 +67,89 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* messages.findMany([]), [])
     }))
 
-  it.effect("MessageStore: findByIdempotencyKey answers the account's newest message with the key since a time", () =>
+  it.effect("MessageStore: findByIdempotencyKey answers the account's message with the key if created at or after since", () =>
     Effect.gen(function*() {
       const messages = yield* MessageStore
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
       const key = fresh("idem")
-      const older = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T })
-      const newer = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 86_400_001 })
-      yield* messages.insert(older, Option.none())
-      yield* messages.insert(newer, Option.none())
-      yield* messages.insert(makeMessage(accountId, fresh("msg"), { createdAt: T + 86_400_002 }), Option.none())
-      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T), Option.some(newer))
-      assert.deepStrictEqual(yield* messages.findById(accountId, older.id), Option.some(older), "the key is kept")
-      assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, key, T + 86_400_002)))
+      const keyed = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 1_000 })
+      yield* messages.insert(keyed, Option.none())
+      yield* messages.insert(makeMessage(accountId, fresh("msg"), { createdAt: T + 2_000 }), Option.none())
+      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T), Option.some(keyed))
+      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T + 1_000), Option.some(keyed), "since is inclusive")
+      assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, key, T + 1_001)))
       assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(otherAccountId, key, 0)))
       assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, fresh("idem"), 0)))
+    }))
+
+  it.effect("MessageStore: insert with a key another message of the account holds fails IdempotencyKeyTaken, writing nothing", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const events = yield* EventStore
+      const accountId = yield* freshAccount
+      const otherAccountId = yield* freshAccount
+      const key = fresh("idem")
+      const holder = makeMessage(accountId, fresh("msg"), { idempotencyKey: key })
+      yield* messages.insert(holder, Option.none())
+      const again = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 1 })
+      const error = yield* Effect.flip(messages.insert(again, Option.some(makeEvent(again, fresh("evt"), T + 1))))
+      assert.deepStrictEqual(error, new IdempotencyKeyTaken({ accountId, key }))
+      assert.isTrue(Option.isNone(yield* messages.findById(accountId, again.id)))
+      assert.deepStrictEqual(yield* events.listBySubject(accountId, again.id), [])
+      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, 0), Option.some(holder))
+      // the key is the account's own; messages without one never collide
+      const theirs = makeMessage(otherAccountId, fresh("msg"), { idempotencyKey: key })
+      yield* messages.insert(theirs, Option.none())
+      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(otherAccountId, key, 0), Option.some(theirs))
+      for (const message of [makeMessage(accountId, fresh("msg")), makeMessage(accountId, fresh("msg"))]) {
+        yield* messages.insert(message, Option.none())
+      }
+    }))
+
+  it.effect("MessageStore: of concurrent inserts with one key exactly one is written; the others fail IdempotencyKeyTaken", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const accountId = yield* freshAccount
+      const key = fresh("idem")
+      const attempts = Array.from({ length: 10 }, (_, i) => makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + i }))
+      const unkeyed = Array.from({ length: 10 }, () => makeMessage(accountId, fresh("msg")))
+      const results = yield* Effect.all(
+        [...attempts, ...unkeyed].map((message) => Effect.either(messages.insert(message, Option.none()))),
+        { concurrency: "unbounded" }
+      )
+      const written = attempts.filter((_, i) => results[i]!._tag === "Right")
+      assert.strictEqual(written.length, 1)
+      for (const [i, result] of results.entries()) {
+        if (i >= attempts.length) assert.strictEqual(result._tag, "Right", "a send without a key is never refused")
+        else if (result._tag === "Left") assert.deepStrictEqual(result.left, new IdempotencyKeyTaken({ accountId, key }))
+      }
+      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, 0), Option.some(written[0]!))
+    }))
+
+  it.effect("MessageStore: releaseIdempotencyKey takes the key off the messages created before a time; then insert takes it", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const accountId = yield* freshAccount
+      const otherAccountId = yield* freshAccount
+      const key = fresh("idem")
+      const old = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T, reference: "kept" })
+      const theirs = makeMessage(otherAccountId, fresh("msg"), { idempotencyKey: key, createdAt: T })
+      yield* messages.insert(old, Option.none())
+      yield* messages.insert(theirs, Option.none())
+      const next = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 86_400_000 })
+
+      yield* messages.releaseIdempotencyKey(accountId, key, T)
+      assert.deepStrictEqual(yield* messages.findById(accountId, old.id), Option.some(old), "created at `before`: kept")
+      assert.strictEqual((yield* Effect.flip(messages.insert(next, Option.none())))._tag, "IdempotencyKeyTaken")
+
+      yield* messages.releaseIdempotencyKey(accountId, key, T + 1)
+      const { idempotencyKey: _, ...released } = old
+      assert.deepStrictEqual(yield* messages.findById(accountId, old.id), Option.some(released), "everything else kept")
+      yield* messages.insert(next, Option.none())
+      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, 0), Option.some(next))
+      assert.deepStrictEqual(yield* messages.findById(otherAccountId, theirs.id), Option.some(theirs), "another account's key")
+      yield* messages.releaseIdempotencyKey(accountId, fresh("idem"), T + 1)
     }))
 
   it.effect("MessageStore: another account's message is not found", () =>
