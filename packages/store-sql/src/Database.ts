@@ -60,7 +60,9 @@ export const batchLimit = 256
  * @category models
  */
 export interface Database {
+  /** The store's client, without transforms. */
   readonly sql: SqlClient.SqlClient
+  /** What this database does its own way. */
   readonly dialect: Dialect
   /** A failure of the database as the ports report it. */
   readonly unavailable: (cause: SqlError) => Errors.StoreUnavailable

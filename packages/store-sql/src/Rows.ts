@@ -99,7 +99,9 @@ const faultOf = (issue: ParseResult.ParseIssue): { readonly column: string; read
  * @category models
  */
 export interface Table<A, I> {
+  /** The table's name in the database. */
   readonly name: string
+  /** From domain value (Type) to row (Encoded). */
   readonly schema: Schema.Schema<A, I>
   /** The rows as domain values; a row that does not decode dies with `UnreadableRow`. */
   readonly decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>
