@@ -278,7 +278,7 @@ export const make = Effect.gen(function*() {
     })
 
   // Sends of one key wait for each other, so that a later one finds the message of the first (in
-  // this process; across processes, `Idempotency` puts them in order).
+  // this process; across processes, the store's unique key refuses the second insert: see `insert`).
   const sendingWithKey = KeyedLock.make()
   const send = (principal: Principal, input: SendInput) =>
     input.idempotencyKey === undefined
