@@ -150,10 +150,10 @@ export const make = (
         ).pipe(
           Effect.mapError((error) => {
             // A batch of several that fails is run again item by item: alone, a duplicate key is its own.
-            const [only] = batch
-            return batch.length === 1 && only!.message.idempotencyKey !== undefined &&
+            const { accountId, idempotencyKey } = batch[0]!.message
+            return batch.length === 1 && idempotencyKey !== undefined &&
                 dialect.isUniqueViolation(error, Migrations.messageIdempotencyKeys)
-              ? new MessageStore.IdempotencyKeyTaken({ accountId: only!.message.accountId, key: only!.message.idempotencyKey })
+              ? new MessageStore.IdempotencyKeyTaken({ accountId, key: idempotencyKey })
               : unavailable(error)
           }),
           Effect.as(batch.map(() => undefined))

@@ -70,12 +70,13 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (due, leaseUntil) =>
     sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
-  // better-sqlite3's error has SQLite's extended code, and its message names the columns of the
-  // unique index, not the index: "UNIQUE constraint failed: sendline_messages.account_id, …".
+  // SQLite's error (SQLITE_CONSTRAINT_UNIQUE) names the columns of the unique index, not the index
+  // (PostgreSQL's names the index): "UNIQUE constraint failed: sendline_messages.account_id, …".
+  // Its message is SQLite's own whatever the driver, which may put its code before it.
   isUniqueViolation: (error, index) => {
-    const cause = error.cause as { readonly code?: unknown; readonly message?: unknown } | undefined
-    return cause?.code === "SQLITE_CONSTRAINT_UNIQUE" &&
-      cause.message === `UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`
+    const message = (error.cause as { readonly message?: unknown } | undefined)?.message
+    return typeof message === "string" &&
+      message.endsWith(`UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`)
   }
 })
 
