@@ -10,7 +10,7 @@
 import type { Errors, Stores } from "@sendline/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Migrations, SqlStore } from "@sendline/store-sql"
+import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Duration, Effect, Layer, Redacted } from "effect"
 
@@ -54,7 +54,7 @@ const migrate = (sql: SqlClient.SqlClient) =>
 // the store
 // ---------------------------------------------------------------------------------------------
 
-const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
+const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // Unlike SQLite (one connection, a transaction per write), a write that is one statement runs
   // on its own: PostgreSQL makes each statement atomic, and a transaction would cost a pinned pool
   // connection and two more round trips. (The idempotency reserve and its read-back, which must
@@ -71,7 +71,13 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
     sql`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
       UPDATE sendline_messages SET claimed_until = ${leaseUntil}
       FROM due WHERE sendline_messages.id = due.id
-      RETURNING sendline_messages.*`
+      RETURNING sendline_messages.*`,
+  // node-postgres' error carries the SQLSTATE (23505: unique_violation) and the name of the
+  // violated constraint, here the unique index (SQLite names its columns instead).
+  isUniqueViolation: (error, index) => {
+    const cause = error.cause as { readonly code?: unknown; readonly constraint?: unknown } | undefined
+    return cause?.code === "23505" && cause.constraint === index.name
+  }
 })
 
 /**

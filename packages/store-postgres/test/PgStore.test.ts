@@ -1,10 +1,11 @@
 import type { Account, Message } from "@sendline/core"
 import { AccountStore, Errors, IdempotencyStore, MessageStore } from "@sendline/core"
-import { StoreSuite } from "@sendline/core/testing"
+import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
+import { Migrations } from "@sendline/store-sql"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { Context, Deferred, Effect, Fiber, Layer, Option, Redacted } from "effect"
@@ -34,6 +35,9 @@ if (Option.isNone(database)) {
   const OnSuiteClient = PgStore.layer.pipe(Layer.provideMerge(SuiteClient))
 
   StoreSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
+
+  // Built once per process of the suite: a pool of its own on the suite's schema.
+  SharedDatabaseSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
 
   const account = (id: string): Account.Account => ({
     id,
@@ -67,30 +71,11 @@ if (Option.isNone(database)) {
         const migrateOnce = Effect.provide(Effect.scoped(PgStore.make), client(url))
         yield* Effect.all(Array.from({ length: 4 }, () => migrateOnce), { concurrency: "unbounded" })
         yield* migrateOnce
-        const { migrations, names } = yield* Effect.gen(function*() {
+        const migrated = yield* Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
-          return {
-            migrations: yield* sql<{ migration_id: number; name: string }>`SELECT migration_id, name
-              FROM sendline_migrations ORDER BY migration_id`,
-            names: yield* tables(sql)
-          }
+          return { migrations: yield* Migrations.recorded, tables: yield* tables(sql) }
         }).pipe(Effect.provide(client(url)))
-        assert.deepStrictEqual(migrations.map((row) => [row.migration_id, row.name]), [
-          [1, "initial"],
-          [2, "claims"],
-          [3, "message_idempotency_keys"],
-          [4, "sender_id_holders"]
-        ])
-        assert.deepStrictEqual(names, [
-          "sendline_accounts",
-          "sendline_api_keys",
-          "sendline_events",
-          "sendline_idempotency_keys",
-          "sendline_messages",
-          "sendline_migrations",
-          "sendline_sender_ids",
-          "sendline_webhook_subscriptions"
-        ])
+        assert.deepStrictEqual(migrated, { migrations: Migrations.ids, tables: Migrations.tables })
       }))
 
     it.effect("a failing statement is Errors.StoreUnavailable, without SQL text, the cause kept", () =>

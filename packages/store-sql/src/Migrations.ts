@@ -2,14 +2,16 @@
  * The migrations of the Sendline stores: one set of tables, columns and indexes, written once, with
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
- * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`)
- * and the statements are those every existing database was migrated with: change neither, add a
- * migration.
+ * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
+ * `0005_message_idempotency_keys_unique`) and the statements are those every existing database was migrated with: change neither, add a
+ * migration (and list its tables in `tables`). `ids` and `tables` are what both stores' tests
+ * expect of a migrated database.
  *
  * @since 0.1.0
  */
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 
 /**
@@ -34,13 +36,49 @@ export interface Ddl {
 /** The table in which the Migrator records what has run. @since 0.1.0 @category constants */
 export const table = "sendline_migrations"
 
+/**
+ * A unique index, as a store's dialect recognises a write that violates it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UniqueIndex {
+  readonly name: string
+  readonly table: string
+  readonly columns: ReadonlyArray<string>
+}
+
+/**
+ * One idempotency key per account among its messages (created by `0005`: never change it, add a
+ * migration).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const messageIdempotencyKeys: UniqueIndex = {
+  name: "sendline_messages_idempotency_key_unique",
+  table: "sendline_messages",
+  columns: ["account_id", "idempotency_key"]
+}
+
+/** The tables the migrations create, and the Migrator's own, by name. @since 0.1.0 @category constants */
+export const tables: ReadonlyArray<string> = [
+  "sendline_accounts",
+  "sendline_api_keys",
+  "sendline_events",
+  "sendline_idempotency_keys",
+  "sendline_messages",
+  table,
+  "sendline_sender_ids",
+  "sendline_webhook_subscriptions"
+]
+
 const statements = (...ddl: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(ddl, (text) => sql.unsafe(text), { discard: true }))
 
-/** The migrations, in the dialect's DDL. */
-const loader = (d: Ddl): Migrator.Loader =>
-  Migrator.fromRecord({
-    "0001_initial": statements(
+/** The migrations by id, each in a dialect's DDL. */
+const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlClient.SqlClient>> = {
+    "0001_initial": (d) => statements(
       `CREATE TABLE sendline_accounts (
       id ${d.textKey},
       name TEXT NOT NULL,
@@ -132,7 +170,7 @@ const loader = (d: Ddl): Migrator.Loader =>
     ),
     // Work claiming: a message is held by a worker until `claimed_until`; the partial indexes hold
     // only the rows that can be due, in the order they are claimed.
-    "0002_claims": statements(
+    "0002_claims": (d) => statements(
       `ALTER TABLE sendline_messages ADD COLUMN claimed_until ${d.int8}`,
       `CREATE INDEX sendline_messages_dispatch ON sendline_messages (created_at, id) WHERE status = 'queued'`,
       `CREATE INDEX sendline_messages_schedule ON sendline_messages (scheduled_at, id) WHERE status = 'scheduled'`
@@ -140,16 +178,58 @@ const loader = (d: Ddl): Migrator.Loader =>
     // The idempotency key a message was sent with: a retry whose first answer was lost in a crash
     // finds the message instead of sending it again. Not unique: a key may be used again after its
     // 24 hours (the reservation in sendline_idempotency_keys is what admits one request at a time).
-    "0003_message_idempotency_keys": statements(
+    // 0005 replaces this index with a unique one.
+    "0003_message_idempotency_keys": () => statements(
       `ALTER TABLE sendline_messages ADD COLUMN idempotency_key TEXT`,
       `CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
     ),
     // Who holds a Sender ID string in a market, whatever the account (one brand per market, CONTRACT §6).
-    "0004_sender_id_holders": statements(
+    "0004_sender_id_holders": () => statements(
       `CREATE INDEX sendline_sender_ids_holders ON sendline_sender_ids (sender_id, market)`
+    ),
+    // A message's idempotency key unique per account, so that two processes sending with one key
+    // at once create one message (0003's index was not unique). An old database may hold a key
+    // sent again after its 24 hours: all but the account's newest message with it give it up first.
+    "0005_message_idempotency_keys_unique": () => statements(
+      `UPDATE sendline_messages SET idempotency_key = NULL
+      WHERE idempotency_key IS NOT NULL AND EXISTS (
+        SELECT 1 FROM sendline_messages newer
+        WHERE newer.account_id = sendline_messages.account_id
+          AND newer.idempotency_key = sendline_messages.idempotency_key
+          AND (newer.created_at, newer.id) > (sendline_messages.created_at, sendline_messages.id)
+      )`,
+      `DROP INDEX sendline_messages_idempotency_key`,
+      `CREATE UNIQUE INDEX ${messageIdempotencyKeys.name}
+        ON ${messageIdempotencyKeys.table} (${messageIdempotencyKeys.columns.join(", ")})
+        WHERE idempotency_key IS NOT NULL`
     )
-  })
+}
+
+/**
+ * The ids of the migrations, in the order they run: what `table` records once they have, as
+ * `recorded` reads it back.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ids: ReadonlyArray<string> = Object.keys(migrations).sort()
+
+/**
+ * The ids of the migrations recorded in `table` on the `SqlClient` of the context, in order.
+ *
+ * @since 0.1.0
+ * @category queries
+ */
+export const recorded: Effect.Effect<ReadonlyArray<string>, SqlError, SqlClient.SqlClient> = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    Effect.map(
+      sql<{ readonly migration_id: number; readonly name: string }>`SELECT migration_id, name FROM ${sql(table)}
+        ORDER BY migration_id`,
+      (rows) => rows.map((row) => `${String(row.migration_id).padStart(4, "0")}_${row.name}`)
+    )
+)
 
 /**
  * Runs the migrations not yet recorded in `table`, on the `SqlClient` of the context.
@@ -157,4 +237,7 @@ const loader = (d: Ddl): Migrator.Loader =>
  * @since 0.1.0
  * @category constructors
  */
-export const run = (d: Ddl) => Migrator.make({})({ loader: loader(d), table })
+export const run = (d: Ddl) =>
+  Migrator.make({})({ loader: Migrator.fromRecord(
+    Object.fromEntries(Object.entries(migrations).map(([id, migration]) => [id, migration(d)]))
+  ), table })

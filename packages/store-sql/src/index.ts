@@ -10,21 +10,63 @@
 export * as Migrations from "./Migrations.js"
 
 /**
- * The statements each store's dialect combines into its outbox writes and its claim.
- *
- * @since 0.1.0
- */
-export * as Queries from "./Queries.js"
-
-/**
- * The rows of the Sendline tables and their mapping to and from the domain.
+ * How a table's rows map to the domain and back: one schema per table, an unreadable row a defect.
  *
  * @since 0.1.0
  */
 export * as Rows from "./Rows.js"
 
 /**
- * The six storage ports on one `SqlClient`, given a store's `Dialect`.
+ * One database as the port modules use it: the client, the store's `Dialect`, failures as `StoreUnavailable`.
+ *
+ * @since 0.1.0
+ */
+export * as Database from "./Database.js"
+
+/**
+ * `AccountStore`: the accounts and API keys tables.
+ *
+ * @since 0.1.0
+ */
+export * as Accounts from "./Accounts.js"
+
+/**
+ * `SenderIdStore`: the Sender ID records table.
+ *
+ * @since 0.1.0
+ */
+export * as SenderIds from "./SenderIds.js"
+
+/**
+ * `MessageStore`: the messages table, its outbox writes, transitions and claims.
+ *
+ * @since 0.1.0
+ */
+export * as Messages from "./Messages.js"
+
+/**
+ * `EventStore`: the events table.
+ *
+ * @since 0.1.0
+ */
+export * as Events from "./Events.js"
+
+/**
+ * `SubscriptionStore`: the webhook subscriptions table.
+ *
+ * @since 0.1.0
+ */
+export * as Subscriptions from "./Subscriptions.js"
+
+/**
+ * `IdempotencyStore`: the idempotency keys table.
+ *
+ * @since 0.1.0
+ */
+export * as IdempotencyKeys from "./IdempotencyKeys.js"
+
+/**
+ * The six storage ports on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0
  */

@@ -8,7 +8,7 @@
 import type { Errors, Stores } from "@sendline/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Migrations, SqlStore } from "@sendline/store-sql"
+import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer } from "effect"
 import * as fs from "node:fs"
@@ -59,7 +59,7 @@ const migrate = (options: Options) => (sql: SqlClient.SqlClient) =>
  * better-sqlite3 is synchronous and the client holds one connection: statements run one at a time
  * and the database has a single writer.
  */
-const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
+const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // Each write is a transaction on the one connection (a statement or several; the batched
   // message insert is a group commit). Nothing else runs meanwhile, so it costs no waiting.
   write: (effect) => sql.withTransaction(effect),
@@ -69,7 +69,15 @@ const dialect = (sql: SqlClient.SqlClient): SqlStore.Dialect => ({
   // One statement under the single writer: the select and the update cannot interleave with
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (due, leaseUntil) =>
-    sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`
+    sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
+  // SQLite's error (SQLITE_CONSTRAINT_UNIQUE) names the columns of the unique index, not the index
+  // (PostgreSQL's names the index): "UNIQUE constraint failed: sendline_messages.account_id, …".
+  // Its message is SQLite's own whatever the driver, which may put its code before it.
+  isUniqueViolation: (error, index) => {
+    const message = (error.cause as { readonly message?: unknown } | undefined)?.message
+    return typeof message === "string" &&
+      message.endsWith(`UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`)
+  }
 })
 
 /**

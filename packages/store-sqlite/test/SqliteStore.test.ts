@@ -1,12 +1,13 @@
-import type { Account } from "@sendline/core"
-import { AccountStore, Errors } from "@sendline/core"
-import { StoreSuite } from "@sendline/core/testing"
+import type { Account, Message } from "@sendline/core"
+import { AccountStore, Errors, MessageStore } from "@sendline/core"
+import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { Migrations, Rows } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Layer, Option } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -39,6 +40,9 @@ const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>):
 StoreSuite.suite("sqlite :memory:", SqliteStore.layerSqlite({ filename: ":memory:" }))
 
 StoreSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: temporaryDatabase("suite") }))
+
+// Built once per process of the suite: a connection of its own to one file.
+SharedDatabaseSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: temporaryDatabase("shared") }))
 
 describe("SqliteStore", () => {
   const tables = (sql: SqlClient.SqlClient) =>
@@ -91,26 +95,62 @@ describe("SqliteStore", () => {
         const sql = yield* SqlClient.SqlClient
         yield* SqliteStore.make
         yield* SqliteStore.make
-        return {
-          migrations: yield* sql<{ migration_id: number }>`SELECT migration_id FROM sendline_migrations`,
-          tables: yield* tables(sql)
-        }
+        return { migrations: yield* Migrations.recorded, tables: yield* tables(sql) }
       }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename })))
       const first = yield* once
       const second = yield* once
-      assert.deepStrictEqual(first.migrations.map((row) => row.migration_id), [1, 2, 3, 4])
+      assert.deepStrictEqual(first, { migrations: Migrations.ids, tables: Migrations.tables })
       assert.deepStrictEqual(second, first)
-      assert.deepStrictEqual(first.tables, [
-        "sendline_accounts",
-        "sendline_api_keys",
-        "sendline_events",
-        "sendline_idempotency_keys",
-        "sendline_messages",
-        "sendline_migrations",
-        "sendline_sender_ids",
-        "sendline_webhook_subscriptions"
-      ])
     }))
+
+  it.effect("migration 0005 leaves each account's idempotency key on its newest message only, then keeps it unique", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const stores = yield* SqliteStore.make
+      // back to a database of 0004 whose keys were sent again after their 24 hours
+      yield* sql`DROP INDEX ${sql(Migrations.messageIdempotencyKeys.name)}`
+      yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
+        WHERE idempotency_key IS NOT NULL`
+      yield* sql`DELETE FROM sendline_migrations WHERE migration_id = 5`
+      const messages = Context.get(stores, MessageStore.MessageStore)
+      for (const id of ["acct_a", "acct_b"]) yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount(id, id, []))
+      const message = (id: string, accountId: string, createdAt: number, idempotencyKey?: string): Message.Message => ({
+        id,
+        accountId,
+        status: "sent",
+        to: "+61412345678",
+        senderId: "Acme",
+        body: "hi",
+        segments: 1,
+        encoding: "GSM-7",
+        market: "AU",
+        price: { amount: "0.0500", currency: "AUD" },
+        createdAt,
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey })
+      })
+      const old = [
+        message("msg_1", "acct_a", 1, "k"),
+        message("msg_2", "acct_a", 3, "k"),
+        message("msg_3", "acct_a", 3, "k"), // as new as msg_2: the id decides
+        message("msg_4", "acct_a", 1, "k2"),
+        message("msg_5", "acct_b", 1, "k"),
+        message("msg_6", "acct_a", 2)
+      ]
+      for (const m of old) yield* messages.insert(m, Option.none())
+
+      yield* SqliteStore.make
+      const keys = yield* sql<{ id: string; idempotency_key: string | null }>`SELECT id, idempotency_key FROM sendline_messages ORDER BY id`
+      assert.deepStrictEqual(keys.map((row) => [row.id, row.idempotency_key]), [
+        ["msg_1", null],
+        ["msg_2", null],
+        ["msg_3", "k"],
+        ["msg_4", "k2"],
+        ["msg_5", "k"],
+        ["msg_6", null]
+      ])
+      const error = yield* Effect.flip(messages.insert(message("msg_7", "acct_a", 4, "k"), Option.none()))
+      assert.deepStrictEqual(error, new MessageStore.IdempotencyKeyTaken({ accountId: "acct_a", key: "k" }))
+    }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
   it.effect("a file database runs in WAL mode with foreign keys on", () =>
     Effect.gen(function*() {
@@ -151,7 +191,7 @@ describe("SqliteStore", () => {
       assert.instanceOf(error.cause, SqlError)
     }).pipe(Effect.provide(SqliteStore.layerSqlite({ filename: ":memory:" }))))
 
-  it.effect("a row that is not what Sendline stores is Errors.StoreUnavailable naming its table, never wrong data", () =>
+  it.effect("a row that is not what Sendline stores is a defect naming its table and column, never wrong data nor StoreUnavailable", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       const accounts = yield* AccountStore.AccountStore
@@ -160,15 +200,19 @@ describe("SqliteStore", () => {
       assert.deepStrictEqual(yield* accounts.findAccount(account.id), Option.some(account))
       for (
         const [column, value, says] of [
-          ["type", "alien", /sendline_accounts/],
-          ["markets", "[AU", /sendline_accounts/],
-          ["markets", "[1]", /sendline_accounts/]
+          ["type", "alien", /^A row of sendline_accounts .*: column type: expected "brand" \| "aggregator"/],
+          ["markets", "[AU", /^A row of sendline_accounts .*: column markets: expected/],
+          ["markets", "[1]", /^A row of sendline_accounts .*: column markets: expected/]
         ] as const
       ) {
         yield* sql`UPDATE sendline_accounts SET ${sql(column)} = ${value} WHERE id = ${account.id}`
-        const error = yield* Effect.flip(accounts.findAccount(account.id))
-        assert.instanceOf(error, Errors.StoreUnavailable, column)
+        const exit = yield* Effect.exit(accounts.findAccount(account.id))
+        const defect = Exit.isFailure(exit) ? Cause.dieOption(exit.cause) : Option.none()
+        assert.isTrue(Option.isSome(defect), `${column}: a defect, not a failure`)
+        const error = Option.getOrThrow(defect)
+        assert.instanceOf(error, Rows.UnreadableRow, column)
         assert.match(error.message, says)
+        assert.notInclude(error.message, value, "never the value it holds")
         yield* sql`UPDATE sendline_accounts SET type = 'cpaas', markets = '["AU"]' WHERE id = ${account.id}`
       }
     }).pipe(Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))

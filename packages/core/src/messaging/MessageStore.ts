@@ -7,15 +7,22 @@
  * @since 0.1.0
  */
 import type { Effect, Option } from "effect"
-import { Context } from "effect"
+import { Context, Schema } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
 
 /** Messages and their events. @since 0.1.0 @category ports */
 export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<MessageStore, {
-  /** Inserts a new message and, when given, its event, in one transaction. */
-  readonly insert: (message: Message, event: Option.Option<Event>) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Inserts a new message and, when given, its event, in one transaction. A message's
+   * `idempotencyKey` is unique within its account, across processes: when another message of the
+   * account holds it, nothing is written and the insert fails `IdempotencyKeyTaken`.
+   */
+  readonly insert: (
+    message: Message,
+    event: Option.Option<Event>
+  ) => Effect.Effect<void, IdempotencyKeyTaken | StoreUnavailable>
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
   /** The account's newest message sent with this idempotency key and created at or after `since`, if any. */
   readonly findByIdempotencyKey: (
@@ -23,6 +30,12 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     key: string,
     since: number
   ) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
+  /**
+   * Takes the idempotency key `key` off the account's messages created before `before` (they keep
+   * everything else), so that a new message may be sent with it: a key is the account's again once
+   * its retention has passed.
+   */
+  readonly releaseIdempotencyKey: (accountId: string, key: string, before: number) => Effect.Effect<void, StoreUnavailable>
   /** `findById` for many at once, in one read: the answer for each key, in the keys' order. */
   readonly findMany: (keys: ReadonlyArray<MessageKey>) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /** The account's messages matching `filter`, newest first (createdAt desc, id desc), after `after`. */
@@ -52,6 +65,19 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<Message>, StoreUnavailable>
 }>() {}
+
+/**
+ * `insert` wrote nothing: the message's idempotency key is held by another message of its account.
+ * An expected outcome, not a failure of the store: the caller looks the holder up
+ * (`findByIdempotencyKey`) to answer it, or releases an expired key (`releaseIdempotencyKey`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class IdempotencyKeyTaken extends Schema.TaggedError<IdempotencyKeyTaken>("@sendline/core/IdempotencyKeyTaken")(
+  "IdempotencyKeyTaken",
+  { accountId: Schema.String, key: Schema.String }
+) {}
 
 /** Which message `findMany` looks for: its id, and the account it must belong to. @since 0.1.0 @category models */
 export interface MessageKey {

@@ -9,6 +9,7 @@ import { requirePermission } from "../accounts/Auth.js"
 import * as CountryCode from "../internal/countryCode.js"
 import * as Cursor from "../Cursor.js"
 import { Conflict, InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
+import type { Event } from "../Event.js"
 import * as MessageEvents from "./MessageEvents.js"
 import * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
@@ -39,9 +40,10 @@ export interface SendInput {
    * The caller's idempotency key (`Idempotency.Key`, checked where it came in): when the account sent a
    * message with it within the key's 24 hours, that message is the answer and nothing is sent (a
    * retry after a crash that lost the first answer). A retry that asks for another message fails
-   * `idempotency_conflict`. Sends of one key at the same moment run one after the other within one
-   * `Messaging` (so they create one message); where they can come from several processes, go
-   * through `Idempotency` first (`begin`, then `complete`), as the HTTP server does.
+   * `idempotency_conflict`. Sends of one key at the same moment create one message, the answer to
+   * them all: within one `Messaging` they run one after the other; across processes the store keeps
+   * the key unique per account, and the send that loses answers the winner's message. (`Idempotency`,
+   * `begin` then `complete` as the HTTP server does, also replays the first response byte for byte.)
    */
   readonly idempotencyKey?: Idempotency.Key | undefined
 }
@@ -89,6 +91,9 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
     id: string
   ) => Effect.Effect<Message, NotFound | Conflict | PermissionDenied | StoreUnavailable>
 }>() {}
+
+/** The oldest `createdAt` of a message whose idempotency key still holds at `now`. */
+const keysKeptSince = (now: number): number => now - Idempotency.retentionMillis
 
 /** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
 const codePoints = (text: string): number => {
@@ -143,23 +148,58 @@ export const make = Effect.gen(function*() {
     })
   }
 
+  /** The message that holds the key `input` was sent with: the answer when `input` asks for it, else a conflict. */
+  const answerHeld = (held: Message, input: SendInput): Effect.Effect<Message, Conflict> =>
+    isAskedBy(held, input) ? Effect.succeed(held) : Effect.fail(
+      new Conflict({
+        code: "idempotency_conflict",
+        message: `This idempotency key was already used to send another message (${held.id}).`
+      })
+    )
+
+  /**
+   * Inserts `message`, whose idempotency key another message may have taken since it was looked
+   * for: a send of the same key in another process, whose message then answers this send (or
+   * conflicts with it); or a message older than `since`, the key's retention, which gives the key
+   * up for this one (once: a key taken again meanwhile is held by a send still running).
+   */
+  const insert = (
+    message: Message,
+    event: Option.Option<Event>,
+    input: SendInput,
+    since: number,
+    mayRelease = true
+  ): Effect.Effect<Message, Conflict | StoreUnavailable> =>
+    messages.insert(message, event).pipe(
+      Effect.as(message),
+      Effect.catchTag("IdempotencyKeyTaken", ({ accountId, key }) =>
+        Effect.flatMap(
+          messages.findByIdempotencyKey(accountId, key, since),
+          Option.match({
+            onSome: (held) => answerHeld(held, input),
+            onNone: () =>
+              mayRelease
+                ? Effect.zipRight(messages.releaseIdempotencyKey(accountId, key, since), insert(message, event, input, since, false))
+                : Effect.fail(
+                  new Conflict({
+                    code: "idempotency_in_progress",
+                    message: "A request with this idempotency key is still in progress."
+                  })
+                )
+          })
+        ))
+    )
+
   // Sends of one key wait for each other, so that a later one finds the message of the first (in
-  // this process; across processes, `Idempotency` puts them in order).
+  // this process; across processes, the store's unique key refuses the second insert: see `insert`).
   const sendingWithKey = KeyedLock.make()
   const send = fn("Messaging.send")(
     function*(principal: Principal, input: SendInput) {
       yield* requirePermission(principal, "messaging:send")
       const now = yield* Clock.currentTimeMillis
       if (input.idempotencyKey !== undefined) {
-        const since = now - Idempotency.retentionMillis
-        const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, since)
-        if (Option.isSome(sent)) {
-          if (isAskedBy(sent.value, input)) return sent.value
-          return yield* new Conflict({
-            code: "idempotency_conflict",
-            message: `This idempotency key was already used to send another message (${sent.value.id}).`
-          })
-        }
+        const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, keysKeptSince(now))
+        if (Option.isSome(sent)) return yield* answerHeld(sent.value, input)
       }
       const market = yield* checkMarket(input.market)
       const phoneProblem = Phone.check(input.to, market.code)
@@ -237,8 +277,7 @@ export const make = Effect.gen(function*() {
       const event = MessageEvents.isEventful(message)
         ? Option.some(MessageEvents.make(yield* ids.make("evt"), message, now))
         : Option.none()
-      yield* messages.insert(message, event)
-      return message
+      return yield* insert(message, event, input, keysKeptSince(now))
     },
     (sendOnce, principal, input) =>
       input.idempotencyKey === undefined

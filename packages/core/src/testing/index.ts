@@ -10,3 +10,10 @@
  * @since 0.1.0
  */
 export * as StoreSuite from "./StoreSuite.js"
+
+/**
+ * The shared suite of the stores that several processes may share: each process on its own connection.
+ *
+ * @since 0.1.0
+ */
+export * as SharedDatabaseSuite from "./SharedDatabaseSuite.js"

@@ -1,22 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type Message, MessageJson } from "@sendline/core"
+import { makeMessage, T } from "../../src/testing/Fixtures.js"
 
-const T = 1_795_330_800_000 // 2026-11-22T07:00:00.000Z
-
-const message = (fields: Partial<Message.Message>): Message.Message => ({
-  id: "msg_01",
-  accountId: "acct_01",
-  status: "queued",
-  to: "+61412345678",
-  senderId: "Acme",
-  body: "Hello",
-  segments: 1,
-  encoding: "GSM-7",
-  market: "AU",
-  price: { amount: "0.0500", currency: "AUD" },
-  createdAt: T,
-  ...fields
-})
+/** A queued AU message "msg_01" created at `T` (2026-11-22T07:00:00.000Z), with `fields` over it. */
+const message = (fields: Partial<Message.Message>) => makeMessage("acct_01", "msg_01", fields)
 
 describe("MessageJson", () => {
   it("the list item is the full form without body, encoding, price and the other times", () => {

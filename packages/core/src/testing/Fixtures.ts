@@ -1,0 +1,166 @@
+/**
+ * The fixtures of the store suite: fresh ids for every test, fixed timestamps, and the builders
+ * and helpers that the tests of every port share.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Option } from "effect"
+import type { Account } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import type { Event } from "../Event.js"
+import { EventType } from "../Event.js"
+import type { IdempotencyRecord } from "../IdempotencyStore.js"
+import type { Keyset, Message, MessageFilter, MessageStatus } from "../messaging/Message.js"
+import type { ClaimWork } from "../messaging/MessageStore.js"
+import { MessageStore } from "../messaging/MessageStore.js"
+
+const run = Math.random().toString(36).slice(2, 8)
+let counter = 0
+/** A new id, unique within this process and very likely across runs on one file. @since 0.1.0 @category fixtures */
+export const fresh = (prefix: string) => `${prefix}_t${run}${(++counter).toString(36).padStart(5, "0")}`
+
+/** The time every fixture starts from: 2026-11-22T07:00:00.000Z. @since 0.1.0 @category fixtures */
+export const T = 1_795_330_800_000
+
+/** A brand account `id` owning one ABN, created at `T`. @since 0.1.0 @category fixtures */
+export const makeAccount = (id: string): Account => ({
+  id,
+  name: "Acme Pty Ltd",
+  type: "brand",
+  adminEmail: "admin@acme.example",
+  markets: [],
+  identifiers: [{ identifierType: "ABN", identifierValue: "51824753556" }],
+  createdAt: T
+})
+
+/** A queued AU message of `accountId` created at `T`, with `fields` over it. @since 0.1.0 @category fixtures */
+export const makeMessage = (accountId: string, id: string, fields: Partial<Message> = {}): Message => ({
+  id,
+  accountId,
+  status: "queued",
+  to: "+61412345678",
+  senderId: "Acme",
+  body: "Your code is 123456",
+  segments: 1,
+  encoding: "GSM-7",
+  market: "AU",
+  price: { amount: "0.0500", currency: "AUD" },
+  createdAt: T,
+  ...fields
+})
+
+/** The `message.<status>` event of `message` (`message.failed` for a status without one), with nested data. @since 0.1.0 @category fixtures */
+export const makeEvent = (message: Message, id: string, createdAt: number): Event => ({
+  id,
+  accountId: message.accountId,
+  type: (EventType.literals as ReadonlyArray<string>).includes(`message.${message.status}`)
+    ? `message.${message.status}` as EventType
+    : "message.failed",
+  subjectId: message.id,
+  createdAt,
+  data: { id: message.id, status: message.status, nested: { list: [1, "two", null], flag: true } }
+})
+
+/** Inserts a new account and returns its id: every other row belongs to one. @since 0.1.0 @category fixtures */
+export const freshAccount = Effect.gen(function*() {
+  const accounts = yield* AccountStore
+  const id = fresh("acct")
+  yield* accounts.insertAccount(makeAccount(id))
+  return id
+})
+
+/** The ids of `messages`, in their order. @since 0.1.0 @category fixtures */
+export const ids = (messages: ReadonlyArray<Message>) => messages.map((m) => m.id)
+
+/** The order the port promises: createdAt desc, then id desc. @since 0.1.0 @category fixtures */
+export const newestFirst = (messages: ReadonlyArray<Message>) =>
+  [...messages].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+
+/**
+ * Inserts a varied set of messages for one account: several share a `createdAt`, so that the id
+ * breaks ties.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const seedMessages = (accountId: string) =>
+  Effect.gen(function*() {
+    const messages = yield* MessageStore
+    const base = fresh("msg")
+    const spec: ReadonlyArray<Partial<Message>> = [
+      { createdAt: T + 1_000, market: "AU", status: "queued", senderId: "Acme", reference: "order-1" },
+      { createdAt: T + 2_000, market: "NZ", status: "sent", senderId: "Acme", reference: "order-10" },
+      { createdAt: T + 2_000, market: "AU", status: "delivered", senderId: "Bolt" },
+      { createdAt: T + 2_000, market: "AU", status: "queued", senderId: "Acme", reference: "order-1" },
+      { createdAt: T + 3_000, market: "SG", status: "failed", senderId: "Bolt", reference: "Order-1" },
+      { createdAt: T + 4_000, market: "AU", status: "scheduled", senderId: "Acme", scheduledAt: T + 90_000 },
+      { createdAt: T + 4_000, market: "NZ", status: "queued", senderId: "Bolt", reference: "order-1" },
+      { createdAt: T + 5_000, market: "AU", status: "sent", senderId: "Acme" },
+      { createdAt: T + 6_000, market: "GB", status: "undelivered", senderId: "Acme", reference: "order-2" }
+    ]
+    // ids sort in a different order from the insertion order and from createdAt
+    const suffixes = ["e", "b", "h", "a", "c", "i", "d", "g", "f"]
+    const all = spec.map((fields, i) => makeMessage(accountId, `${base}${suffixes[i]}`, fields))
+    for (const message of all) yield* messages.insert(message, Option.none())
+    return all
+  })
+
+/** Every page of `list` with `pageSize`, each continuing after the last row of the previous one. @since 0.1.0 @category fixtures */
+export const listAllPages = (accountId: string, filter: MessageFilter, pageSize: number) =>
+  Effect.gen(function*() {
+    const messages = yield* MessageStore
+    const pages: Array<ReadonlyArray<Message>> = []
+    let after: Option.Option<Keyset> = Option.none()
+    for (let i = 0; i < 100; i++) {
+      const page = yield* messages.list(accountId, filter, after, pageSize)
+      pages.push(page)
+      if (page.length < pageSize) break
+      const last = page[page.length - 1]!
+      after = Option.some({ createdAt: last.createdAt, id: last.id })
+    }
+    return pages
+  })
+
+/** The latest time a Date can hold: leases this long never end within a test. @since 0.1.0 @category fixtures */
+export const FOREVER = 8_640_000_000_000_000
+
+/**
+ * Claims every message still claimable for `work` (other tests' too: claims span accounts) under a
+ * lease that never ends, so that a claim test sees only the messages it inserts itself.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const drainClaims = (work: ClaimWork) =>
+  Effect.gen(function*() {
+    const messages = yield* MessageStore
+    for (let i = 0; i < 1_000; i++) {
+      if ((yield* messages.claim(work, FOREVER - 1, 1_000, FOREVER)).length === 0) return
+    }
+  })
+
+/** `drainClaims` for both kinds of work. @since 0.1.0 @category fixtures */
+export const drainAllClaims = Effect.zipRight(drainClaims("dispatch"), drainClaims("schedule"))
+
+/** The order claims promise: dispatch by createdAt, schedule by scheduledAt, then id. @since 0.1.0 @category fixtures */
+export const oldestFirst = (work: ClaimWork) => (messages: ReadonlyArray<Message>) =>
+  [...messages].sort((a, b) => {
+    const at = (m: Message) => work === "schedule" ? m.scheduledAt ?? 0 : m.createdAt
+    return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  })
+
+/** Reserve cutoffs that only replace rows created before `expired` (none counts as abandoned). @since 0.1.0 @category fixtures */
+export const expiredBefore = (expired: number) => ({ expired, abandoned: 0 })
+
+/** An in-progress idempotency record of `key`. @since 0.1.0 @category fixtures */
+export const makeReservation = (accountId: string, key: string, fingerprint: string, createdAt: number): IdempotencyRecord => ({
+  accountId,
+  key,
+  fingerprint,
+  createdAt,
+  response: Option.none()
+})
+
+/** One move through `MessageStore.transition`: whether it happened. @since 0.1.0 @category fixtures */
+export const transitionOne = (next: Message, from: MessageStatus, event: Option.Option<Event>) =>
+  Effect.flatMap(MessageStore, (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!))

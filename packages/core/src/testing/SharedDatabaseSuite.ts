@@ -1,0 +1,84 @@
+/**
+ * The shared test suite of what holds when several processes share one database, for the stores
+ * that allow it: each "process" is the use cases over a store layer built on a connection (or pool)
+ * of its own, as another process would have, all on one database.
+ *
+ * @since 0.1.0
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Clock, Context, Effect, Layer } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import * as Idempotency from "../Idempotency.js"
+import * as Ids from "../Ids.js"
+import * as Markets from "../Markets.js"
+import * as Messaging from "../messaging/Messaging.js"
+import * as MessagingConfig from "../messaging/MessagingConfig.js"
+import { termMillis } from "../senderIds/SenderId.js"
+import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import type { Stores } from "../Stores.js"
+import { fresh, makeAccount } from "./Fixtures.js"
+
+/** `Messaging` (and the stores under it) on a new build of `store`: one more process on the database. */
+const startProcess = (store: Layer.Layer<Stores, unknown>) =>
+  Layer.build(
+    Messaging.layer.pipe(
+      Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer())),
+      Layer.provideMerge(store)
+    )
+  )
+
+/**
+ * Registers the tests for one store shared by several processes. `store` must open a new
+ * connection to one database each time it is built: a file for SQLite, a pool on one schema for
+ * PostgreSQL.
+ *
+ * @since 0.1.0
+ * @category suites
+ */
+export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void => {
+  describe(`SharedDatabaseSuite (${name})`, () => {
+    it.live("two processes sending with one idempotency key at once create one message, the answer to both", () =>
+      Effect.gen(function*() {
+        const one = yield* startProcess(store)
+        const other = yield* startProcess(store)
+        const accountId = fresh("acct")
+        yield* Context.get(one, AccountStore).insertAccount(makeAccount(accountId))
+        const now = yield* Clock.currentTimeMillis
+        yield* Context.get(one, SenderIdStore).insert({
+          id: fresh("sid"),
+          accountId,
+          senderId: "Acme",
+          market: "AU",
+          brandName: "Acme Pty Ltd",
+          status: "registered",
+          createdAt: now,
+          registeredAt: now,
+          expiresAt: now + termMillis
+        })
+        const principal: Principal = { accountId, keyId: fresh("key"), permissions: new Set(["messaging:send", "messaging:read"]) }
+        // Both have passed the reservation of `Idempotency` (a takeover of a key whose first
+        // request seemed abandoned, say): nothing but the store stands between their inserts.
+        const keys = Array.from({ length: 5 }, () => Idempotency.Key.make(fresh("idem")))
+        const sends = keys.flatMap((idempotencyKey) =>
+          [one, other].map((running) =>
+            Context.get(running, Messaging.Messaging).send(principal, {
+              to: "+61412345678",
+              senderId: "Acme",
+              body: "Your code is 123456",
+              market: "AU",
+              idempotencyKey
+            })
+          )
+        )
+        const answers = yield* Effect.all(sends, { concurrency: "unbounded" })
+        for (const [i, key] of keys.entries()) {
+          const [first, second] = [answers[2 * i]!, answers[2 * i + 1]!]
+          assert.strictEqual(first.id, second.id, `both sends of ${key} answer one message`)
+          assert.strictEqual(first.idempotencyKey, key)
+        }
+        const listed = yield* Context.get(other, Messaging.Messaging).list(principal, { filter: {} })
+        assert.strictEqual(listed.items.length, keys.length, "one message per key")
+      }).pipe(Effect.scoped))
+  })
+}

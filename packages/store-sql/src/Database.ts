@@ -1,0 +1,94 @@
+/**
+ * What every port module of a SQL store is built on: the client, the store's `Dialect` (the few
+ * places where SQLite and PostgreSQL must differ, each with its reason written in the store), and
+ * how a failure of the database reaches the ports: as core's `StoreUnavailable`, naming the
+ * database, never the SQL, the driver's error kept as its `cause`.
+ *
+ * @since 0.1.0
+ */
+import { Errors } from "@sendline/core"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
+import { Effect } from "effect"
+import type * as Migrations from "./Migrations.js"
+
+/**
+ * What differs between the databases. Every write of the store, those below included, runs
+ * through `write`, but for the two that need a transaction on both databases: the message
+ * transitions (the statements of a worker's whole pass) and the idempotency reserve (its upsert and
+ * read-back). The statements given to the outbox writes and the claim come from the port modules.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Dialect {
+  /** How a write runs (a single statement, or the statements of one outbox write or claim). */
+  readonly write: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E | SqlError>
+  /** Runs `insertMessages` and `insertEvents` (both multi-row inserts), atomically. */
+  readonly insertWithEvents: (
+    insertMessages: Statement.Statement<object>,
+    insertEvents: Statement.Statement<object>
+  ) => Effect.Effect<unknown, SqlError>
+  /**
+   * Sets `claimed_until = leaseUntil` on the rows whose ids `due` selects, so that no concurrent
+   * claimer gets them too; their full rows, in any order.
+   */
+  readonly claim: (
+    due: Statement.Statement<{ readonly id: string }>,
+    leaseUntil: number
+  ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  /** Whether `error` is a write refused for a duplicate in `index` (each driver says so its own way). */
+  readonly isUniqueViolation: (error: SqlError, index: Migrations.UniqueIndex) => boolean
+}
+
+/**
+ * The most items one batched statement carries: the 18 columns of an inserted message row × 256
+ * stays far below the variable limit of SQLite (32,766) and the 65,535 parameters of one
+ * PostgreSQL statement.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const batchLimit = 256
+
+/**
+ * One database as the port modules use it. Every query names its snake_case columns itself,
+ * whatever transforms the embedder's client has: `sql` has none.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Database {
+  /** The store's client, without transforms. */
+  readonly sql: SqlClient.SqlClient
+  /** What this database does its own way. */
+  readonly dialect: Dialect
+  /** A failure of the database as the ports report it. */
+  readonly unavailable: (cause: SqlError) => Errors.StoreUnavailable
+  /** Runs a read; a failure of the database is `StoreUnavailable`. */
+  readonly read: <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, Errors.StoreUnavailable>
+  /** Runs a write through the dialect's `write`; a failure of the database is `StoreUnavailable`. */
+  readonly write: <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, Errors.StoreUnavailable>
+  /** Runs statements that must see each other in one transaction, on both databases. */
+  readonly transaction: <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, Errors.StoreUnavailable>
+}
+
+/**
+ * The database `name` ("SQLite", as errors name it: "The SQLite store failed") behind `sql`, with
+ * its dialect.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (name: string, sql: SqlClient.SqlClient, dialect: Dialect): Database => {
+  const unavailable = (cause: SqlError) => new Errors.StoreUnavailable({ message: `The ${name} store failed`, cause })
+  return {
+    sql,
+    dialect,
+    unavailable,
+    read: (effect) => Effect.mapError(effect, unavailable),
+    write: (effect) => Effect.mapError(dialect.write(effect), unavailable),
+    transaction: (effect) => Effect.mapError(sql.withTransaction(effect), unavailable)
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * `MessageStore` on SQL: the table `sendline_messages`, written with its events (`Events`) in one
+ * transaction (the outbox). Concurrent sends share one write (group commit, see `Batcher`); a
+ * worker's pass of status changes is one transaction of batched statements.
+ *
+ * @since 0.1.0
+ */
+import { Message, MessageStore } from "@sendline/core"
+import type { Event } from "@sendline/core"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
+import type { Context, Scope } from "effect"
+import { Array as Arr, Effect, Option, Schema } from "effect"
+import * as Batcher from "./Batcher.js"
+import * as Database from "./Database.js"
+import * as Events from "./Events.js"
+import * as Migrations from "./Migrations.js"
+import * as Rows from "./Rows.js"
+
+/**
+ * `sendline_messages`: a message per row, its price and error as JSON. `claimed_until`, the
+ * store's own, is never read into a message: `claim` and `transition` set it themselves.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const messages = Rows.table<Message.Message>()(
+  "sendline_messages",
+  Schema.Struct({
+    id: Schema.String,
+    accountId: Rows.column("account_id", Schema.String),
+    status: Message.MessageStatus,
+    to: Rows.column("recipient", Schema.String),
+    senderId: Rows.column("sender_id", Schema.String),
+    body: Schema.String,
+    segments: Schema.Number,
+    encoding: Message.Encoding,
+    market: Schema.String,
+    reference: Rows.nullable(Schema.String),
+    callbackUrl: Rows.nullable(Schema.String).pipe(Schema.fromKey("callback_url")),
+    price: Schema.parseJson(Message.Price),
+    error: Rows.nullable(Schema.parseJson(Message.MessageError)),
+    createdAt: Rows.column("created_at", Rows.Int8),
+    scheduledAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("scheduled_at")),
+    sentAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("sent_at")),
+    deliveredAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("delivered_at")),
+    idempotencyKey: Rows.nullable(Schema.String).pipe(Schema.fromKey("idempotency_key"))
+  })
+)
+
+/** Inserts the messages, in one multi-row statement. @since 0.1.0 @category statements */
+export const insert = (sql: SqlClient.SqlClient, inserted: ReadonlyArray<Message.Message>): Statement.Statement<object> =>
+  sql`INSERT INTO sendline_messages ${sql.insert(inserted.map(messages.encode))}`
+
+// What a transition sets from `next`: every column of the row but `id` and `account_id` (the
+// keys), `created_at` and `idempotency_key`, which a transition never changes. `claimed_until`,
+// which the row does not hold, `update` clears itself.
+const changed = [
+  "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
+  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
+] as const
+
+// How each changed column is set from the `VALUES` of `update`. PostgreSQL gives those
+// parameters no type of their own (text, then), so the numeric columns cast theirs; to SQLite the
+// same CAST is a conversion to integer (BIGINT has INTEGER affinity).
+const setFromNext = changed.map((column) =>
+  column === "segments" || column.endsWith("_at") ? `${column} = CAST(next.${column} AS BIGINT)` : `${column} = next.${column}`
+).join(", ")
+
+/**
+ * Replaces each message by `next` (every column but `id`, `account_id`, `created_at` and
+ * `idempotency_key`) while its status is still its `from`, returning the ids of those that were
+ * replaced, in one statement (`UPDATE … FROM` a CTE of `VALUES`: SQLite 3.33+ and PostgreSQL).
+ * Message ids must be distinct (one row per target). Clears `claimed_until`: a claim is for the
+ * work of the status it was taken in, so a message that moves on (scheduled → queued) is at once
+ * free for its next work.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const update = (
+  sql: SqlClient.SqlClient,
+  moves: ReadonlyArray<{ readonly next: Message.Message; readonly from: Message.MessageStatus }>
+): Statement.Statement<{ readonly id: string }> => {
+  // each row's cells as one parenthesised list of parameters
+  const values = moves.map(({ from, next }) => {
+    const row = messages.encode(next)
+    return sql`${sql.in([row.id, row.account_id, from, ...changed.map((column) => row[column])])}`
+  })
+  return sql`WITH next (id, account_id, from_status, ${sql.literal(changed.join(", "))}) AS (VALUES ${sql.csv(values)})
+    UPDATE sendline_messages SET ${sql.literal(setFromNext)}, claimed_until = NULL
+    FROM next
+    WHERE sendline_messages.id = next.id AND sendline_messages.account_id = next.account_id
+      AND sendline_messages.status = next.from_status
+    RETURNING sendline_messages.id AS id`
+}
+
+/**
+ * The ids of up to `limit` messages due for `work` at `now` whose lease, if any, has ended, oldest
+ * first: `dispatch` takes `queued` messages by `created_at`, `schedule` takes `scheduled` ones whose
+ * `scheduled_at` has come, the most overdue first. Each order is a partial index of `0002_claims`.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const due = (
+  sql: SqlClient.SqlClient,
+  work: MessageStore.ClaimWork,
+  now: number,
+  limit: number
+): Statement.Statement<{ readonly id: string }> =>
+  sql`SELECT id FROM sendline_messages
+    WHERE ${work === "dispatch" ? sql`status = 'queued'` : sql`status = 'scheduled' AND scheduled_at <= ${now}`}
+      AND (claimed_until IS NULL OR claimed_until <= ${now})
+    ORDER BY ${work === "dispatch" ? sql`created_at, id` : sql`scheduled_at, id`}
+    LIMIT ${limit}`
+
+/** The order in which each kind of work is claimed, as `due` picks it. @since 0.1.0 @category ordering */
+export const claimOrder = (work: MessageStore.ClaimWork) => (a: Message.Message, b: Message.Message): number => {
+  const at = (m: Message.Message) => work === "schedule" ? m.scheduledAt ?? 0 : m.createdAt
+  return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+}
+
+interface NewMessage {
+  readonly message: Message.Message
+  readonly event: Option.Option<Event.Event>
+}
+
+/**
+ * `MessageStore` on `db`; its batcher of inserts lives as long as the scope.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  { dialect, read, sql, transaction, unavailable, write }: Database.Database
+): Effect.Effect<Context.Tag.Service<MessageStore.MessageStore>, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    // The messages and events of many concurrent sends in one write (group commit): atomic for the
+    // batch, and when a batch fails the Batcher runs each of its items alone, so that one bad row
+    // fails only its own caller.
+    const inserts = yield* Batcher.make({
+      maxBatch: Database.batchLimit,
+      run: (batch: ReadonlyArray<NewMessage>) => {
+        const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
+        const insertMessages = insert(sql, batch.map(({ message }) => message))
+        return dialect.write(
+          events.length === 0 ? insertMessages : dialect.insertWithEvents(insertMessages, Events.insert(sql, events))
+        ).pipe(
+          Effect.mapError((error) => {
+            // A batch of several that fails is run again item by item: alone, a duplicate key is its own.
+            const { accountId, idempotencyKey } = batch[0]!.message
+            return batch.length === 1 && idempotencyKey !== undefined &&
+                dialect.isUniqueViolation(error, Migrations.messageIdempotencyKeys)
+              ? new MessageStore.IdempotencyKeyTaken({ accountId, key: idempotencyKey })
+              : unavailable(error)
+          }),
+          Effect.as(batch.map(() => undefined))
+        )
+      }
+    })
+
+    // A worker's whole pass of moves in one transaction, of two statements per round of at most
+    // `batchLimit` moves: one UPDATE for every move, one INSERT for the events of those that moved.
+    // The second move of a message in one call goes in a later round, so that it sees the first.
+    const transitions = (moves: ReadonlyArray<MessageStore.Move>) =>
+      Effect.suspend(() => {
+        const results = moves.map(() => false)
+        const rounds: Array<Array<number>> = []
+        const seen = new Map<string, number>()
+        for (const [i, { next }] of moves.entries()) {
+          const round = seen.get(next.id) ?? 0
+          seen.set(next.id, round + 1)
+          ;(rounds[round] ??= []).push(i)
+        }
+        const statements = rounds.flatMap((round) => Arr.chunksOf(round, Database.batchLimit))
+        return Effect.as(
+          Effect.forEach(statements, (indexes) =>
+            Effect.flatMap(update(sql, indexes.map((i) => moves[i]!)), (rows): Effect.Effect<void, SqlError> => {
+              const moved = new Set(rows.map((row) => row.id))
+              const events: Array<Event.Event> = []
+              for (const i of indexes) {
+                const { event, next } = moves[i]!
+                if (!moved.has(next.id)) continue
+                results[i] = true
+                if (Option.isSome(event)) events.push(event.value)
+              }
+              return events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events))
+            }), { discard: true }),
+          results
+        )
+      })
+
+    const findMany = (keys: ReadonlyArray<MessageStore.MessageKey>) =>
+      Effect.map(
+        Effect.forEach(Arr.chunksOf(keys, Database.batchLimit), (chunk) =>
+          Effect.flatMap(
+            sql`SELECT * FROM sendline_messages WHERE id IN ${sql.in(chunk.map((key) => key.id))}`,
+            messages.decode
+          )),
+        (chunks) => {
+          const byId = new Map(chunks.flat().map((message) => [message.id, message]))
+          return keys.map((key) => {
+            const message = byId.get(key.id)
+            return message !== undefined && message.accountId === key.accountId ? Option.some(message) : Option.none()
+          })
+        }
+      )
+
+    return MessageStore.MessageStore.of({
+      insert: (message, event) => inserts.submit({ message, event }),
+      findById: (accountId, id) =>
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
+          messages.decodeFirst
+        )),
+      findByIdempotencyKey: (accountId, key, since) =>
+        read(Effect.flatMap(
+          sql`SELECT * FROM sendline_messages
+            WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at >= ${since}
+            ORDER BY created_at DESC, id DESC LIMIT 1`,
+          messages.decodeFirst
+        )),
+      releaseIdempotencyKey: (accountId, key, before) =>
+        write(Effect.asVoid(sql`UPDATE sendline_messages SET idempotency_key = NULL
+          WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at < ${before}`)),
+      // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id).
+      list: (accountId, filter, after, limit) => {
+        const where = [sql`account_id = ${accountId}`]
+        if (filter.market !== undefined) where.push(sql`market = ${filter.market}`)
+        if (filter.status !== undefined) where.push(sql`status = ${filter.status}`)
+        if (filter.senderId !== undefined) where.push(sql`sender_id = ${filter.senderId}`)
+        if (filter.reference !== undefined) where.push(sql`reference = ${filter.reference}`)
+        if (filter.from !== undefined) where.push(sql`created_at >= ${filter.from}`)
+        if (filter.to !== undefined) where.push(sql`created_at <= ${filter.to}`)
+        if (Option.isSome(after)) where.push(sql`(created_at, id) < (${after.value.createdAt}, ${after.value.id})`)
+        return read(Effect.flatMap(
+          sql`SELECT * FROM sendline_messages WHERE ${sql.and(where)}
+            ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+          messages.decode
+        ))
+      },
+      findMany: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findMany(keys)),
+      transition: (moves) => moves.length === 0 ? Effect.succeed([]) : transaction(transitions(moves)),
+      claim: (work, now, limit, leaseUntil) =>
+        write(Effect.map(
+          Effect.flatMap(dialect.claim(due(sql, work, now, limit), leaseUntil), messages.decode),
+          // An UPDATE returns its rows in no set order: oldest first again, as they were picked.
+          (claimed) => [...claimed].sort(claimOrder(work))
+        ))
+    })
+  })
