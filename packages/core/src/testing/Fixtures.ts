@@ -13,6 +13,7 @@ import type { IdempotencyRecord } from "../IdempotencyStore.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "../messaging/Message.js"
 import type { ClaimWork } from "../messaging/MessageStore.js"
 import { MessageStore } from "../messaging/MessageStore.js"
+import { type SenderIdRecord, termMillis } from "../senderIds/SenderId.js"
 
 const run = Math.random().toString(36).slice(2, 8)
 let counter = 0
@@ -46,6 +47,20 @@ export const makeMessage = (accountId: string, id: string, fields: Partial<Messa
   market: "AU",
   price: { amount: "0.0500", currency: "AUD" },
   createdAt: T,
+  ...fields
+})
+
+/** A Sender ID "Acme" of `accountId` registered in AU at `at` (`T` unless given) for a term, with `fields` over it. @since 0.1.0 @category fixtures */
+export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> = {}, at: number = T): SenderIdRecord => ({
+  id: fresh("sid"),
+  accountId,
+  senderId: "Acme",
+  market: "AU",
+  brandName: "Acme Pty Ltd",
+  status: "registered",
+  createdAt: at,
+  registeredAt: at,
+  expiresAt: at + termMillis,
   ...fields
 })
 

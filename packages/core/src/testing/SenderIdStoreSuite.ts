@@ -9,7 +9,7 @@ import { Effect, Option } from "effect"
 import type { SenderIdRecord } from "../senderIds/SenderId.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, T, freshAccount } from "./Fixtures.js"
+import { fresh, freshAccount, makeSenderId, T } from "./Fixtures.js"
 
 /** Registers the tests of `SenderIdStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
@@ -18,17 +18,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderIds = yield* SenderIdStore
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
-      const registered: SenderIdRecord = {
-        id: fresh("sid"),
-        accountId,
-        senderId: "Acme",
-        market: "AU",
-        brandName: "Acme Pty Ltd",
-        status: "registered",
-        createdAt: T,
-        registeredAt: T + 10,
-        expiresAt: T + 31_536_000_000
-      }
+      const registered = makeSenderId(accountId, { registeredAt: T + 10 })
       const pending: SenderIdRecord = {
         id: fresh("sid"),
         accountId,
@@ -51,19 +41,12 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderIds = yield* SenderIdStore
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
-      const base = {
-        accountId,
-        brandName: "Acme Pty Ltd",
-        createdAt: T,
-        registeredAt: T,
-        expiresAt: T + 31_536_000_000
-      }
-      const registered: SenderIdRecord = { ...base, id: fresh("sid"), senderId: "Acme", market: "AU", status: "registered" }
+      const registered = makeSenderId(accountId)
       yield* senderIds.insert(registered)
       for (const status of ["pending", "info_requested", "rejected", "expired"] as const) {
-        yield* senderIds.insert({ ...base, id: fresh("sid"), senderId: "Bolt", market: "AU", status })
+        yield* senderIds.insert(makeSenderId(accountId, { senderId: "Bolt", status }))
       }
-      yield* senderIds.insert({ ...base, id: fresh("sid"), senderId: "Acme", market: "NZ", status: "pending" })
+      yield* senderIds.insert(makeSenderId(accountId, { market: "NZ", status: "pending" }))
 
       assert.deepStrictEqual(yield* senderIds.findRegistered(accountId, "Acme", "AU"), Option.some(registered))
       assert.isTrue(Option.isNone(yield* senderIds.findRegistered(otherAccountId, "Acme", "AU")), "wrong account")
@@ -96,17 +79,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
       const accountId = yield* freshAccount
-      const record = (createdAt: number): SenderIdRecord => ({
-        id: fresh("sid"),
-        accountId,
-        senderId: "Acme",
-        market: "AU",
-        brandName: "Acme Pty Ltd",
-        status: "registered",
-        createdAt,
-        registeredAt: createdAt,
-        expiresAt: createdAt + 31_536_000_000
-      })
+      const record = (createdAt: number) => makeSenderId(accountId, {}, createdAt)
       const [older, newest, old] = [record(T + 1_000), record(T + 2_000), record(T)]
       for (const r of [older, newest, old]) yield* senderIds.insert(r)
       assert.deepStrictEqual(yield* senderIds.findRegistered(accountId, "Acme", "AU"), Option.some(newest))

@@ -14,10 +14,9 @@ import * as Ids from "../Ids.js"
 import * as Markets from "../Markets.js"
 import * as Messaging from "../messaging/Messaging.js"
 import * as MessagingConfig from "../messaging/MessagingConfig.js"
-import { termMillis } from "../senderIds/SenderId.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, makeAccount } from "./Fixtures.js"
+import { fresh, makeAccount, makeSenderId } from "./Fixtures.js"
 
 /** `Messaging` (and the stores under it) on a new build of `store`: one more process on the database. */
 const startProcess = (store: Layer.Layer<Stores, unknown>) =>
@@ -45,17 +44,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = fresh("acct")
         yield* Context.get(one, AccountStore).insertAccount(makeAccount(accountId))
         const now = yield* Clock.currentTimeMillis
-        yield* Context.get(one, SenderIdStore).insert({
-          id: fresh("sid"),
-          accountId,
-          senderId: "Acme",
-          market: "AU",
-          brandName: "Acme Pty Ltd",
-          status: "registered",
-          createdAt: now,
-          registeredAt: now,
-          expiresAt: now + termMillis
-        })
+        yield* Context.get(one, SenderIdStore).insert(makeSenderId(accountId, {}, now))
         const principal: Principal = { accountId, keyId: fresh("key"), permissions: new Set(["messaging:send", "messaging:read"]) }
         // Both have passed the reservation of `Idempotency` (a takeover of a key whose first
         // request seemed abandoned, say): nothing but the store stands between their inserts.
