@@ -64,6 +64,13 @@ export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> 
   ...fields
 })
 
+/** `makeMessage` of `accountId`, inserted without an event, with `fields` over it. @since 0.1.0 @category fixtures */
+export const insertMessage = (accountId: string, fields: Partial<Message> = {}) =>
+  Effect.flatMap(MessageStore, (messages) => {
+    const message = makeMessage(accountId, fresh("msg"), fields)
+    return Effect.as(messages.insert(message, Option.none()), message)
+  })
+
 /** The `message.<status>` event of `message` (`message.failed` for a status without one), with nested data. @since 0.1.0 @category fixtures */
 export const makeEvent = (message: Message, id: string, createdAt: number): Event => ({
   id,

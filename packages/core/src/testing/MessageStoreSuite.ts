@@ -10,7 +10,21 @@ import type { Message, MessageFilter } from "../messaging/Message.js"
 import { IdempotencyKeyTaken, MessageStore } from "../messaging/MessageStore.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, T, makeMessage, makeEvent, freshAccount, ids, newestFirst, seedMessages, listAllPages, drainAllClaims, oldestFirst, transitionOne } from "./Fixtures.js"
+import {
+  drainAllClaims,
+  fresh,
+  freshAccount,
+  ids,
+  insertMessage,
+  listAllPages,
+  makeEvent,
+  makeMessage,
+  newestFirst,
+  oldestFirst,
+  seedMessages,
+  T,
+  transitionOne
+} from "./Fixtures.js"
 
 /** Registers the tests of `MessageStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
@@ -37,8 +51,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* messages.findById(accountId, full.id), Option.some(full))
       assert.deepStrictEqual(yield* events.listBySubject(accountId, full.id), [event])
 
-      const bare = makeMessage(accountId, fresh("msg"))
-      yield* messages.insert(bare, Option.none())
+      const bare = yield* insertMessage(accountId)
       const found = yield* messages.findById(accountId, bare.id)
       assert.deepStrictEqual(found, Option.some(bare))
       for (const key of ["reference", "callbackUrl", "scheduledAt", "sentAt", "deliveredAt", "error"]) {
@@ -73,8 +86,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
       const key = fresh("idem")
-      const keyed = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 1_000 })
-      yield* messages.insert(keyed, Option.none())
+      const keyed = yield* insertMessage(accountId, { idempotencyKey: key, createdAt: T + 1_000 })
       yield* messages.insert(makeMessage(accountId, fresh("msg"), { createdAt: T + 2_000 }), Option.none())
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T), Option.some(keyed))
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T + 1_000), Option.some(keyed), "since is inclusive")
@@ -90,8 +102,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
       const key = fresh("idem")
-      const holder = makeMessage(accountId, fresh("msg"), { idempotencyKey: key })
-      yield* messages.insert(holder, Option.none())
+      const holder = yield* insertMessage(accountId, { idempotencyKey: key })
       const again = makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + 1 })
       const error = yield* Effect.flip(messages.insert(again, Option.some(makeEvent(again, fresh("evt"), T + 1))))
       assert.deepStrictEqual(error, new IdempotencyKeyTaken({ accountId, key }))
@@ -99,8 +110,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* events.listBySubject(accountId, again.id), [])
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, 0), Option.some(holder))
       // the key is the account's own; messages without one never collide
-      const theirs = makeMessage(otherAccountId, fresh("msg"), { idempotencyKey: key })
-      yield* messages.insert(theirs, Option.none())
+      const theirs = yield* insertMessage(otherAccountId, { idempotencyKey: key })
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(otherAccountId, key, 0), Option.some(theirs))
       for (const message of [makeMessage(accountId, fresh("msg")), makeMessage(accountId, fresh("msg"))]) {
         yield* messages.insert(message, Option.none())
@@ -157,8 +167,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const messages = yield* MessageStore
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
-      const message = makeMessage(accountId, fresh("msg"))
-      yield* messages.insert(message, Option.none())
+      const message = yield* insertMessage(accountId)
       assert.isTrue(Option.isNone(yield* messages.findById(otherAccountId, message.id)))
       assert.isTrue(Option.isNone(yield* messages.findById(accountId, fresh("msg"))))
       assert.deepStrictEqual(yield* messages.list(otherAccountId, {}, Option.none(), 10), [])
@@ -285,8 +294,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const events = yield* EventStore
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
-      const queued = makeMessage(accountId, fresh("msg"))
-      yield* messages.insert(queued, Option.none())
+      const queued = yield* insertMessage(accountId)
 
       const cancelled: Message = { ...queued, status: "cancelled" }
       assert.isFalse(yield* transitionOne(cancelled, "scheduled", Option.some(makeEvent(cancelled, fresh("evt"), T))))
@@ -311,8 +319,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const messages = yield* MessageStore
       const events = yield* EventStore
       const accountId = yield* freshAccount
-      const queued = makeMessage(accountId, fresh("msg"))
-      yield* messages.insert(queued, Option.none())
+      const queued = yield* insertMessage(accountId)
       const attempts = Array.from({ length: 10 }, (_, i) => {
         const next: Message = i % 2 === 0
           ? { ...queued, status: "sent", sentAt: T + i }
