@@ -12,8 +12,10 @@ import * as Config from "./Config.js"
 import * as Server from "./Server.js"
 import * as Store from "./Store.js"
 
-/** The use cases over the configured store, with the configured messaging settings. */
-// No trace exporter yet: use cases are built without spans (see `Services.withoutSpans`).
+/**
+ * The use cases over the configured store, with the configured messaging settings; built without
+ * spans while there is no trace exporter (see `Services.withoutSpans`).
+ */
 const coreLayer = (config: Config.ServerConfig) =>
   Services.withoutSpans(Services.layerWithoutDefaults).pipe(
     Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layerConfig(Config.messaging))),
