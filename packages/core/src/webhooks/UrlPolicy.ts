@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { isIPv4, isIPv6 } from "node:net"
+import { BlockList, isIPv4, isIPv6 } from "node:net"
 
 /** What the server allows beyond public https hosts. @since 0.1.0 @category models */
 export interface UrlPolicy {
@@ -14,15 +14,63 @@ export interface UrlPolicy {
 /** The default: https only, public hosts only. @since 0.1.0 @category constants */
 export const strict: UrlPolicy = { allowHttp: false, allowPrivate: false }
 
-// This network, private, loopback, shared (CGNAT), link-local, benchmarking, multicast and
-// reserved, and the special-purpose and documentation /24s (192.0.0, 192.0.2, 198.51.100, 203.0.113).
-const ipv4Private = (ip: string): boolean => {
-  const [a = 0, b = 0, c = 0] = ip.split(".").map(Number)
-  return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127) || (a === 198 && (b === 18 || b === 19)) ||
-    a >= 224 || (a === 192 && b === 0 && (c === 0 || c === 2)) || (a === 198 && b === 51 && c === 100) ||
-    (a === 203 && b === 0 && c === 113)
+/**
+ * IANA's IPv4 Special-Purpose Address Registry in full (2025), and multicast (224.0.0.0/4, its own
+ * registry): none is a place to send a webhook, those "globally reachable" ones (anycast relays,
+ * AS112) included.
+ */
+const ipv4Special: ReadonlyArray<readonly [address: string, prefix: number]> = [
+  ["0.0.0.0", 8], // "this network"
+  ["10.0.0.0", 8], // private use
+  ["100.64.0.0", 10], // shared address space (CGNAT)
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link local
+  ["172.16.0.0", 12], // private use
+  ["192.0.0.0", 24], // IETF protocol assignments (service continuity, dummy, PCP/TURN anycast, NAT64 discovery)
+  ["192.0.2.0", 24], // documentation (TEST-NET-1)
+  ["192.31.196.0", 24], // AS112-v4
+  ["192.52.193.0", 24], // AMT
+  ["192.88.99.0", 24], // deprecated 6to4 relay anycast
+  ["192.168.0.0", 16], // private use
+  ["192.175.48.0", 24], // direct delegation AS112
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation (TEST-NET-2)
+  ["203.0.113.0", 24], // documentation (TEST-NET-3)
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4] // reserved, and the limited broadcast 255.255.255.255
+]
+
+/**
+ * IANA's IPv6 Special-Purpose Address Registry in full (2025), but the prefixes that carry an IPv4
+ * address (mapped, translated, NAT64, 6to4), judged by that address (`ipv6Private`); with
+ * multicast (ff00::/8) and the deprecated site-local fec0::/10.
+ */
+const ipv6Special: ReadonlyArray<readonly [address: string, prefix: number]> = [
+  ["::", 128], // unspecified
+  ["::1", 128], // loopback
+  ["64:ff9b:1::", 48], // local-use IPv4/IPv6 translation
+  ["100::", 64], // discard-only
+  ["100:0:0:1::", 64], // dummy prefix
+  ["2001::", 23], // IETF protocol assignments: Teredo, PCP/TURN/SRP anycast, benchmarking, AMT, AS112, ORCHID, DETs
+  ["2001:db8::", 32], // documentation
+  ["2620:4f:8000::", 48], // direct delegation AS112
+  ["3fff::", 20], // documentation
+  ["5f00::", 16], // segment routing (SRv6) SIDs
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local unicast
+  ["fec0::", 10], // site-local (deprecated)
+  ["ff00::", 8] // multicast
+]
+
+const blockList = (family: "ipv4" | "ipv6", subnets: ReadonlyArray<readonly [string, number]>): BlockList => {
+  const list = new BlockList()
+  for (const [address, prefix] of subnets) list.addSubnet(address, prefix, family)
+  return list
 }
+const ipv4Blocked = blockList("ipv4", ipv4Special)
+const ipv6Blocked = blockList("ipv6", ipv6Special)
+
+const ipv4Private = (ip: string): boolean => ipv4Blocked.check(ip, "ipv4")
 
 /** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a trailing dotted quad folded in). */
 const groupsOf = (ip: string): ReadonlyArray<number> => {
@@ -53,14 +101,7 @@ const ipv6Private = (ip: string): boolean => {
   if (zeroUpTo(4) && g[4] === 0xffff && g[5] === 0) return ipv4Private(ipv4At(g, 6))
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) return ipv4Private(ipv4At(g, 6))
   if (g[0] === 0x2002) return ipv4Private(ipv4At(g, 1))
-  // local-use NAT64 64:ff9b:1::/48, discard 100::/64, Teredo 2001::/32 (a tunnel to any IPv4 host),
-  // documentation 2001:db8::/32
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return true
-  if (g[0] === 0x100 && g.slice(1, 4).every((group) => group === 0)) return true
-  if (g[0] === 0x2001 && (g[1] === 0 || g[1] === 0xdb8)) return true
-  // unique local fc00::/7, link-local fe80::/10, site-local fec0::/10, multicast ff00::/8
-  return (g[0]! & 0xfe00) === 0xfc00 || (g[0]! & 0xffc0) === 0xfe80 || (g[0]! & 0xffc0) === 0xfec0 ||
-    (g[0]! & 0xff00) === 0xff00
+  return ipv6Blocked.check(ip, "ipv6")
 }
 
 // Names for local networks by convention or reservation (RFC 6761, 6762, 8375; ICANN's .internal;
