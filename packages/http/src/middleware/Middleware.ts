@@ -2,8 +2,8 @@
  * The outermost middleware of `/v1`: gives each request its `req_…` id, refuses bodies that say
  * they are too large (413) or not JSON (415) before anything is read, and turns every failure into
  * the error envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with
- * `Allow`), with `X-Request-Id` on every response, and a log line for each at debug level (a 5xx at
- * warning level). The rest of the pipeline each group declares (`Pipeline`).
+ * `Allow`), with `X-Request-Id`, `X-Content-Type-Options: nosniff` (and on `/v1`, `Cache-Control:
+ * no-store`) on every response, and a log line for each at debug level (a 5xx at warning level). The rest of the pipeline each group declares (`Pipeline`).
  *
  * @since 0.1.0
  */
@@ -21,6 +21,17 @@ const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorCodes.Refu
   if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) return RequestBody.notJson
   return undefined
 }
+
+const noSniff = { "x-content-type-options": "nosniff" }
+const noStore = { ...noSniff, "cache-control": "no-store" }
+
+/**
+ * Headers every answer carries: `nosniff`, so that no browser reads a body as anything but its
+ * type; and for `/v1`, whose answers hold phone numbers and bodies, `no-store`, so that no cache
+ * keeps them.
+ */
+const safeHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Record<string, string>> =>
+  request.url.startsWith("/v1/") ? noStore : noSniff
 
 /** A line about an answer, at warning level for a 5xx (a 500's cause is logged where it is rendered), else debug. */
 const logAnswer = (status: number, line: string, requestId: string) =>
@@ -65,9 +76,10 @@ export const layer = HttpApiBuilder.middleware(
             : Effect.catchAllCause(app, (cause) => ErrorResponse.fromCause(cause, request))
           // An idempotent replay already carries the request id of the response it replays.
           const answer = Effect.map(handled, (response) =>
-            response.headers["x-request-id"] === undefined
-              ? HttpServerResponse.setHeader(response, "x-request-id", requestId)
-              : response)
+            HttpServerResponse.setHeaders(response, {
+              ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
+              ...safeHeaders(request)
+            }))
           return Effect.locally(withLog(request, requestId, answer), RequestContext.current, { requestId })
         }))
   })

@@ -68,6 +68,7 @@ const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime:
   }))
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n" +
       `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`
   )
 }
