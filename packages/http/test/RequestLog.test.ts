@@ -35,4 +35,12 @@ layer(H.layer().pipe(Layer.provide(capture)))("the request log", (it) => {
         assert.strictEqual(lines[0]!.level, LogLevel.Debug)
       }
     }))
+
+  it.effect("a line names the path, never the query: a key or a reference put there is not written", () =>
+    Effect.gen(function*() {
+      const reply = yield* H.request("GET", "/v1/messaging/messages?reference=secret-ref&page_size=5")
+      const lines = logged.filter((l) => l.requestId === reply.headers.get("x-request-id"))
+      assert.strictEqual(lines.length, 1)
+      assert.match(lines[0]!.text, /^GET \/v1\/messaging\/messages 200 in \d+ ms$/)
+    }))
 })

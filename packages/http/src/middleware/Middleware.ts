@@ -9,7 +9,7 @@
  */
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Ids } from "@sendline/core"
-import { Clock, Effect, FiberRef, LogLevel } from "effect"
+import { Cause, Clock, Effect, FiberRef, LogLevel } from "effect"
 import type * as ErrorCodes from "../envelope/ErrorCodes.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
@@ -33,31 +33,33 @@ const noStore = { ...noSniff, "cache-control": "no-store" }
 const safeHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Record<string, string>> =>
   request.url.startsWith("/v1/") ? noStore : noSniff
 
-/** A line about an answer, at warning level for a 5xx (a 500's cause is logged where it is rendered), else debug. */
-const logAnswer = (status: number, line: string, requestId: string) =>
-  Effect.annotateLogs(status >= 500 ? Effect.logWarning(line) : Effect.logDebug(line), "request_id", requestId)
+/** A request as log lines name it: its method and path, never its query (where a key or a reference may be). */
+const describe = (request: HttpServerRequest.HttpServerRequest): string => `${request.method} ${request.url.split("?")[0]}`
+
+/**
+ * A line about an answer: at warning level for a 5xx (a 500's cause is logged where it is
+ * rendered), else debug. A request that ended before its answer (its client went away, or the
+ * server is stopping) is no failure of ours: a debug line that says so.
+ */
+const logAnswer = (request: HttpServerRequest.HttpServerRequest, status: number, gone: boolean, took: string, requestId: string) => {
+  const line = gone ? `${describe(request)} ended before its answer${took}` : `${describe(request)} ${status}${took}`
+  return Effect.annotateLogs(status >= 500 && !gone ? Effect.logWarning(line) : Effect.logDebug(line), "request_id", requestId)
+}
+
+/** How a request is answered and whether it ended before its answer. */
+type Answered<E, R> = Effect.Effect<readonly [HttpServerResponse.HttpServerResponse, gone: boolean], E, R>
 
 /** Logs every answer with its time: "POST /v1/messaging/messages 201 in 3 ms". */
-const logEvery = <E, R>(
-  request: HttpServerRequest.HttpServerRequest,
-  requestId: string,
-  answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-) =>
+const logEvery = <E, R>(request: HttpServerRequest.HttpServerRequest, requestId: string, answer: Answered<E, R>) =>
   Effect.flatMap(Clock.currentTimeMillis, (start) =>
-    Effect.tap(answer, (response) =>
+    Effect.tap(answer, ([response, gone]) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        logAnswer(response.status, `${request.method} ${request.url} ${response.status} in ${now - start} ms`, requestId))))
+        logAnswer(request, response.status, gone, ` in ${now - start} ms`, requestId))))
 
 /** Logs a 5xx answer only, and costs nothing otherwise. */
-const logFailures = <E, R>(
-  request: HttpServerRequest.HttpServerRequest,
-  requestId: string,
-  answer: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
-) =>
-  Effect.tap(answer, (response) =>
-    response.status >= 500
-      ? logAnswer(response.status, `${request.method} ${request.url} ${response.status}`, requestId)
-      : Effect.void)
+const logFailures = <E, R>(request: HttpServerRequest.HttpServerRequest, requestId: string, answer: Answered<E, R>) =>
+  Effect.tap(answer, ([response, gone]) =>
+    response.status >= 500 && !gone ? logAnswer(request, response.status, gone, "", requestId) : Effect.void)
 
 /** The request id, header checks and error envelope around every request. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.middleware(
@@ -71,16 +73,27 @@ export const layer = HttpApiBuilder.middleware(
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         Effect.flatMap(ids.make("req"), (requestId) => {
           const refused = precheck(request)
+          let gone = false
           const handled = refused !== undefined
             ? ErrorResponse.render(refused)
-            : Effect.catchAllCause(app, (cause) => ErrorResponse.fromCause(cause, request))
+            : Effect.catchAllCause(app, (cause) => {
+              gone = Cause.isInterruptedOnly(cause)
+              return ErrorResponse.fromCause(cause, request)
+            })
           // An idempotent replay already carries the request id of the response it replays.
           const answer = Effect.map(handled, (response) =>
-            HttpServerResponse.setHeaders(response, {
-              ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
-              ...safeHeaders(request)
-            }))
-          return Effect.locally(withLog(request, requestId, answer), RequestContext.current, { requestId })
+            [
+              HttpServerResponse.setHeaders(response, {
+                ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
+                ...safeHeaders(request)
+              }),
+              gone
+            ] as const)
+          return Effect.locally(
+            Effect.map(withLog(request, requestId, answer), ([response]) => response),
+            RequestContext.current,
+            { requestId }
+          )
         }))
   })
 )
