@@ -79,6 +79,7 @@ describe("Config", () => {
       const names = [
         "PORT",
         "RATE_LIMIT_PER_SECOND",
+        "RATE_LIMIT_PER_ACCOUNT_PER_SECOND",
         "WEBHOOK_ALLOW_HTTP",
         "WEBHOOK_ALLOW_PRIVATE",
         "MAX_MESSAGE_SEGMENTS",
@@ -97,6 +98,7 @@ describe("Config", () => {
         const defaults = yield* Effect.flatMap(read({}), (result) => result)
         assert.deepStrictEqual(settings, defaults, JSON.stringify(blank))
         assert.strictEqual(settings.rateLimitPerSecond, 100)
+        assert.strictEqual(settings.rateLimitPerAccountPerSecond, 200)
         const level = yield* Effect.withConfigProvider(Config.logLevel, ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]])))
         assert.strictEqual(level, LogLevel.Info)
       }

@@ -44,7 +44,7 @@ export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> 
             return yield* new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
           }
           const principal = yield* auth.authenticate(request.headers.authorization)
-          yield* limiter.take(principal.keyId)
+          yield* limiter.take(principal.keyId, principal.accountId)
           const { route } = yield* HttpRouter.RouteContext
           const permission = permissions.get(routeKey(route.method, route.path))
           if (permission !== undefined) yield* Auth.requirePermission(principal, permission)

@@ -1,17 +1,24 @@
 /**
- * The per-key rate limit (CONTRACT §9, `RATE_LIMIT_PER_SECOND`): a token bucket per API key,
- * refilled from `Clock`, holding one second's worth (and never less than one token, so that a rate
- * below one a second still lets a request through now and then).
+ * The rate limits of CONTRACT §9: a token bucket per API key (`RATE_LIMIT_PER_SECOND`) and one per
+ * account, across its keys (`RATE_LIMIT_PER_ACCOUNT_PER_SECOND`, so that rotating keys does not
+ * multiply an account's rate). Each is refilled from `Clock` and holds one second's worth (and never
+ * less than one token, so that a rate below one a second still lets a request through now and then).
  *
  * @since 0.1.0
  */
 import { Errors } from "@sendline/core"
 import { Clock, Context, Effect, Layer } from "effect"
 
-/** Takes one request's token for a key, or refuses with 429. @since 0.1.0 @category services */
+/** Takes one request's token for a key and its account, or refuses with 429. @since 0.1.0 @category services */
 export class RateLimiter extends Context.Tag("@sendline/http/RateLimiter")<RateLimiter, {
-  readonly take: (keyId: string) => Effect.Effect<void, Errors.RateLimited>
+  readonly take: (keyId: string, accountId: string) => Effect.Effect<void, Errors.RateLimited>
 }>() {}
+
+/** Requests per second per key and per account; 0 turns that limit off. @since 0.1.0 @category models */
+export interface Limits {
+  readonly perKey: number
+  readonly perAccount: number
+}
 
 /** One key's bucket; the caller passes the time (epoch ms), read from `Clock`. */
 interface Bucket {
@@ -51,33 +58,45 @@ const makeBucket = (perSecond: number, now: number): Bucket => {
 // keys of a long-running server come and go.
 const sweepAbove = 1_000
 
-/** A token bucket of `perSecond` per key; 0 or less turns the limit off. @since 0.1.0 @category layers */
-export const layer = (perSecond: number): Layer.Layer<RateLimiter> =>
-  Layer.sync(RateLimiter, () => {
-    if (perSecond <= 0) return RateLimiter.of({ take: () => Effect.void })
-    const buckets = new Map<string, Bucket>()
-    let sweptAt = 0
-    const sweep = (now: number) => {
-      if (buckets.size <= sweepAbove || now - sweptAt < 1000) return
+/** A bucket of `perSecond` per id, made when first used: `take` answers the milliseconds to wait (0: taken). */
+const bucketsOf = (perSecond: number) => {
+  const buckets = new Map<string, Bucket>()
+  let sweptAt = 0
+  return (id: string, now: number): number => {
+    if (buckets.size > sweepAbove && now - sweptAt >= 1000) {
       sweptAt = now
-      for (const [keyId, bucket] of buckets) if (bucket.isFull(now)) buckets.delete(keyId)
+      for (const [held, bucket] of buckets) if (bucket.isFull(now)) buckets.delete(held)
     }
-    const take = (keyId: string) =>
+    let bucket = buckets.get(id)
+    if (bucket === undefined) {
+      bucket = makeBucket(perSecond, now)
+      buckets.set(id, bucket)
+    }
+    return bucket.take(now)
+  }
+}
+
+const refuse = (what: string, waitMillis: number) =>
+  Effect.fail(
+    new Errors.RateLimited({
+      message: `Rate limit of ${what} exceeded.`,
+      retryAfterSeconds: Math.max(1, Math.ceil(waitMillis / 1000))
+    })
+  )
+
+/** A bucket per key and one per account, as `limits` says; a request takes a token from each. @since 0.1.0 @category layers */
+export const layer = (limits: Limits): Layer.Layer<RateLimiter> =>
+  Layer.sync(RateLimiter, () => {
+    const byKey = limits.perKey > 0 ? bucketsOf(limits.perKey) : undefined
+    const byAccount = limits.perAccount > 0 ? bucketsOf(limits.perAccount) : undefined
+    if (byKey === undefined && byAccount === undefined) return RateLimiter.of({ take: () => Effect.void })
+    const take = (keyId: string, accountId: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        sweep(now)
-        let bucket = buckets.get(keyId)
-        if (bucket === undefined) {
-          bucket = makeBucket(perSecond, now)
-          buckets.set(keyId, bucket)
-        }
-        const waitMillis = bucket.take(now)
-        if (waitMillis === 0) return Effect.void
-        return Effect.fail(
-          new Errors.RateLimited({
-            message: `Rate limit of ${perSecond} requests per second exceeded.`,
-            retryAfterSeconds: Math.max(1, Math.ceil(waitMillis / 1000))
-          })
-        )
+        const keyWait = byKey?.(keyId, now) ?? 0
+        if (keyWait > 0) return refuse(`${limits.perKey} requests per second`, keyWait)
+        const accountWait = byAccount?.(accountId, now) ?? 0
+        if (accountWait > 0) return refuse(`${limits.perAccount} requests per second for this account`, accountWait)
+        return Effect.void
       })
     return RateLimiter.of({ take })
   })

@@ -76,7 +76,12 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
       )
     })
     const serving = Layer.mergeAll(
-      Server.layer({ port: config.port, host: config.host, rateLimitPerSecond: config.rateLimitPerSecond }),
+      Server.layer({
+        port: config.port,
+        host: config.host,
+        rateLimitPerSecond: config.rateLimitPerSecond,
+        rateLimitPerAccountPerSecond: config.rateLimitPerAccountPerSecond
+      }),
       Workers.layerConfig(Config.workers)
     ).pipe(Layer.provide(carrierLayer))
     // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.

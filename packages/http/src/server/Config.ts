@@ -18,6 +18,7 @@ export interface ServerConfig {
   readonly sqlitePath: string
   readonly sqliteSynchronous: SqliteStore.Synchronous
   readonly rateLimitPerSecond: number
+  readonly rateLimitPerAccountPerSecond: number
   /** What `messaging` reads. */
   readonly messaging: Partial<MessagingConfig.Settings>
   /** What `carrier` reads. */
@@ -136,6 +137,13 @@ export const carrier: Config.Config<CarrierMock.Options> = Config.all([
   )
 )
 
+/** A rate in requests per second (fractions allowed), `fallback` when unset; 0 turns its limit off. */
+const rate = (name: string, fallback: number) =>
+  parsed(name, "a number", finite).pipe(
+    Config.validate({ message: `${name} must be 0 (no limit) or more`, validation: (n) => n >= 0 }),
+    Config.withDefault(fallback)
+  )
+
 /** Every setting, with CONTRACT §9's names, checked together at start. @since 0.1.0 @category config */
 export const server: Config.Config<ServerConfig> = Config.all({
   port: parsed("PORT", "a network port", (text) => {
@@ -154,10 +162,8 @@ export const server: Config.Config<ServerConfig> = Config.all({
   ),
   sqlitePath: text("SQLITE_PATH", "data/sendline.sqlite"),
   sqliteSynchronous: oneOf("SQLITE_SYNCHRONOUS", synchronousModes).pipe(Config.withDefault("normal" as const)),
-  rateLimitPerSecond: parsed("RATE_LIMIT_PER_SECOND", "a number", finite).pipe(
-    Config.validate({ message: "RATE_LIMIT_PER_SECOND must be 0 (no limit) or more", validation: (n) => n >= 0 }),
-    Config.withDefault(100)
-  ),
+  rateLimitPerSecond: rate("RATE_LIMIT_PER_SECOND", 100),
+  rateLimitPerAccountPerSecond: rate("RATE_LIMIT_PER_ACCOUNT_PER_SECOND", 200),
   messaging,
   carrier,
   workers

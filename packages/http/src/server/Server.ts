@@ -24,6 +24,8 @@ export type Requirements = Messaging.Messaging | Auth.Auth | Idempotency.Idempot
 export interface Options {
   /** Requests per second per API key; 0 turns the limit off. */
   readonly rateLimitPerSecond: number
+  /** Requests per second per account, across its keys; 0 (the default) turns the limit off. */
+  readonly rateLimitPerAccountPerSecond?: number | undefined
 }
 
 /**
@@ -44,7 +46,7 @@ export const layerApi = (options: Options) =>
         Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))
       )
     ),
-    Layer.provide(RateLimiter.layer(options.rateLimitPerSecond))
+    Layer.provide(RateLimiter.layer({ perKey: options.rateLimitPerSecond, perAccount: options.rateLimitPerAccountPerSecond ?? 0 }))
   )
 
 /** Serves the API on an HTTP server that is provided. @since 0.1.0 @category layers */
