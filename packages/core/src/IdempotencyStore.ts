@@ -62,4 +62,6 @@ export class IdempotencyStore extends Context.Tag("@sendline/core/IdempotencySto
   readonly complete: (reservation: Reservation, response: StoredResponse) => Effect.Effect<void, StoreUnavailable>
   /** Forgets `reservation`, if it still holds the key, so that the key may be retried. */
   readonly release: (reservation: Reservation) => Effect.Effect<void, StoreUnavailable>
+  /** Deletes up to `limit` records created before `before` (epoch ms), oldest first; how many it deleted. */
+  readonly purge: (before: number, limit: number) => Effect.Effect<number, StoreUnavailable>
 }>() {}

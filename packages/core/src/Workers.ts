@@ -1,6 +1,6 @@
 /**
- * The message workers together: Dispatcher, Scheduler and DeliveryReports, each a fiber looping
- * over due work on the Clock. Start them beside a server or inside an embedding service; they stop
+ * The workers together: the message workers (Dispatcher, Scheduler, DeliveryReports) and the
+ * IdempotencyPurger, each a fiber looping over due work on the Clock. Start them beside a server or inside an embedding service; they stop
  * when their scope closes, after recording the carrier answers and reports of the pass in flight
  * (reports DeliveryReports holds for a later pass are lost with the process).
  *
@@ -13,6 +13,8 @@ import type { Carrier } from "./messaging/Carrier.js"
 import type { DeliveryReportInbox } from "./messaging/DeliveryReportInbox.js"
 import * as DeliveryReports from "./messaging/DeliveryReports.js"
 import * as Dispatcher from "./messaging/Dispatcher.js"
+import type { IdempotencyStore } from "./IdempotencyStore.js"
+import * as IdempotencyPurger from "./IdempotencyPurger.js"
 import type { IdGenerator } from "./Ids.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import * as Scheduler from "./messaging/Scheduler.js"
@@ -23,25 +25,31 @@ export interface Options {
   readonly dispatcher?: Partial<Dispatcher.Options>
   readonly scheduler?: Partial<Scheduler.Options>
   readonly deliveryReports?: Partial<DeliveryReports.Options>
+  readonly idempotencyPurger?: Partial<IdempotencyPurger.Options>
 }
 
-/** The three worker services. @since 0.1.0 @category models */
-export type Workers = Dispatcher.Dispatcher | Scheduler.Scheduler | DeliveryReports.DeliveryReports
+/** The four worker services. @since 0.1.0 @category models */
+export type Workers =
+  | Dispatcher.Dispatcher
+  | Scheduler.Scheduler
+  | DeliveryReports.DeliveryReports
+  | IdempotencyPurger.IdempotencyPurger
 
 /** What the workers need: a store, a carrier, its delivery reports and ids. @since 0.1.0 @category models */
-export type Requirements = MessageStore | SenderIdStore | Carrier | DeliveryReportInbox | IdGenerator
+export type Requirements = MessageStore | SenderIdStore | IdempotencyStore | Carrier | DeliveryReportInbox | IdGenerator
 
-/** Runs the three loops in the foreground until interrupted. @since 0.1.0 @category runners */
+/** Runs the four loops in the foreground until interrupted. @since 0.1.0 @category runners */
 export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
   const reports = yield* DeliveryReports.DeliveryReports
-  yield* Effect.all([dispatcher.run, scheduler.run, reports.run], { concurrency: "unbounded", discard: true })
+  const purger = yield* IdempotencyPurger.IdempotencyPurger
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run], { concurrency: "unbounded", discard: true })
   // never reached: each loop ends only by interruption
   return yield* Effect.never
 })
 
-/** Forks the three loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
+/** Forks the four loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
 export const start: Effect.Effect<void, never, Workers | Scope.Scope> = Effect.asVoid(Effect.forkScoped(run))
 
 /** One pass of each worker in lifecycle order; returns how many items each took. @since 0.1.0 @category runners */
@@ -49,19 +57,21 @@ export const runOnce = Effect.gen(function*() {
   const scheduled = yield* (yield* Scheduler.Scheduler).runOnce
   const dispatched = yield* (yield* Dispatcher.Dispatcher).runOnce
   const reports = yield* (yield* DeliveryReports.DeliveryReports).runOnce
-  return { scheduled, dispatched, reports }
+  const purged = yield* (yield* IdempotencyPurger.IdempotencyPurger).runOnce
+  return { scheduled, dispatched, reports, purged }
 })
 
-/** The three worker services, not started. @since 0.1.0 @category layers */
+/** The four worker services, not started. @since 0.1.0 @category layers */
 export const layerServices = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
   Layer.mergeAll(
     Dispatcher.layer(options.dispatcher),
     Scheduler.layer(options.scheduler),
-    DeliveryReports.layer(options.deliveryReports)
+    DeliveryReports.layer(options.deliveryReports),
+    IdempotencyPurger.layer(options.idempotencyPurger)
   )
 
 /**
- * The three workers, started: they run while the layer's scope is open and are interrupted
+ * The four workers, started: they run while the layer's scope is open and are interrupted
  * cleanly when it closes. The services stay available, e.g. for `runOnce` in a health check.
  *
  * @since 0.1.0

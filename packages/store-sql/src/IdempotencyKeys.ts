@@ -121,6 +121,16 @@ export const make = (
       )),
     release: (held) =>
       write(Effect.asVoid(sql`DELETE FROM sendline_idempotency_keys
-        WHERE account_id = ${held.accountId} AND key = ${held.key} AND created_at = ${held.createdAt}`))
+        WHERE account_id = ${held.accountId} AND key = ${held.key} AND created_at = ${held.createdAt}`)),
+    // The oldest first, through the index on created_at; a row another purger deleted meanwhile is
+    // simply not counted.
+    purge: (before, limit) =>
+      write(Effect.map(
+        sql`DELETE FROM sendline_idempotency_keys WHERE (account_id, key) IN (
+          SELECT account_id, key FROM sendline_idempotency_keys WHERE created_at < ${before}
+          ORDER BY created_at LIMIT ${limit})
+        RETURNING key`,
+        (rows) => rows.length
+      ))
   }))
 }

@@ -145,4 +145,22 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         if (Option.isSome(result)) assert.deepStrictEqual(result.value, winner)
       }
     }))
+
+  it.effect("IdempotencyStore: purge deletes up to a batch of the records created before a time, and none after", () =>
+    Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const accountId = yield* freshAccount
+      // long before any other test's records, which a purge must not touch
+      const t0 = T - 10 * 365 * 86_400_000
+      const old = [0, 1, 2].map((i) => makeReservation(accountId, fresh("old"), "fp", t0 + i))
+      const kept = makeReservation(accountId, fresh("kept"), "fp", t0 + 1_000)
+      for (const record of [...old, kept]) yield* store.reserve(record, expiredBefore(0))
+      assert.deepStrictEqual(
+        [yield* store.purge(t0 + 1_000, 2), yield* store.purge(t0 + 1_000, 2), yield* store.purge(t0 + 1_000, 2)],
+        [2, 1, 0]
+      )
+      for (const record of old) assert.isTrue(Option.isNone(yield* store.reserve({ ...record, fingerprint: "other" }, expiredBefore(0))))
+      const holder = yield* store.reserve({ ...kept, fingerprint: "other" }, expiredBefore(0))
+      assert.strictEqual(Option.getOrThrow(holder).fingerprint, "fp", "a record after the time is kept")
+    }))
 }
