@@ -4,7 +4,21 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { get } from "node:http"
+import { gunzipSync } from "node:zlib"
 import * as H from "./harness.js"
+
+/** `GET path` with `headers`, as raw bytes: no client decompresses anything. */
+const raw = (path: string, headers: Record<string, string>) =>
+  Effect.flatMap(H.Harness, (harness) =>
+    Effect.async<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resume) => {
+      get(harness.url + path, { headers }, (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () =>
+          resume(Effect.succeed({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) })))
+      })
+    }))
 
 layer(H.layer())("response headers", (it) => {
   it.effect("/v1 answers are no-store and nosniff, whatever their status", () =>
@@ -32,5 +46,21 @@ layer(H.layer())("response headers", (it) => {
         assert.strictEqual(reply.headers.get("x-content-type-options"), "nosniff", path)
         assert.isNull(reply.headers.get("cache-control"), path)
       }
+    }))
+
+  it.effect("/docs is sent gzipped to a client that takes gzip, with an ETag that answers 304", () =>
+    Effect.gen(function*() {
+      const plain = yield* raw("/docs", { "accept-encoding": "identity" })
+      const zipped = yield* raw("/docs", { "accept-encoding": "gzip, deflate" })
+      assert.strictEqual(plain.status, 200)
+      assert.isUndefined(plain.headers["content-encoding"])
+      assert.strictEqual(zipped.headers["content-encoding"], "gzip")
+      assert.isBelow(zipped.body.length, plain.body.length / 3, `${zipped.body.length} of ${plain.body.length} bytes`)
+      assert.isTrue(gunzipSync(zipped.body).equals(plain.body), "the same page")
+      const etag = String(zipped.headers["etag"])
+      assert.strictEqual(plain.headers["etag"], etag)
+      const again = yield* raw("/docs", { "accept-encoding": "gzip", "if-none-match": etag })
+      assert.strictEqual(again.status, 304)
+      assert.strictEqual(again.body.length, 0)
     }))
 })

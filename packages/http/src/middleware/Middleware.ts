@@ -13,6 +13,7 @@ import { Cause, Clock, Effect, FiberRef, LogLevel } from "effect"
 import type * as ErrorCodes from "../envelope/ErrorCodes.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
+import * as Docs from "../server/Docs.js"
 import * as RequestBody from "./RequestBody.js"
 
 /** What the headers alone tell against the body: too large, or not JSON. */
@@ -83,7 +84,7 @@ export const layer = HttpApiBuilder.middleware(
           // An idempotent replay already carries the request id of the response it replays.
           const answer = Effect.map(handled, (response) =>
             [
-              HttpServerResponse.setHeaders(response, {
+              HttpServerResponse.setHeaders(Docs.serve(request, response), {
                 ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
                 ...safeHeaders(request)
               }),

@@ -15,6 +15,7 @@ import * as MessagesHttp from "../messages/MessagesHttp.js"
 import * as Authentication from "../middleware/Authentication.js"
 import * as Middleware from "../middleware/Middleware.js"
 import * as RateLimiter from "../middleware/RateLimiter.js"
+import * as Docs from "./Docs.js"
 import * as Listener from "./Listener.js"
 
 /** What the API needs from the core. @since 0.1.0 @category models */
@@ -38,7 +39,7 @@ export const layerApi = (options: Options) =>
   Layer.mergeAll(
     Middleware.layer,
     HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" }),
-    HttpApiScalar.layer({ path: "/docs" })
+    HttpApiScalar.layer({ path: Docs.path })
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
