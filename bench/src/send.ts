@@ -374,6 +374,7 @@ export async function runSendBench(): Promise<SendBenchResult> {
             SQLITE_PATH: join(dataDir, "sendline.sqlite"),
             DATABASE_URL: undefined,
             RATE_LIMIT_PER_SECOND: "0",
+            RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
             LOG_LEVEL: "warning",
             ...env
           }
@@ -416,6 +417,7 @@ export async function runSendBench(): Promise<SendBenchResult> {
             DATABASE_URL: TestDatabase.withSchema(pgBase, schema.value),
             SQLITE_PATH: undefined,
             RATE_LIMIT_PER_SECOND: "0",
+            RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
             LOG_LEVEL: "warning"
           }
         },

@@ -60,7 +60,7 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort()
   const child = spawn(process.execPath, [...bin, "serve", "--demo"], {
     cwd: root,
-    env: { ...process.env, RATE_LIMIT_PER_SECOND: "0", ...env, LOG_LEVEL: "Info", PORT: String(port) }
+    env: { ...process.env, RATE_LIMIT_PER_SECOND: "0", RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0", ...env, LOG_LEVEL: "Info", PORT: String(port) }
   })
   let output = ""
   child.stdout!.on("data", (chunk) => (output += chunk))
