@@ -1,6 +1,6 @@
 import type { Account, Message } from "@sendline/core"
 import { AccountStore, Errors, IdempotencyStore, MessageStore } from "@sendline/core"
-import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
+import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -157,19 +157,8 @@ if (Option.isNone(database)) {
         while ((yield* messages.claim("dispatch", far - 1, 1_000, far)).length > 0) {
           // drained
         }
-        const make = (id: string, createdAt: number): Message.Message => ({
-          id,
-          accountId: `acct_${suffix}`,
-          status: "queued",
-          to: "+61412345678",
-          senderId: "Acme",
-          body: "hi",
-          segments: 1,
-          encoding: "GSM-7",
-          market: "AU",
-          price: { amount: "0.0500", currency: "AUD" },
-          createdAt
-        })
+        const make = (id: string, createdAt: number): Message.Message =>
+          Fixtures.makeMessage(`acct_${suffix}`, id, { createdAt })
         const locked = make(`msg_${suffix}a`, 1)
         const free = make(`msg_${suffix}b`, 2)
         yield* messages.insert(locked, Option.none())

@@ -1,6 +1,6 @@
 import type { Account, Message } from "@sendline/core"
 import { AccountStore, Errors, MessageStore } from "@sendline/core"
-import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
+import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
@@ -114,20 +114,12 @@ describe("SqliteStore", () => {
       yield* sql`DELETE FROM sendline_migrations WHERE migration_id = 5`
       const messages = Context.get(stores, MessageStore.MessageStore)
       for (const id of ["acct_a", "acct_b"]) yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount(id, id, []))
-      const message = (id: string, accountId: string, createdAt: number, idempotencyKey?: string): Message.Message => ({
-        id,
-        accountId,
-        status: "sent",
-        to: "+61412345678",
-        senderId: "Acme",
-        body: "hi",
-        segments: 1,
-        encoding: "GSM-7",
-        market: "AU",
-        price: { amount: "0.0500", currency: "AUD" },
-        createdAt,
-        ...(idempotencyKey === undefined ? {} : { idempotencyKey })
-      })
+      const message = (id: string, accountId: string, createdAt: number, idempotencyKey?: string): Message.Message =>
+        Fixtures.makeMessage(accountId, id, {
+          status: "sent",
+          createdAt,
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey })
+        })
       const old = [
         message("msg_1", "acct_a", 1, "k"),
         message("msg_2", "acct_a", 3, "k"),

@@ -17,3 +17,11 @@ export * as StoreSuite from "./StoreSuite.js"
  * @since 0.1.0
  */
 export * as SharedDatabaseSuite from "./SharedDatabaseSuite.js"
+
+/**
+ * The fixtures the suites build their data with (accounts, messages, Sender IDs, events), for a
+ * store's own tests.
+ *
+ * @since 0.1.0
+ */
+export * as Fixtures from "./Fixtures.js"
