@@ -29,6 +29,8 @@ describe("Config", () => {
         [{ WEBHOOK_ALLOW_HTTP: "maybe" }, `WEBHOOK_ALLOW_HTTP: Expected a boolean value but received "maybe"`],
         [{ DATABASE_URL: "mysql://root@localhost/db" }, "DATABASE_URL must be a postgres:// URL; unset it to use SQLite"],
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
+        [{ AUTH_FAILURES_PER_MINUTE: "-1" }, "AUTH_FAILURES_PER_MINUTE must be 0 or more"],
+        [{ TRUST_PROXY: "10.0.0.0/8, localhost" }, `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
         [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"]
       ]
@@ -80,6 +82,8 @@ describe("Config", () => {
         "PORT",
         "RATE_LIMIT_PER_SECOND",
         "RATE_LIMIT_PER_ACCOUNT_PER_SECOND",
+        "AUTH_FAILURES_PER_MINUTE",
+        "TRUST_PROXY",
         "WEBHOOK_ALLOW_HTTP",
         "WEBHOOK_ALLOW_PRIVATE",
         "MAX_MESSAGE_SEGMENTS",
@@ -99,9 +103,17 @@ describe("Config", () => {
         assert.deepStrictEqual(settings, defaults, JSON.stringify(blank))
         assert.strictEqual(settings.rateLimitPerSecond, 100)
         assert.strictEqual(settings.rateLimitPerAccountPerSecond, 200)
+        assert.strictEqual(settings.authFailuresPerMinute, 60)
+        assert.deepStrictEqual(settings.trustProxy, [])
         const level = yield* Effect.withConfigProvider(Config.logLevel, ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]])))
         assert.strictEqual(level, LogLevel.Info)
       }
+    }))
+
+  it.effect("TRUST_PROXY is a comma-separated list of addresses and CIDR ranges", () =>
+    Effect.gen(function*() {
+      const settings = yield* Effect.flatMap(read({ TRUST_PROXY: " 127.0.0.1, 10.0.0.0/8,fd00::/8 " }), (result) => result)
+      assert.deepStrictEqual(settings.trustProxy, ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
     }))
 
   it.effect("SQLITE_SYNCHRONOUS is read in any case", () =>

@@ -8,12 +8,11 @@
  */
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import { Admin, Demo, Permission, Services } from "@sendline/core"
+import { Admin, Demo, Permission, Services, type Stores } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
-import { createServer } from "node:http"
 import * as Envelope from "../src/envelope/Envelope.js"
+import * as Listener from "../src/server/Listener.js"
 import * as Server from "../src/server/Server.js"
 
 /** The server's clock at start: 2026-11-22T07:00:00.000Z. */
@@ -152,14 +151,15 @@ export const assertError = (reply: Reply, status: number, code: string, field?: 
 }
 
 /**
- * The server over a fresh SQLite `:memory:` database, with the main caller and the demo data.
- * `rateLimitPerSecond` defaults to 0 (off), since the test clock only moves when told to.
+ * The server, on its own listener, over a fresh SQLite `:memory:` database (or over `stores`, which
+ * may wrap one), with the main caller and the demo data. The limits (`rateLimitPerSecond`,
+ * `authFailuresPerMinute`) default to 0 (off), since the test clock only moves when told to.
  */
-export const layer = (options: { readonly rateLimitPerSecond?: number } = {}) => {
-  const core = Services.layer.pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
-  const server = Server.layerServe({ rateLimitPerSecond: options.rateLimitPerSecond ?? 0 }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
-  )
+export const layer = (
+  options: Partial<Server.Options> = {},
+  stores: Layer.Layer<Stores.Stores, unknown> = SqliteStore.layerSqlite({ filename: ":memory:" })
+) => {
+  const core = Services.layer.pipe(Layer.provideMerge(stores))
   const harness = Layer.effect(
     Harness,
     Effect.gen(function*() {
@@ -171,8 +171,12 @@ export const layer = (options: { readonly rateLimitPerSecond?: number } = {}) =>
       return { url: `http://127.0.0.1:${server.address.port}`, main, demo }
     })
   )
-  return harness.pipe(
-    Layer.provideMerge(server),
+  // The server's own listener (`Listener`), as `sendline serve` runs it.
+  const server = Listener.layer(
+    Layer.merge(Server.layerServe({ rateLimitPerSecond: 0, authFailuresPerMinute: 0, ...options }), harness),
+    { port: 0, host: "127.0.0.1" }
+  )
+  return server.pipe(
     Layer.provideMerge(core),
     Layer.provideMerge(Layer.effectDiscard(TestClock.setTime(start)))
   )

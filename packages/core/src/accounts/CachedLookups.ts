@@ -1,7 +1,10 @@
 /**
  * Short-lived caches in front of the two reads every send makes: the API key by its digest, and
  * the registered Sender ID of (account, Sender ID, market). A record found is kept for `ttlMillis`
- * of Clock time; a miss is not kept, so a key or Sender ID created a moment ago is found at once.
+ * of Clock time. A Sender ID not found is not kept, so one registered a moment ago is found at once.
+ * A key digest not found is kept as long, apart (a flood of unknown keys never pushes out the keys
+ * found), so a client repeating an unknown key is answered without the store: no key can appear
+ * later under that digest, since a key's secret is drawn at random when it is created.
  * Writes through the `Admin` built on the same caches (revoking a key, importing a Sender ID) empty
  * them at once, so the use cases of one `Services` layer never serve what that layer changed. A
  * write made anywhere else (the CLI, another server, another `Services` instance in this process)
@@ -34,26 +37,45 @@ interface Entry<A> {
   readonly until: number
 }
 
-// Found records by key, each until its time is up. `generation` counts the clears: a lookup that
-// was under way while the cache was emptied does not put what it read back.
-const makeCache = <A>(options: Options) => {
-  const entries = new Map<string, Entry<Option.Option<A>>>()
+/** Entries by key, each until its time is up; the oldest goes first past `capacity`. */
+const makeEntries = <A>(options: Options) => {
+  const entries = new Map<string, Entry<A>>()
+  return {
+    clear: () => entries.clear(),
+    get: (key: string, now: number): Entry<A> | undefined => {
+      const entry = entries.get(key)
+      if (entry === undefined || entry.until > now) return entry
+      entries.delete(key)
+      return undefined
+    },
+    set: (key: string, value: A, now: number) => {
+      if (entries.size >= options.capacity) entries.delete(entries.keys().next().value!)
+      entries.set(key, { value, until: now + options.ttlMillis })
+    }
+  }
+}
+
+// Records found by key (and, with `keepMisses`, the keys not found, apart). `generation` counts
+// the clears: a lookup that was under way while the cache was emptied does not put what it read back.
+const makeCache = <A>(options: Options, keepMisses: boolean) => {
+  const found = makeEntries<Option.Option<A>>(options)
+  const missed = makeEntries<Option.Option<A>>(options)
   let generation = 0
   return {
     clear: () => {
       generation++
-      entries.clear()
+      found.clear()
+      missed.clear()
     },
     through: <E>(key: string, lookup: Effect.Effect<Option.Option<A>, E>): Effect.Effect<Option.Option<A>, E> =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const entry = entries.get(key)
-        if (entry !== undefined && entry.until > now) return Effect.succeed(entry.value)
-        if (entry !== undefined) entries.delete(key)
+        const entry = found.get(key, now) ?? (keepMisses ? missed.get(key, now) : undefined)
+        if (entry !== undefined) return Effect.succeed(entry.value)
         const started = generation
-        return Effect.tap(lookup, (found) => {
-          if (Option.isNone(found) || generation !== started) return
-          if (entries.size >= options.capacity) entries.delete(entries.keys().next().value!)
-          entries.set(key, { value: found, until: now + options.ttlMillis })
+        return Effect.tap(lookup, (value) => {
+          if (generation !== started) return
+          if (Option.isSome(value)) found.set(key, value, now)
+          else if (keepMisses) missed.set(key, value, now)
         })
       })
   }
@@ -74,8 +96,8 @@ export const make = (
     const accounts = yield* AccountStore
     const senderIds = yield* SenderIdStore
     if (settings.ttlMillis <= 0) return Context.make(AccountStore, accounts).pipe(Context.add(SenderIdStore, senderIds))
-    const keys = makeCache<ApiKey>(settings)
-    const registered = makeCache<SenderId.SenderIdRecord>(settings)
+    const keys = makeCache<ApiKey>(settings, true)
+    const registered = makeCache<SenderId.SenderIdRecord>(settings, false)
     const clearing = <Args extends ReadonlyArray<unknown>, A, E>(cache: { clear: () => void }, write: (...args: Args) => Effect.Effect<A, E>) =>
       (...args: Args) => Effect.ensuring(write(...args), Effect.sync(cache.clear))
     return Context.make(AccountStore, {

@@ -96,4 +96,34 @@ layer(TestCore.layer)("CachedLookups", (it) => {
       const found = yield* find
       assert.isTrue(Option.isSome(found) && found.value.revokedAt !== undefined)
     }))
+
+  it.effect("an unknown key is looked up once within the cache's time, apart from the keys found", () =>
+    Effect.gen(function*() {
+      const { issued } = yield* TestCore.seedAccount()
+      const store = yield* AccountStore.AccountStore
+      const looked: Array<string> = []
+      const counting = AccountStore.AccountStore.of({
+        ...store,
+        findKeyByDigest: (digest) => Effect.zipRight(Effect.sync(() => looked.push(digest)), store.findKeyByDigest(digest))
+      })
+      const cached = yield* Effect.provideService(CachedLookups.make({ capacity: 2 }), AccountStore.AccountStore, counting)
+      const find = (digest: string) =>
+        Effect.provide(Effect.flatMap(AccountStore.AccountStore, (s) => s.findKeyByDigest(digest)), cached)
+      const unknown = Auth.digest("sk_" + "0".repeat(40))
+
+      assert.isTrue(Option.isNone(yield* find(unknown)))
+      assert.isTrue(Option.isNone(yield* find(unknown)))
+      assert.deepStrictEqual(looked, [unknown], "the second miss is answered from memory")
+
+      // A flood of unknown keys pushes out unknown keys, never the keys found.
+      assert.isTrue(Option.isSome(yield* find(issued.apiKey.digest)))
+      for (let i = 1; i <= 5; i++) yield* find(Auth.digest("sk_" + String(i).repeat(40)))
+      looked.length = 0
+      assert.isTrue(Option.isSome(yield* find(issued.apiKey.digest)))
+      assert.deepStrictEqual(looked, [], "the key found is still served from memory")
+
+      yield* TestClock.adjust(ttl)
+      assert.isTrue(Option.isNone(yield* find(unknown)))
+      assert.deepStrictEqual(looked, [unknown], "looked up again once its time is up")
+    }))
 })

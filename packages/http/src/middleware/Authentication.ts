@@ -1,6 +1,7 @@
 /**
  * The two middlewares of `Pipeline`. `Authentication`: the `Authorization` header through core's
- * `Auth`, the per-key rate limit, then the permission the endpoint needs (`RequiredPermission`),
+ * `Auth`, guarded by the client address's failed-authentication limit (`AuthFailures`), the rate
+ * limits, then the permission the endpoint needs (`RequiredPermission`),
  * so that a key without it is refused before its body is read (core checks the permission again:
  * it is the rule). `CheckBody`: the body, read and checked only now (`RequestBody.read`).
  *
@@ -10,6 +11,7 @@ import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { Api } from "../Api.js"
+import { AuthFailures } from "./AuthFailures.js"
 import { RateLimiter } from "./RateLimiter.js"
 import { Authentication, CheckBody, RequiredPermission } from "./Pipeline.js"
 import * as RawHeaders from "./RawHeaders.js"
@@ -30,20 +32,23 @@ const permissionsByRoute = (): ReadonlyMap<string, Permission.Permission> => {
 }
 
 /** Authenticates the bearer key, takes its rate-limit token and checks the endpoint's permission. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter> = Layer.effect(
+export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter | AuthFailures> = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const auth = yield* Auth.Auth
+    const failures = yield* AuthFailures
     const limiter = yield* RateLimiter
     const permissions = permissionsByRoute()
     return Authentication.of({
       bearer: () =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
-          if (RawHeaders.count(request, "authorization") > 1) {
-            return yield* new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
-          }
-          const principal = yield* auth.authenticate(request.headers.authorization)
+          const principal = yield* failures.guard(
+            request,
+            RawHeaders.count(request, "authorization") > 1
+              ? new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
+              : auth.authenticate(request.headers.authorization)
+          )
           yield* limiter.take(principal.keyId, principal.accountId)
           const { route } = yield* HttpRouter.RouteContext
           const permission = permissions.get(routeKey(route.method, route.path))

@@ -3,7 +3,9 @@
  * they are too large (413) or not JSON (415) before anything is read, and turns every failure into
  * the error envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with
  * `Allow`), with `X-Request-Id`, `X-Content-Type-Options: nosniff` (and on `/v1`, `Cache-Control:
- * no-store`) on every response, and a log line for each at debug level (a 5xx at warning level). The rest of the pipeline each group declares (`Pipeline`).
+ * no-store`) on every response, and a log line for each at debug level (a 5xx at warning level).
+ * An answer to a request whose body was not read closes its connection (`RequestBody.isUnread`).
+ * The rest of the pipeline each group declares (`Pipeline`).
  *
  * @since 0.1.0
  */
@@ -33,6 +35,8 @@ const noStore = { ...noSniff, "cache-control": "no-store" }
  */
 const safeHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Record<string, string>> =>
   request.url.startsWith("/v1/") ? noStore : noSniff
+
+const close = { connection: "close" }
 
 /** A request as log lines name it: its method and path, never its query (where a key or a reference may be). */
 const describe = (request: HttpServerRequest.HttpServerRequest): string => `${request.method} ${request.url.split("?")[0]}`
@@ -86,7 +90,8 @@ export const layer = HttpApiBuilder.middleware(
             [
               HttpServerResponse.setHeaders(Docs.serve(request, response), {
                 ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
-                ...safeHeaders(request)
+                ...safeHeaders(request),
+                ...(RequestBody.isUnread(request) ? close : {})
               }),
               gone
             ] as const)

@@ -8,6 +8,7 @@
  */
 import { Errors } from "@sendline/core"
 import { Clock, Context, Effect, Layer } from "effect"
+import * as TokenBuckets from "./TokenBuckets.js"
 
 /** Takes one request's token for a key and its account, or refuses with 429. @since 0.1.0 @category services */
 export class RateLimiter extends Context.Tag("@sendline/http/RateLimiter")<RateLimiter, {
@@ -20,61 +21,8 @@ export interface Limits {
   readonly perAccount: number
 }
 
-/** One key's bucket; the caller passes the time (epoch ms), read from `Clock`. */
-interface Bucket {
-  /** Takes a token at `now`: 0 when one was taken, else the milliseconds until one is due. */
-  readonly take: (now: number) => number
-  /** Whether the bucket is full at `now`: as good as a new one, so it may be dropped. */
-  readonly isFull: (now: number) => boolean
-}
-
-/** A full bucket refilled at `perSecond` (> 0) from `now`. */
-const makeBucket = (perSecond: number, now: number): Bucket => {
-  const capacity = Math.max(1, perSecond)
-  let tokens = capacity
-  let at = now
-  const refill = (now: number) => {
-    if (now <= at) return
-    tokens = Math.min(capacity, tokens + ((now - at) / 1000) * perSecond)
-    at = now
-  }
-  return {
-    take: (now) => {
-      refill(now)
-      if (tokens >= 1) {
-        tokens -= 1
-        return 0
-      }
-      return Math.ceil(((1 - tokens) / perSecond) * 1000)
-    },
-    isFull: (now) => {
-      refill(now)
-      return tokens >= capacity
-    }
-  }
-}
-
-// Past this many buckets, full ones (as good as none) are dropped, at most once a second: the
-// keys of a long-running server come and go.
-const sweepAbove = 1_000
-
-/** A bucket of `perSecond` per id, made when first used: `take` answers the milliseconds to wait (0: taken). */
-const bucketsOf = (perSecond: number) => {
-  const buckets = new Map<string, Bucket>()
-  let sweptAt = 0
-  return (id: string, now: number): number => {
-    if (buckets.size > sweepAbove && now - sweptAt >= 1000) {
-      sweptAt = now
-      for (const [held, bucket] of buckets) if (bucket.isFull(now)) buckets.delete(held)
-    }
-    let bucket = buckets.get(id)
-    if (bucket === undefined) {
-      bucket = makeBucket(perSecond, now)
-      buckets.set(id, bucket)
-    }
-    return bucket.take(now)
-  }
-}
+/** Buckets of `perSecond` tokens a second, holding one second's worth (never less than one token). */
+const bucketsOf = (perSecond: number) => TokenBuckets.make({ capacity: perSecond, perSecond })
 
 const refuse = (what: string, waitMillis: number) =>
   Effect.fail(
@@ -92,9 +40,9 @@ export const layer = (limits: Limits): Layer.Layer<RateLimiter> =>
     if (byKey === undefined && byAccount === undefined) return RateLimiter.of({ take: () => Effect.void })
     const take = (keyId: string, accountId: string) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const keyWait = byKey?.(keyId, now) ?? 0
+        const keyWait = byKey?.take(keyId, now) ?? 0
         if (keyWait > 0) return refuse(`${limits.perKey} requests per second`, keyWait)
-        const accountWait = byAccount?.(accountId, now) ?? 0
+        const accountWait = byAccount?.take(accountId, now) ?? 0
         if (accountWait > 0) return refuse(`${limits.perAccount} requests per second for this account`, accountWait)
         return Effect.void
       })

@@ -8,8 +8,10 @@
  */
 import { HttpApiError, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Errors } from "@sendline/core"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Context, Effect, Option, ParseResult, Schema } from "effect"
 import { Refusal } from "../envelope/ErrorCodes.js"
+import * as ExpectContinue from "./ExpectContinue.js"
 
 /** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
 export const maxBytes = 64 * 1024
@@ -136,8 +138,20 @@ export const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean =
 }
 
 /**
+ * Whether `request` has a body not read to its end: one refused before it was read (401, 403, 413,
+ * 415…), or cut short. Its answer closes the connection (`Connection: close`), so that the rest of
+ * that body is never read: keeping the connection would mean reading it all to find the next
+ * request, as much as the client cares to send.
+ *
+ * @since 0.1.0
+ * @category checks
+ */
+export const isUnread = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  hasBody(request) && !NodeHttpServerRequest.toIncomingMessage(request).readableEnded
+
+/**
  * The current request's body, read and checked (what `CheckBody` provides): `null` JSON when it has
- * none. A refused body fails `invalid_request`; one too large without `Content-Length` (read up to
+ * none; a client waiting for `100 Continue` is sent it first (`ExpectContinue`). A refused body fails `invalid_request`; one too large without `Content-Length` (read up to
  * 16 times `maxBytes`, past that the connection is dropped) dies with the 413 refusal, which
  * `ErrorResponse` renders; one whose client went away is interrupted: no one is left to answer.
  *
@@ -150,7 +164,7 @@ export const read: Effect.Effect<Checked, Errors.InvalidRequest, HttpServerReque
     if (!hasBody(request)) return Effect.succeed({ text: "", json: null })
     const chunked = request.headers["content-length"] === undefined
     const bytes = chunked ? HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(16 * maxBytes)) : request.arrayBuffer
-    return bytes.pipe(
+    return Effect.zipRight(ExpectContinue.release(request), bytes).pipe(
       Effect.catchAll((error) =>
         // a client that went away is left unanswered, as an interrupted request; anything else we
         // could not read is the client's fault

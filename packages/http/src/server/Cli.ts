@@ -80,7 +80,9 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
         port: config.port,
         host: config.host,
         rateLimitPerSecond: config.rateLimitPerSecond,
-        rateLimitPerAccountPerSecond: config.rateLimitPerAccountPerSecond
+        rateLimitPerAccountPerSecond: config.rateLimitPerAccountPerSecond,
+        authFailuresPerMinute: config.authFailuresPerMinute,
+        trustProxy: config.trustProxy
       }),
       Workers.layerConfig(Config.workers)
     ).pipe(Layer.provide(carrierLayer))

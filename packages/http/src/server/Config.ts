@@ -9,6 +9,7 @@ import type { CarrierMock } from "@sendline/carrier-mock"
 import type { MessagingConfig, Workers } from "@sendline/core"
 import type { SqliteStore } from "@sendline/store-sqlite"
 import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
+import * as ClientAddress from "../middleware/ClientAddress.js"
 
 /** The server's settings, read once at start. @since 0.1.0 @category models */
 export interface ServerConfig {
@@ -19,6 +20,8 @@ export interface ServerConfig {
   readonly sqliteSynchronous: SqliteStore.Synchronous
   readonly rateLimitPerSecond: number
   readonly rateLimitPerAccountPerSecond: number
+  readonly authFailuresPerMinute: number
+  readonly trustProxy: ReadonlyArray<string>
   /** What `messaging` reads. */
   readonly messaging: Partial<MessagingConfig.Settings>
   /** What `carrier` reads. */
@@ -164,6 +167,11 @@ export const server: Config.Config<ServerConfig> = Config.all({
   sqliteSynchronous: oneOf("SQLITE_SYNCHRONOUS", synchronousModes).pipe(Config.withDefault("normal" as const)),
   rateLimitPerSecond: rate("RATE_LIMIT_PER_SECOND", 100),
   rateLimitPerAccountPerSecond: rate("RATE_LIMIT_PER_ACCOUNT_PER_SECOND", 200),
+  authFailuresPerMinute: integerAtLeast("AUTH_FAILURES_PER_MINUTE", 0, 60),
+  trustProxy: parsed("TRUST_PROXY", "a comma-separated list of addresses or CIDR ranges", (text) => {
+    const ranges = text.split(",").map((range) => range.trim())
+    return ranges.every(ClientAddress.isRange) ? ranges : undefined
+  }).pipe(Config.withDefault([])),
   messaging,
   carrier,
   workers

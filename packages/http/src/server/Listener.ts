@@ -11,11 +11,12 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Ids } from "@sendline/core"
 import { Duration, Effect, Layer, Runtime, Schema } from "effect"
-import { createServer, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http"
+import { createServer, type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import type * as ErrorCodes from "../envelope/ErrorCodes.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
+import * as ExpectContinue from "../middleware/ExpectContinue.js"
 
 /**
  * The server's time limits. A request's headers, and then the whole request, must arrive in time:
@@ -93,6 +94,11 @@ export const layer = <A, E, R>(
       connectionsCheckingInterval: 1000
     })
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerUnparsable(error, socket, runtime))
+    // `100 Continue` waits until the key and its permission pass (`ExpectContinue`).
+    server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
+      ExpectContinue.hold(request, response)
+      server.emit("request", request, response)
+    })
     const inFlight = new Set<ServerResponse>()
     let draining = false
     // Registered before the API's handler, so it sees each request first.

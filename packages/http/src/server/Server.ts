@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messages/MessagesHttp.js"
+import * as AuthFailures from "../middleware/AuthFailures.js"
 import * as Authentication from "../middleware/Authentication.js"
 import * as Middleware from "../middleware/Middleware.js"
 import * as RateLimiter from "../middleware/RateLimiter.js"
@@ -27,6 +28,10 @@ export interface Options {
   readonly rateLimitPerSecond: number
   /** Requests per second per account, across its keys; 0 (the default) turns the limit off. */
   readonly rateLimitPerAccountPerSecond?: number | undefined
+  /** Failed authentications per client address a minute before 429; 60 by default, 0 turns the limit off. */
+  readonly authFailuresPerMinute?: number | undefined
+  /** Reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; none by default. */
+  readonly trustProxy?: ReadonlyArray<string> | undefined
 }
 
 /**
@@ -47,7 +52,10 @@ export const layerApi = (options: Options) =>
         Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))
       )
     ),
-    Layer.provide(RateLimiter.layer({ perKey: options.rateLimitPerSecond, perAccount: options.rateLimitPerAccountPerSecond ?? 0 }))
+    Layer.provide(Layer.mergeAll(
+      RateLimiter.layer({ perKey: options.rateLimitPerSecond, perAccount: options.rateLimitPerAccountPerSecond ?? 0 }),
+      AuthFailures.layer({ perMinute: options.authFailuresPerMinute ?? 60, trustProxy: options.trustProxy })
+    ))
   )
 
 /** Serves the API on an HTTP server that is provided. @since 0.1.0 @category layers */
