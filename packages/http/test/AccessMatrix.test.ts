@@ -1,0 +1,95 @@
+/**
+ * Access, endpoint by endpoint, generated from the `HttpApi` definition so that an endpoint added
+ * later cannot be left out: every endpoint that needs a permission refuses a key without it (403,
+ * naming it); every resource of one account, read or changed with another account's key, is 404, and
+ * never listed to it. An endpoint with a path parameter needs a fixture below, or this test fails.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Permission } from "@sendline/core"
+import { Context, Effect, Option } from "effect"
+import { Api } from "../src/Api.js"
+import { RequiredPermission } from "../src/middleware/Pipeline.js"
+import * as H from "./harness.js"
+
+const endpoints = Object.values(Api.groups).flatMap((group) =>
+  Object.values<typeof group.endpoints[string]>(group.endpoints).map((endpoint) => ({
+    name: `${endpoint.method} ${endpoint.path}`,
+    method: endpoint.method,
+    path: endpoint.path,
+    permission: Option.getOrUndefined(Context.getOption(endpoint.annotations, RequiredPermission))
+  }))
+)
+
+/** The endpoints anyone may call. */
+const open = ["GET /health"]
+
+/** `path` with each parameter set to `id`. */
+const withId = (path: string, id: string) => path.replace(/:\w+/g, id)
+
+/** A request to `endpoint` at `path` with `key`: a JSON body of `{}` when its method takes one. */
+const call = (endpoint: { readonly method: string }, path: string, key: string) =>
+  H.request(endpoint.method, path, { key, ...(endpoint.method === "GET" ? {} : { json: {} }) })
+
+/**
+ * How to make a resource of `owner` for the endpoints under a path: by the path before its first
+ * parameter. A scheduled message, so that every endpoint on it (cancel included) could act on it.
+ */
+const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never, H.Harness>> = {
+  "/v1/messaging/messages": (owner) =>
+    Effect.map(
+      H.send({ ...H.validSend, scheduled_at: new Date(H.start + 3_600_000).toISOString() }, { key: owner.key }),
+      (reply) => {
+        assert.strictEqual(reply.status, 201, reply.text)
+        return reply.json.data.id as string
+      }
+    )
+}
+
+const fixtureOf = (path: string) => fixtures[path.split("/:")[0]!]
+
+layer(H.layer())("access matrix", (it) => {
+  it("every endpoint needs a permission, but the open ones", () => {
+    assert.deepStrictEqual(endpoints.filter((e) => e.permission === undefined).map((e) => e.name), open)
+  })
+
+  for (const endpoint of endpoints.filter((e) => e.permission !== undefined)) {
+    it.effect(`${endpoint.name} without ${endpoint.permission}: 403 permission_denied, naming it`, () =>
+      Effect.gen(function*() {
+        const { main } = yield* H.Harness
+        const lacking = yield* H.newKey(main.accountId, Permission.all.filter((p) => p !== endpoint.permission))
+        const reply = yield* call(endpoint, withId(endpoint.path, "msg_00000000000000000000000000"), lacking.key)
+        H.assertError(reply, 403, "permission_denied")
+        assert.include(reply.json.error.message, endpoint.permission!)
+      }))
+  }
+
+  for (const endpoint of endpoints.filter((e) => e.path.includes("/:"))) {
+    it.effect(`${endpoint.name} on another account's resource: 404 not_found, and the resource unchanged`, () =>
+      Effect.gen(function*() {
+        const fixture = fixtureOf(endpoint.path)
+        assert.isDefined(fixture, `${endpoint.name}: add a fixture for ${endpoint.path.split("/:")[0]} to this test`)
+        const owner = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+        const stranger = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+        const id = yield* fixture!(owner)
+        const before = yield* H.request("GET", withId(endpoint.path.split("/:")[0] + "/:id", id), { key: owner.key })
+        H.assertError(yield* call(endpoint, withId(endpoint.path, id), stranger.key), 404, "not_found")
+        const after = yield* H.request("GET", withId(endpoint.path.split("/:")[0] + "/:id", id), { key: owner.key })
+        assert.deepStrictEqual(after.json.data, before.json.data)
+      }))
+  }
+
+  for (const endpoint of endpoints.filter((e) => e.method === "GET" && fixtureOf(e.path) !== undefined && !e.path.includes("/:"))) {
+    it.effect(`${endpoint.name} never lists another account's resources`, () =>
+      Effect.gen(function*() {
+        const owner = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+        const stranger = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+        const id = yield* fixtureOf(endpoint.path)!(owner)
+        yield* fixtureOf(endpoint.path)!(stranger)
+        const mine = yield* call(endpoint, endpoint.path, owner.key)
+        const theirs = yield* call(endpoint, endpoint.path, stranger.key)
+        assert.include(mine.json.data.map((item: { id: string }) => item.id), id)
+        assert.notInclude(theirs.json.data.map((item: { id: string }) => item.id), id)
+        assert.strictEqual(theirs.json.data.length, 1)
+      }))
+  }
+})
