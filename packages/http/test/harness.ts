@@ -1,6 +1,7 @@
 /**
  * The HTTP test harness: the real `/v1` server on an ephemeral port, over the core use cases and a
- * SQLite `:memory:` database, with raw `fetch` helpers that keep status, headers and bytes.
+ * SQLite `:memory:` database (or a store of the test's), with raw `fetch` helpers that keep status,
+ * headers and bytes.
  *
  * Meant for `@effect/vitest`'s `layer(Harness.layer())`: its `TestClock` is then the server's clock
  * too, so tests move the server's time with `TestClock.adjust` (no sleeps). The clock starts at
@@ -9,6 +10,7 @@
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import type { Errors, Stores } from "@sendline/core"
 import { Admin, Demo, Permission, Services } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
@@ -152,11 +154,16 @@ export const assertError = (reply: Reply, status: number, code: string, field?: 
 }
 
 /**
- * The server over a fresh SQLite `:memory:` database, with the main caller and the demo data.
- * `rateLimitPerSecond` defaults to 0 (off), since the test clock only moves when told to.
+ * The server over `store` (default: a fresh SQLite `:memory:` database), with the main caller and
+ * the demo data. `rateLimitPerSecond` defaults to 0 (off), since the test clock only moves when
+ * told to.
  */
-export const layer = (options: { readonly rateLimitPerSecond?: number } = {}) => {
-  const core = Services.layer.pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
+export const layer = (options: {
+  readonly rateLimitPerSecond?: number
+  readonly store?: Layer.Layer<Stores.Stores, Errors.StoreUnavailable>
+} = {}) => {
+  const store = options.store ?? SqliteStore.layerSqlite({ filename: ":memory:" })
+  const core = Services.layer.pipe(Layer.provideMerge(store))
   const server = Server.layerServe({ rateLimitPerSecond: options.rateLimitPerSecond ?? 0 }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
