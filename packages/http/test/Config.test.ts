@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, LogLevel, Option } from "effect"
+import { ConfigProvider, Duration, Effect, Either, LogLevel, Option } from "effect"
 import * as Config from "../src/server/Config.js"
 
 /** The server settings read from `env` alone. */
@@ -30,7 +30,14 @@ describe("Config", () => {
         [{ DATABASE_URL: "mysql://root@localhost/db" }, "DATABASE_URL must be a postgres:// URL; unset it to use SQLite"],
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
-        [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"]
+        [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"],
+        [{ DATABASE_STATEMENT_TIMEOUT_MS: "-1" }, "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or more"],
+        [{ DATABASE_QUERY_TIMEOUT_MS: "1.5" }, `DATABASE_QUERY_TIMEOUT_MS: Expected an integer value but received "1.5"`],
+        [{ DATABASE_QUERY_TIMEOUT_MS: "5000" }, "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (5000 ms)"],
+        [
+          { DATABASE_STATEMENT_TIMEOUT_MS: "20000", DATABASE_QUERY_TIMEOUT_MS: "10000" },
+          "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (20000 ms)"
+        ]
       ]
       for (const [env, says] of cases) assert.isTrue((yield* refusal(env)).startsWith(says), says)
     }))
@@ -90,6 +97,8 @@ describe("Config", () => {
         "WORKER_POLL_MS",
         "WORKER_LEASE_MS",
         "SQLITE_SYNCHRONOUS",
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        "DATABASE_QUERY_TIMEOUT_MS",
         "LOG_LEVEL"
       ]
       for (const blank of ["", "  "]) {
@@ -102,6 +111,22 @@ describe("Config", () => {
         const level = yield* Effect.withConfigProvider(Config.logLevel, ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]])))
         assert.strictEqual(level, LogLevel.Info)
       }
+    }))
+
+  it.effect("the PostgreSQL timeouts default to PgPool's, are read in milliseconds, and 0 turns either off", () =>
+    Effect.gen(function*() {
+      const timeouts = (env: Record<string, string>) =>
+        Effect.map(Effect.flatMap(read(env), (result) => result), ({ postgres }) => ({
+          statement: Duration.toMillis(postgres.statementTimeout),
+          query: Duration.toMillis(postgres.queryTimeout)
+        }))
+      assert.deepStrictEqual(yield* timeouts({}), { statement: 5_000, query: 8_000 })
+      assert.deepStrictEqual(
+        yield* timeouts({ DATABASE_STATEMENT_TIMEOUT_MS: "30000", DATABASE_QUERY_TIMEOUT_MS: "35000" }),
+        { statement: 30_000, query: 35_000 }
+      )
+      assert.deepStrictEqual(yield* timeouts({ DATABASE_STATEMENT_TIMEOUT_MS: "0" }), { statement: 0, query: 8_000 })
+      assert.deepStrictEqual(yield* timeouts({ DATABASE_QUERY_TIMEOUT_MS: "0" }), { statement: 5_000, query: 0 })
     }))
 
   it.effect("SQLITE_SYNCHRONOUS is read in any case", () =>
