@@ -71,10 +71,13 @@ export const defaults = {
  */
 export const keepAliveDelay: Duration.Duration = Duration.seconds(5)
 
-/** Whole milliseconds of `duration`; 0 for zero or an infinite duration (no bound). */
+/** The longest timer Node keeps (and PostgreSQL's largest timeout): about 24.8 days. */
+const longest = 2 ** 31 - 1
+
+/** Whole milliseconds of `duration`, at most `longest`; 0 for zero or an infinite duration (no bound). */
 const millis = (duration: Duration.DurationInput): number => {
   const ms = Duration.toMillis(duration)
-  return Number.isFinite(ms) ? Math.ceil(ms) : 0
+  return Number.isFinite(ms) ? Math.min(Math.ceil(ms), longest) : 0
 }
 
 /**
