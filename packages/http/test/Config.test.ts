@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, LogLevel, Option } from "effect"
+import { ConfigProvider, Duration, Effect, Either, LogLevel, Option } from "effect"
 import * as Config from "../src/server/Config.js"
 
 /** The server settings read from `env` alone. */
@@ -32,7 +32,14 @@ describe("Config", () => {
         [{ AUTH_FAILURES_PER_MINUTE: "-1" }, "AUTH_FAILURES_PER_MINUTE must be 0 or more"],
         [{ TRUST_PROXY: "10.0.0.0/8, localhost" }, `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
-        [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"]
+        [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"],
+        [{ DATABASE_STATEMENT_TIMEOUT_MS: "-1" }, "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or more"],
+        [{ DATABASE_QUERY_TIMEOUT_MS: "1.5" }, `DATABASE_QUERY_TIMEOUT_MS: Expected an integer value but received "1.5"`],
+        [{ DATABASE_QUERY_TIMEOUT_MS: "5000" }, "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (5000 ms)"],
+        [
+          { DATABASE_STATEMENT_TIMEOUT_MS: "20000", DATABASE_QUERY_TIMEOUT_MS: "10000" },
+          "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (20000 ms)"
+        ]
       ]
       for (const [env, says] of cases) assert.isTrue((yield* refusal(env)).startsWith(says), says)
     }))
@@ -94,6 +101,8 @@ describe("Config", () => {
         "WORKER_POLL_MS",
         "WORKER_LEASE_MS",
         "SQLITE_SYNCHRONOUS",
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        "DATABASE_QUERY_TIMEOUT_MS",
         "LOG_LEVEL"
       ]
       for (const blank of ["", "  "]) {
@@ -114,6 +123,22 @@ describe("Config", () => {
     Effect.gen(function*() {
       const settings = yield* Effect.flatMap(read({ TRUST_PROXY: " 127.0.0.1, 10.0.0.0/8,fd00::/8 " }), (result) => result)
       assert.deepStrictEqual(settings.trustProxy, ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
+    }))
+
+  it.effect("the PostgreSQL timeouts default to PgPool's, are read in milliseconds, and 0 turns either off", () =>
+    Effect.gen(function*() {
+      const timeouts = (env: Record<string, string>) =>
+        Effect.map(Effect.flatMap(read(env), (result) => result), ({ postgres }) => ({
+          statement: Duration.toMillis(postgres.statementTimeout),
+          query: Duration.toMillis(postgres.queryTimeout)
+        }))
+      assert.deepStrictEqual(yield* timeouts({}), { statement: 5_000, query: 8_000 })
+      assert.deepStrictEqual(
+        yield* timeouts({ DATABASE_STATEMENT_TIMEOUT_MS: "30000", DATABASE_QUERY_TIMEOUT_MS: "35000" }),
+        { statement: 30_000, query: 35_000 }
+      )
+      assert.deepStrictEqual(yield* timeouts({ DATABASE_STATEMENT_TIMEOUT_MS: "0" }), { statement: 0, query: 8_000 })
+      assert.deepStrictEqual(yield* timeouts({ DATABASE_QUERY_TIMEOUT_MS: "0" }), { statement: 5_000, query: 0 })
     }))
 
   it.effect("SQLITE_SYNCHRONOUS is read in any case", () =>

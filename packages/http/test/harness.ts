@@ -1,6 +1,7 @@
 /**
  * The HTTP test harness: the real `/v1` server on an ephemeral port, over the core use cases and a
- * SQLite `:memory:` database, with raw `fetch` helpers that keep status, headers and bytes.
+ * SQLite `:memory:` database (or a store of the test's), with raw `fetch` helpers that keep status,
+ * headers and bytes.
  *
  * Meant for `@effect/vitest`'s `layer(Harness.layer())`: its `TestClock` is then the server's clock
  * too, so tests move the server's time with `TestClock.adjust` (no sleeps). The clock starts at

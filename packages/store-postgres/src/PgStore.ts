@@ -12,7 +12,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
-import { Config, Duration, Effect, Layer, Redacted } from "effect"
+import { Config, Effect, Layer, Redacted } from "effect"
+import * as PgPool from "./PgPool.js"
 
 // ---------------------------------------------------------------------------------------------
 // migrations
@@ -100,36 +101,41 @@ export const make: Effect.Effect<
  */
 export const layer: Layer.Layer<Stores.Stores, Errors.StoreUnavailable, SqlClient.SqlClient> = Layer.scopedContext(make)
 
-/** Where the PostgreSQL store connects. @since 0.1.0 @category models */
-export interface PgOptions {
-  /** `postgres://user[:password]@host[:port]/database[?options=-c%20search_path%3Dschema]` */
-  readonly url: Redacted.Redacted<string>
-  /** The pool size (node-postgres' default is 10). */
-  readonly maxConnections?: number | undefined
-  /**
-   * How long to wait for a connection, at start and whenever the pool opens one (default 5
-   * seconds); past it the call fails `StoreUnavailable` rather than waiting on a server that stopped
-   * answering.
-   */
-  readonly connectTimeout?: Duration.DurationInput | undefined
-}
+/**
+ * Where the PostgreSQL store connects, its pool size and its timeouts (see `PgPool.Options` for
+ * each, and its defaults: a request on a connection whose server vanished fails within 10 seconds).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export type PgOptions = PgPool.Options
 
 /**
- * All six storage ports on a PostgreSQL database of their own: a `PgClient` pool on `url`.
+ * All six storage ports on a PostgreSQL database of their own: the database is migrated on a
+ * connection of its own, then the ports serve from a `PgPool` on `url` (keepalive,
+ * `statement_timeout`, a bound on each query).
  *
  * @since 0.1.0
  * @category layers
  */
-export const layerPg = (options: PgOptions): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> =>
-  Layer.provide(
-    layer,
-    PgClient.layer({
+export const layerPg = (options: PgOptions): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> => {
+  // The migrations run without the timeouts: building an index of a large table may take
+  // minutes, and must not fail every start. One connection, closed once they are done.
+  const migrated = Layer.effectDiscard(
+    Effect.flatMap(SqlClient.SqlClient, migrate).pipe(Effect.provide(PgClient.layer({
       url: options.url,
-      maxConnections: options.maxConnections,
-      connectTimeout: options.connectTimeout ?? Duration.seconds(5),
+      maxConnections: 1,
+      connectTimeout: options.connectTimeout ?? PgPool.defaults.connectTimeout,
       applicationName: "sendline"
-    })
-  ).pipe(SqlStore.failingToStartAs(`Cannot use PostgreSQL at ${location(options.url)}`))
+    })))
+  )
+  const serving = Layer.scopedContext(SqlStore.make({ name: "PostgreSQL", migrate: () => Effect.void, dialect }))
+  return serving.pipe(
+    Layer.provide(PgPool.layer(options)),
+    Layer.provide(migrated),
+    SqlStore.failingToStartAs(`Cannot use PostgreSQL at ${location(options.url)}`)
+  )
+}
 
 /**
  * Where `url` points, `host:port/database`, never its user or password: for logs and errors.

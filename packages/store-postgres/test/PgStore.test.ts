@@ -6,9 +6,9 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import { Migrations } from "@sendline/store-sql"
-import { PgStore } from "@sendline/store-postgres"
-import { TestDatabase } from "@sendline/store-postgres/testing"
-import { Context, Deferred, Effect, Fiber, Layer, Option, Redacted } from "effect"
+import { PgPool, PgStore } from "@sendline/store-postgres"
+import { FreezingProxy, TestDatabase } from "@sendline/store-postgres/testing"
+import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { afterAll } from "vitest"
 import * as net from "node:net"
 
@@ -113,6 +113,56 @@ if (Option.isNone(database)) {
         assert.instanceOf(error, Errors.StoreUnavailable)
         assert.isBelow(Date.now() - started, 3_000, "gave up after the timeout, not the 5-second default")
       }).pipe(Effect.scoped))
+
+    it.live("a query on a connection whose server went silent fails Errors.StoreUnavailable after queryTimeout, and the next one gets a new connection", () =>
+      Effect.gen(function*() {
+        const proxy = yield* FreezingProxy.make(suiteUrl)
+        // One connection, so that the query after the freeze meets the silenced one.
+        const stores = yield* Layer.build(PgStore.layerPg({
+          url: Redacted.make(proxy.url),
+          maxConnections: 1,
+          statementTimeout: "500 millis",
+          queryTimeout: "1 second"
+        }))
+        const accounts = Context.get(stores, AccountStore.AccountStore)
+        const id = `acct_${TestDatabase.schemaName()}`
+        yield* accounts.insertAccount(account(id))
+        const opened = yield* proxy.accepted
+        yield* proxy.freeze
+        const started = yield* Clock.currentTimeMillis
+        const error = yield* Effect.flip(accounts.findAccount(id))
+        const waited = (yield* Clock.currentTimeMillis) - started
+        assert.instanceOf(error, Errors.StoreUnavailable)
+        assert.instanceOf(error.cause, SqlError)
+        assert.match(String(error.cause.cause), /PostgreSQL did not answer within 1000 ms; the connection is closed/)
+        assert.isAtLeast(waited, 1_000)
+        assert.isBelow(waited, 3_000, "failed at the query timeout")
+        // The same store, not restarted, answers again: on a new connection (the silenced one is
+        // still open at the proxy, and would never answer).
+        assert.deepStrictEqual(yield* accounts.findAccount(id), Option.some(account(id)))
+        assert.strictEqual(yield* proxy.accepted, opened + 1)
+      }).pipe(Effect.scoped))
+
+    it.live("the server cancels a statement past statementTimeout, and its connection stays in the pool", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const backend = sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`
+        const before = yield* backend
+        const error = yield* Effect.flip(sql`SELECT pg_sleep(3)`)
+        assert.strictEqual((error.cause as { readonly code?: unknown }).code, "57014", "query_canceled")
+        assert.deepStrictEqual(yield* backend, before)
+      }).pipe(Effect.provide(PgPool.layer({
+        url: Redacted.make(suiteUrl),
+        maxConnections: 1,
+        statementTimeout: "200 millis",
+        queryTimeout: "2 seconds"
+      }))))
+
+    it("the default timeouts fail a request on a dead connection within 10 seconds, a slow statement first", () => {
+      const millis = (name: keyof typeof PgPool.defaults) => Duration.toMillis(PgPool.defaults[name])
+      assert.isBelow(millis("statementTimeout"), millis("queryTimeout"))
+      assert.isBelow(millis("queryTimeout"), 10_000)
+    })
 
     it.effect("the message list and the claims read an index for every filter, never a sort", () =>
       Effect.gen(function*() {

@@ -7,8 +7,9 @@
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
 import type { MessagingConfig, Workers } from "@sendline/core"
+import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
-import { Config, ConfigError, Either, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
 import * as ClientAddress from "../middleware/ClientAddress.js"
 
 /** The server's settings, read once at start. @since 0.1.0 @category models */
@@ -18,6 +19,8 @@ export interface ServerConfig {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly sqlitePath: string
   readonly sqliteSynchronous: SqliteStore.Synchronous
+  /** The PostgreSQL store's timeouts, when `databaseUrl` is set. */
+  readonly postgres: PostgresTimeouts
   readonly rateLimitPerSecond: number
   readonly rateLimitPerAccountPerSecond: number
   readonly authFailuresPerMinute: number
@@ -140,6 +143,40 @@ export const carrier: Config.Config<CarrierMock.Options> = Config.all([
   )
 )
 
+/** The PostgreSQL store's timeouts, as `PgPool.Options` names them (zero turns either off). @since 0.1.0 @category models */
+export interface PostgresTimeouts {
+  readonly statementTimeout: Duration.Duration
+  readonly queryTimeout: Duration.Duration
+}
+
+/** A duration in milliseconds of at least 0, `fallback` when unset. */
+const millisAtLeastZero = (name: string, fallback: Duration.Duration) =>
+  integerAtLeast(name, 0, Duration.toMillis(fallback)).pipe(Config.map(Duration.millis))
+
+/**
+ * The PostgreSQL store's timeouts (`DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_QUERY_TIMEOUT_MS`,
+ * 0 turns either off), by default `PgPool`'s; when both are on, the query timeout must be the
+ * longer, so that a slow statement is the server's to cancel.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const postgres: Config.Config<PostgresTimeouts> = Config.all({
+  statementTimeout: millisAtLeastZero("DATABASE_STATEMENT_TIMEOUT_MS", PgPool.defaults.statementTimeout),
+  queryTimeout: millisAtLeastZero("DATABASE_QUERY_TIMEOUT_MS", PgPool.defaults.queryTimeout)
+}).pipe(
+  Config.mapOrFail((timeouts) => {
+    const [statement, query] = [Duration.toMillis(timeouts.statementTimeout), Duration.toMillis(timeouts.queryTimeout)]
+    return statement === 0 || query === 0 || query > statement
+      ? Either.right(timeouts)
+      : Either.left(ConfigError.InvalidData(
+        ["DATABASE_QUERY_TIMEOUT_MS"],
+        `DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (${statement} ms): ` +
+          "a slow statement is the server's to cancel, without closing its connection"
+      ))
+  })
+)
+
 /** A rate in requests per second (fractions allowed), `fallback` when unset; 0 turns its limit off. */
 const rate = (name: string, fallback: number) =>
   parsed(name, "a number", finite).pipe(
@@ -165,6 +202,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
   ),
   sqlitePath: text("SQLITE_PATH", "data/sendline.sqlite"),
   sqliteSynchronous: oneOf("SQLITE_SYNCHRONOUS", synchronousModes).pipe(Config.withDefault("normal" as const)),
+  postgres,
   rateLimitPerSecond: rate("RATE_LIMIT_PER_SECOND", 100),
   rateLimitPerAccountPerSecond: rate("RATE_LIMIT_PER_ACCOUNT_PER_SECOND", 200),
   authFailuresPerMinute: integerAtLeast("AUTH_FAILURES_PER_MINUTE", 0, 60),

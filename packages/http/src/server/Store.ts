@@ -33,7 +33,7 @@ export const describe = (config: ServerConfig): string =>
 
 /** The store layer for `config` (its `DATABASE_URL` a `postgres://` URL, as `Config` reads it). @since 0.1.0 @category layers */
 export const layer = (config: ServerConfig): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> => {
-  if (Option.isSome(config.databaseUrl)) return PgStore.layerPg({ url: config.databaseUrl.value })
+  if (Option.isSome(config.databaseUrl)) return PgStore.layerPg({ url: config.databaseUrl.value, ...config.postgres })
   const directory = config.sqlitePath === ":memory:" ? Effect.void : Effect.try({
     // A directory made here is its owner's only, as the database file is (see SqliteStore).
     try: () => makeDirectory(dirname(config.sqlitePath)),

@@ -10,3 +10,11 @@
  * @since 0.1.0
  */
 export * as TestDatabase from "./TestDatabase.js"
+
+/**
+ * A TCP proxy in front of the test database whose connections can be made to go silent, as when
+ * the server vanishes without closing them.
+ *
+ * @since 0.1.0
+ */
+export * as FreezingProxy from "./FreezingProxy.js"
