@@ -9,7 +9,7 @@
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Admin, Demo, Permission, Services } from "@sendline/core"
+import { Admin, Demo, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
 import { createServer } from "node:http"
@@ -85,6 +85,12 @@ export const request = (method: string, path: string, options: RequestOptions = 
 /** A valid send request for the main caller; override fields as needed. */
 export const validSend = { to: "+61412345678", sender_id: "Acme", body: "Hello from Acme", market: "AU" }
 
+/**
+ * 21,000 distinct CJK characters: a 63 KB body (just under the 64 KiB request limit) whose preview
+ * answers ~126 KB, each character being one that forces UCS-2.
+ */
+export const cjkBody = Array.from({ length: 21_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("")
+
 /** `POST /v1/messaging/messages` with `json` (the main caller's key unless given). */
 export const send = (json: unknown, options: Omit<RequestOptions, "json"> = {}) =>
   request("POST", "/v1/messaging/messages", { ...options, json })
@@ -152,11 +158,20 @@ export const assertError = (reply: Reply, status: number, code: string, field?: 
 }
 
 /**
- * The server over a fresh SQLite `:memory:` database, with the main caller and the demo data.
- * `rateLimitPerSecond` defaults to 0 (off), since the test clock only moves when told to.
+ * The server over a fresh SQLite `:memory:` database (or over `store`, whose other services the
+ * tests get too), with the main caller and the demo data. `rateLimitPerSecond` defaults to 0
+ * (off), since the test clock only moves when told to; `messaging` overrides the default messaging
+ * settings.
  */
-export const layer = (options: { readonly rateLimitPerSecond?: number } = {}) => {
-  const core = Services.layer.pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
+export const layer = <S = Stores.Stores>(options: {
+  readonly rateLimitPerSecond?: number
+  /** Every storage port, and whatever else the tests need of it (its `SqlClient`). */
+  readonly store?: Layer.Layer<S, unknown>
+  readonly messaging?: Partial<MessagingConfig.Settings>
+} = {}) => {
+  const store = (options.store ?? SqliteStore.layerSqlite({ filename: ":memory:" })) as Layer.Layer<S | Stores.Stores, unknown>
+  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(options.messaging))
+  const core = Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store))
   const server = Server.layerServe({ rateLimitPerSecond: options.rateLimitPerSecond ?? 0 }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
