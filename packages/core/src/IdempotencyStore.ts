@@ -5,14 +5,45 @@
  * @since 0.1.0
  */
 import type { Effect, Option } from "effect"
-import { Context } from "effect"
+import { Context, Schema } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
 
-/** A response kept for replay, byte for byte. @since 0.1.0 @category models */
-export interface StoredResponse {
-  readonly status: number
-  readonly body: string
-}
+/**
+ * The `meta` of an answer (CONTRACT §1): the id of the request it answered, and when it was made
+ * (epoch milliseconds).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const AnswerMeta = Schema.Struct({ requestId: Schema.String, answeredAt: Schema.Number })
+/** The `meta` of an answer. @since 0.1.0 @category models */
+export type AnswerMeta = typeof AnswerMeta.Type
+
+/** A response kept whole, for replay byte for byte. @since 0.1.0 @category schemas */
+export const KeptBody = Schema.TaggedStruct("Body", { status: Schema.Number, body: Schema.String })
+/** A response kept whole. @since 0.1.0 @category models */
+export type KeptBody = typeof KeptBody.Type
+
+/**
+ * A response too large to keep, of an endpoint without effect: its status, its `meta` and a
+ * digest (SHA-256, hex) of its body, from which the endpoint computes the same bytes again.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const KeptRecompute = Schema.TaggedStruct("Recompute", { status: Schema.Number, ...AnswerMeta.fields, digest: Schema.String })
+/** A response kept as what recomputes it. @since 0.1.0 @category models */
+export type KeptRecompute = typeof KeptRecompute.Type
+
+/**
+ * A response kept for replay: whole, or as what recomputes it (`Idempotency.maxKeptBytes` decides).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const StoredResponse = Schema.Union(KeptBody, KeptRecompute)
+/** A response kept for replay. @since 0.1.0 @category models */
+export type StoredResponse = typeof StoredResponse.Type
 
 /**
  * A key as held by one request: its account, the key, and when it was reserved, which tells it

@@ -22,7 +22,7 @@ layer(TestCore.layer)("Idempotency", (it) => {
       assert.strictEqual(yield* outcome(idempotency.begin(account.id, "k1", "f2")), "idempotency_conflict")
       yield* idempotency.complete(reservation, { status: 201, body: "{\"ok\":true}" })
       const replay = yield* idempotency.begin(account.id, "k1", "f1")
-      assert.deepStrictEqual(replay, { _tag: "Replay", response: { status: 201, body: "{\"ok\":true}" } })
+      assert.deepStrictEqual(replay, { _tag: "Replay", response: { _tag: "Body", status: 201, body: "{\"ok\":true}" } })
     }))
 
   it.effect("a key left in progress over a minute (its process died) is taken over by the same request only", () =>
@@ -44,7 +44,7 @@ layer(TestCore.layer)("Idempotency", (it) => {
       yield* idempotency.complete(retry, { status: 201, body: "retry" })
       assert.deepStrictEqual(
         yield* idempotency.begin(account.id, "k-abandoned", "f1"),
-        { _tag: "Replay", response: { status: 201, body: "retry" } }
+        { _tag: "Replay", response: { _tag: "Body", status: 201, body: "retry" } }
       )
     }))
 

@@ -37,7 +37,7 @@ const capture = Logger.replace(
 /** A list request from `address` (through the trusted proxy at 127.0.0.1) with `key`. */
 const listFrom = (address: string, key: string) => H.list({}, { key, headers: { "x-forwarded-for": address } })
 
-layer(H.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"] }, countingStores).pipe(Layer.provide(capture)))(
+layer(H.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], store: countingStores }).pipe(Layer.provide(capture)))(
   "AUTH_FAILURES_PER_MINUTE=3, behind a trusted proxy",
   (it) => {
     it.effect("past the limit an address is refused 429 with Retry-After, without a key lookup, until a failure is due again", () =>

@@ -18,6 +18,7 @@ describe("Config", () => {
         [{ RATE_LIMIT_PER_SECOND: "abc" }, `RATE_LIMIT_PER_SECOND: Expected a number value but received "abc"`],
         [{ MAX_MESSAGE_SEGMENTS: "2.5" }, `MAX_MESSAGE_SEGMENTS: Expected an integer value but received "2.5"`],
         [{ MAX_MESSAGE_SEGMENTS: "0" }, "MAX_MESSAGE_SEGMENTS must be 1 or more"],
+        [{ MAX_MESSAGE_SEGMENTS: "31" }, "MAX_MESSAGE_SEGMENTS must be 30 or less"],
         [{ CARRIER_SUBMIT_LATENCY_MS: "-5" }, "CARRIER_SUBMIT_LATENCY_MS must be 0 or more"],
         [{ CARRIER_REPORT_DELAY_MS: "-1" }, "CARRIER_REPORT_DELAY_MS must be 0 or more"],
         [{ CARRIER_RETAIN_MS: "-1" }, "CARRIER_RETAIN_MS must be 0 or more"],

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Idempotency, IdempotencyStore, MessageJson } from "@sendline/core"
+import { Idempotency, IdempotencyStore, MessageJson, MessagingConfig } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
 import { request as httpRequest } from "node:http"
 import * as Envelope from "../src/envelope/Envelope.js"
@@ -11,6 +11,17 @@ const withKey = (key: string, caller?: H.Caller): H.RequestOptions => ({
 })
 
 const freshCaller = H.newCaller({ senderIds: [["Acme", "AU"]] })
+
+/** What the store keeps for `key` of `caller`, read through the port (a probe that another request holds the key). */
+const kept = (caller: H.Caller, key: string) =>
+  Effect.gen(function*() {
+    const store = yield* IdempotencyStore.IdempotencyStore
+    const probe = { accountId: caller.accountId, key, fingerprint: "probe", createdAt: yield* Clock.currentTimeMillis, response: Option.none() }
+    return Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
+  })
+
+/** The bytes a kept response takes, as JSON: its body, or what recomputes it. */
+const keptBytes = (record: IdempotencyStore.IdempotencyRecord) => Buffer.byteLength(JSON.stringify(Option.getOrThrow(record.response)))
 
 const count = (caller: H.Caller) => Effect.map(H.list({}, { key: caller.key }), (reply) => reply.json.data.length as number)
 
@@ -187,6 +198,78 @@ layer(H.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(replay.text, retry.text)
     }))
 
+  it.effect("a preview too large to keep (~126 KB): the replay is the first response byte for byte, X-Request-Id too; its key keeps at most 16 KiB", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const preview = { body: H.cjkBody, market: "AU" }
+      const first = yield* H.preview(preview, withKey("big-preview", caller))
+      assert.strictEqual(first.status, 200, first.text.slice(0, 200))
+      assert.isAbove(Buffer.byteLength(first.text), 120_000)
+      assert.isNull(first.headers.get("idempotent-replayed"))
+      yield* TestClock.adjust("1 hour")
+      const replay = yield* H.preview(preview, withKey("big-preview", caller))
+      assert.strictEqual(replay.status, 200)
+      assert.isTrue(replay.text === first.text, "the replay is the first response byte for byte")
+      assert.strictEqual(replay.headers.get("x-request-id"), first.headers.get("x-request-id"))
+      assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+      H.assertMeta(replay)
+      const record = yield* kept(caller, "big-preview")
+      assert.strictEqual(Option.getOrThrow(record.response)._tag, "Recompute")
+      assert.isAtMost(keptBytes(record), Idempotency.maxKeptBytes)
+    }))
+
+  it.effect("a preview kept as what recomputes it, whose answer has changed since, is answered afresh, not as a replay", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const first = yield* H.preview({ body: H.cjkBody }, withKey("changed-preview", caller))
+      // what a change of the answer (a market's price, a new version) looks like to the replay
+      const record = yield* kept(caller, "changed-preview")
+      const response = Option.getOrThrow(record.response)
+      if (response._tag !== "Recompute") return assert.fail("kept as what recomputes it")
+      yield* (yield* IdempotencyStore.IdempotencyStore).complete(record, { ...response, digest: "0".repeat(64) })
+      const again = yield* H.preview({ body: H.cjkBody }, withKey("changed-preview", caller))
+      assert.strictEqual(again.status, 200)
+      assert.isNull(again.headers.get("idempotent-replayed"))
+      assert.notStrictEqual(again.headers.get("x-request-id"), first.headers.get("x-request-id"))
+      H.assertMeta(again)
+      assert.deepStrictEqual(again.json.data, first.json.data)
+    }))
+
+  it.effect("an endpoint with effects is never computed again: a key of a cancel found as what recomputes it is a defect (500)", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const now = yield* Clock.currentTimeMillis
+      const scheduled = yield* H.send({ ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() }, { key: caller.key })
+      const path = `/v1/messaging/messages/${scheduled.json.data.id}/cancel`
+      assert.strictEqual((yield* H.request("POST", path, withKey("cancel-recompute", caller))).status, 200)
+      const record = yield* kept(caller, "cancel-recompute")
+      const store = yield* IdempotencyStore.IdempotencyStore
+      yield* store.complete(record, { _tag: "Recompute", status: 200, requestId: "req_x", answeredAt: now, digest: "0".repeat(64) })
+      H.assertError(yield* H.request("POST", path, withKey("cancel-recompute", caller)), 500, "internal_error")
+    }))
+
+  it.effect("a refusal quotes no long input: a 60 KB `to`, or a message id of the router's longest (100 characters), refused under a key and replayed in under 1 KiB", () =>
+    Effect.gen(function*() {
+      const caller = yield* freshCaller
+      const send = { ...H.validSend, to: "+" + "1".repeat(60_000) }
+      const refused = yield* H.send(send, withKey("long-to", caller))
+      H.assertError(refused, 422, "invalid_phone_number", "to")
+      const replay = yield* H.send(send, withKey("long-to", caller))
+      assert.strictEqual(replay.text, refused.text)
+      assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+      assert.isAtMost(Buffer.byteLength(refused.text), 1024)
+
+      // a longer id matches no route (find-my-way's maxParamLength), and takes no key
+      const path = `/v1/messaging/messages/${"%01".repeat(100)}/cancel`
+      const missing = yield* H.request("POST", path, withKey("long-id", caller))
+      H.assertError(missing, 404, "not_found")
+      assert.match(missing.json.error.message, /^No message \u0001/)
+      const again = yield* H.request("POST", path, withKey("long-id", caller))
+      assert.strictEqual(again.text, missing.text)
+      assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
+      assert.isAtMost(Buffer.byteLength(missing.text), 1024)
+    }))
+
   it.effect("a key is kept 24 hours, then reusable", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
@@ -201,3 +284,39 @@ layer(H.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(yield* count(caller), 2)
     }))
 })
+
+layer(H.layer({ messaging: { maxSegments: MessagingConfig.mostSegments } }))(
+  `Idempotency-Key with MAX_MESSAGE_SEGMENTS at its largest (${MessagingConfig.mostSegments})`,
+  (it) => {
+    it.effect("the largest answer of a send and of its cancel (every character escaped as \\u0001) is kept whole, under 16 KiB, and replayed byte for byte", () =>
+      Effect.gen(function*() {
+        // the longest Sender ID, a GB number, a body of the most segments and the longest reference,
+        // each character of them written as six bytes of JSON
+        const caller = yield* H.newCaller({ senderIds: [["Sendline 11", "GB"]] })
+        const now = yield* Clock.currentTimeMillis
+        const send = {
+          to: "+447400123456",
+          sender_id: "Sendline 11",
+          market: "GB",
+          body: "\u0001".repeat(67 * MessagingConfig.mostSegments),
+          reference: "\u0001".repeat(255),
+          scheduled_at: new Date(now + 3_600_000).toISOString()
+        }
+        const first = yield* H.send(send, withKey("largest", caller))
+        assert.strictEqual(first.status, 201, first.text.slice(0, 300))
+        assert.strictEqual(first.json.data.segments, MessagingConfig.mostSegments)
+        const cancel = `/v1/messaging/messages/${first.json.data.id}/cancel`
+        const cancelled = yield* H.request("POST", cancel, withKey("largest-cancel", caller))
+        assert.strictEqual(cancelled.status, 200, cancelled.text.slice(0, 300))
+        for (const [reply, key, path] of [[first, "largest", undefined], [cancelled, "largest-cancel", cancel]] as const) {
+          // a margin for what a longer number or a dearer market would add
+          assert.isAtMost(Buffer.byteLength(reply.text), Idempotency.maxKeptBytes - 512)
+          const record = yield* kept(caller, key)
+          assert.strictEqual(Option.getOrThrow(record.response)._tag, "Body")
+          const replay = path === undefined ? yield* H.send(send, withKey(key, caller)) : yield* H.request("POST", path, withKey(key, caller))
+          assert.strictEqual(replay.text, reply.text)
+          assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+        }
+      }))
+  }
+)

@@ -26,16 +26,15 @@ if (Option.isNone(database)) {
 
   const queryTimeoutMillis = 1_000
   const Served = Layer.unwrapEffect(Effect.map(Proxy, (proxy) =>
-    H.layer(
-      {},
-      PgStore.layerPg({
+    H.layer({
+      store: PgStore.layerPg({
         url: Redacted.make(proxy.url),
         // One connection, so that the request after the freeze meets the silenced one.
         maxConnections: 1,
         statementTimeout: "500 millis",
         queryTimeout: `${queryTimeoutMillis} millis`
       })
-    ))).pipe(Layer.provideMerge(Layer.scoped(Proxy, FreezingProxy.make(TestDatabase.withSchema(base, schema)))))
+    }))).pipe(Layer.provideMerge(Layer.scoped(Proxy, FreezingProxy.make(TestDatabase.withSchema(base, schema)))))
 
   layer(Served)("a PostgreSQL server that goes silent", (it) => {
     it.effect("a request on the silenced connection answers 503 unavailable with Retry-After at the query timeout; the next is answered", () =>

@@ -9,7 +9,7 @@
  */
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
-import { Admin, Demo, Permission, Services, type Stores } from "@sendline/core"
+import { Admin, Demo, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
@@ -85,6 +85,12 @@ export const request = (method: string, path: string, options: RequestOptions = 
 /** A valid send request for the main caller; override fields as needed. */
 export const validSend = { to: "+61412345678", sender_id: "Acme", body: "Hello from Acme", market: "AU" }
 
+/**
+ * 21,000 distinct CJK characters: a 63 KB body (just under the 64 KiB request limit) whose preview
+ * answers ~126 KB, each character being one that forces UCS-2.
+ */
+export const cjkBody = Array.from({ length: 21_000 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join("")
+
 /** `POST /v1/messaging/messages` with `json` (the main caller's key unless given). */
 export const send = (json: unknown, options: Omit<RequestOptions, "json"> = {}) =>
   request("POST", "/v1/messaging/messages", { ...options, json })
@@ -152,15 +158,22 @@ export const assertError = (reply: Reply, status: number, code: string, field?: 
 }
 
 /**
- * The server, on its own listener, over a fresh SQLite `:memory:` database (or over `stores`, which
- * may wrap one), with the main caller and the demo data. The limits (`rateLimitPerSecond`,
- * `authFailuresPerMinute`) default to 0 (off), since the test clock only moves when told to.
+ * The server, on its own listener, over a fresh SQLite `:memory:` database (or over `store`, which
+ * may wrap one, and whose other services the tests get too), with the main caller and the demo
+ * data. The limits (`rateLimitPerSecond`, `authFailuresPerMinute`) default to 0 (off), since the
+ * test clock only moves when told to; `messaging` overrides the default messaging settings.
  */
-export const layer = (
-  options: Partial<Server.Options> = {},
-  stores: Layer.Layer<Stores.Stores, unknown> = SqliteStore.layerSqlite({ filename: ":memory:" })
+export const layer = <S = Stores.Stores>(
+  options: Partial<Server.Options> & {
+    /** Every storage port, and whatever else the tests need of it (its `SqlClient`). */
+    readonly store?: Layer.Layer<S, unknown>
+    readonly messaging?: Partial<MessagingConfig.Settings>
+  } = {}
 ) => {
-  const core = Services.layer.pipe(Layer.provideMerge(stores))
+  const { messaging, store: given, ...serving } = options
+  const store = (given ?? SqliteStore.layerSqlite({ filename: ":memory:" })) as Layer.Layer<S | Stores.Stores, unknown>
+  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging))
+  const core = Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store))
   const harness = Layer.effect(
     Harness,
     Effect.gen(function*() {
@@ -174,7 +187,7 @@ export const layer = (
   )
   // The server's own listener (`Listener`), as `sendline serve` runs it.
   const server = Listener.layer(
-    Layer.merge(Server.layerServe({ rateLimitPerSecond: 0, authFailuresPerMinute: 0, ...options }), harness),
+    Layer.merge(Server.layerServe({ rateLimitPerSecond: 0, authFailuresPerMinute: 0, ...serving }), harness),
     { port: 0, host: "127.0.0.1" }
   )
   return server.pipe(

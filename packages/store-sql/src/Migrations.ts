@@ -3,7 +3,7 @@
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
- * `0005_message_idempotency_keys_unique`) and the statements are those every existing database was migrated with: change neither, add a
+ * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`) and the statements are those every existing database was migrated with: change neither, add a
  * migration (and list its tables in `tables`). `ids` and `tables` are what both stores' tests
  * expect of a migrated database.
  *
@@ -203,6 +203,11 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       `CREATE UNIQUE INDEX ${messageIdempotencyKeys.name}
         ON ${messageIdempotencyKeys.table} (${messageIdempotencyKeys.columns.join(", ")})
         WHERE idempotency_key IS NOT NULL`
+    ),
+    // A response too large to keep (over Idempotency.maxKeptBytes) is kept as what recomputes it:
+    // its request id, time and digest, as JSON, with no body.
+    "0006_idempotency_recompute": () => statements(
+      `ALTER TABLE sendline_idempotency_keys ADD COLUMN response_recompute TEXT`
     )
 }
 

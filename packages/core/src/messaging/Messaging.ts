@@ -115,6 +115,12 @@ const isAskedBy = (message: Message, input: SendInput): boolean =>
   message.market === input.market && message.reference === input.reference &&
   message.callbackUrl === input.callbackUrl && message.scheduledAt === input.scheduledAt
 
+/**
+ * `value` as a refusal may quote it: whole when short, else `instead`. A refusal is kept for its
+ * idempotency key, and must stay far below what a key keeps (`Idempotency.maxKeptBytes`).
+ */
+const quote = (value: string, instead: string): string => value.length <= 64 ? value : instead
+
 const notFound = (id: string) => new NotFound({ message: `No message ${id}.` })
 
 const units = [["day", 86_400_000], ["hour", 3_600_000], ["minute", 60_000], ["second", 1_000]] as const
@@ -369,7 +375,7 @@ export const make = Effect.gen(function*() {
 
 const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => string> = {
   invalid_phone_number: (to) =>
-    `${to} is not a valid phone number: to must be E.164 (+, country code, number) and valid in its numbering plan.`,
+    `${quote(to, "to")} is not a valid phone number: to must be E.164 (+, country code, number) and valid in its numbering plan.`,
   not_a_mobile_number: (to) => `${to} is not a mobile number.`,
   phone_market_mismatch: (to, market) => {
     const country = Phone.countryOf(to)

@@ -19,6 +19,17 @@ export interface Settings {
   readonly callbackPolicy: UrlPolicy
 }
 
+/**
+ * The most segments any settings may allow. A send or cancel then answers at most ~14 KB (a body
+ * of this many segments and a 255-character reference, each character escaped as six bytes of
+ * JSON), which an idempotency key keeps whole (`Idempotency.maxKeptBytes`): an endpoint with
+ * effects is replayed from its kept bytes, never computed again.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const mostSegments = 30
+
 /** The default settings: 10 segments, 7 days ahead, and the strict callback policy (https, public hosts). @since 0.1.0 @category constants */
 export const defaults: Settings = {
   maxSegments: 10,
@@ -29,9 +40,19 @@ export const defaults: Settings = {
 /** Messaging settings. @since 0.1.0 @category services */
 export class MessagingConfig extends Context.Tag("@sendline/core/MessagingConfig")<MessagingConfig, Settings>() {}
 
-/** The given settings, over the defaults. @since 0.1.0 @category layers */
-export const layer = (settings: Partial<Settings> = {}): Layer.Layer<MessagingConfig> =>
-  Layer.succeed(MessagingConfig, { ...defaults, ...settings })
+/**
+ * The given settings, over the defaults; a `maxSegments` that is not an integer from 1 to
+ * `mostSegments` is a defect.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (settings: Partial<Settings> = {}): Layer.Layer<MessagingConfig> => {
+  const { maxSegments } = { ...defaults, ...settings }
+  return Number.isInteger(maxSegments) && maxSegments >= 1 && maxSegments <= mostSegments
+    ? Layer.succeed(MessagingConfig, { ...defaults, ...settings })
+    : Layer.die(new RangeError(`maxSegments must be an integer from 1 to ${mostSegments}, not ${maxSegments}.`))
+}
 
 /** The settings read from `config`, over the defaults. @since 0.1.0 @category layers */
 export const layerConfig = (

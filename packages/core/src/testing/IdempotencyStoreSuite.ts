@@ -5,8 +5,10 @@
  */
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
-import { Effect, Option } from "effect"
-import { IdempotencyStore } from "../IdempotencyStore.js"
+import { Cause, Effect, Exit, Option } from "effect"
+import { Buffer } from "node:buffer"
+import * as Idempotency from "../Idempotency.js"
+import { IdempotencyStore, type Reservation } from "../IdempotencyStore.js"
 import type { Stores } from "../Stores.js"
 import { fresh, T, freshAccount, expiredBefore, makeReservation } from "./Fixtures.js"
 
@@ -47,12 +49,48 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const record = makeReservation(accountId, key, "fp", T)
       yield* store.reserve(record, expiredBefore(0))
       const body = "{\"ok\":true,\"data\":{\"body\":\"Grüße 👋\\n\",\"x\":  1.50}}\n\t "
-      yield* store.complete(record, { status: 201, body })
+      yield* store.complete(record, { _tag: "Body", status: 201, body })
       const held = yield* store.reserve(makeReservation(accountId, key, "fp", T + 5), expiredBefore(0))
-      assert.deepStrictEqual(held, Option.some({ ...record, response: Option.some({ status: 201, body }) }))
+      assert.deepStrictEqual(held, Option.some({ ...record, response: Option.some({ _tag: "Body" as const, status: 201, body }) }))
       const response = Option.getOrThrow(Option.getOrThrow(held).response)
-      assert.strictEqual(response.body, body)
+      assert.strictEqual(response._tag === "Body" ? response.body : undefined, body)
       assert.strictEqual(response.status, 201)
+    }))
+
+  it.effect("IdempotencyStore: a response too large to keep is held as what recomputes it; one of the most bytes, whole", () =>
+    Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const idempotency = yield* Idempotency.make
+      const accountId = yield* freshAccount
+      const reserved = (key: string) => {
+        const reservation = makeReservation(accountId, key, "fp", T)
+        return Effect.as(store.reserve(reservation, expiredBefore(0)), reservation)
+      }
+      const heldBy = (reservation: Reservation) =>
+        Effect.map(store.reserve({ ...reservation, fingerprint: "other", response: Option.none() }, expiredBefore(0)), Option.getOrThrow)
+      const meta = { requestId: "req_01kq0v0jr0a4kqm3x0vyz2r7yd", answeredAt: T + 3 }
+
+      // ~126 KB of three-byte characters: held in a few hundred bytes, without its body
+      const large = yield* reserved(fresh("idem"))
+      const answer = { status: 200, body: JSON.stringify({ ok: true, data: "語".repeat(42_000) }), recompute: meta }
+      yield* idempotency.complete(large, answer)
+      const response = Option.getOrThrow((yield* heldBy(large)).response)
+      if (response._tag !== "Recompute") return assert.fail("held as what recomputes it")
+      assert.deepStrictEqual({ ...response, digest: response.digest.length }, { _tag: "Recompute", status: 200, ...meta, digest: 64 })
+      assert.isTrue(Idempotency.isRecomputed(response, answer))
+      assert.isAtMost(Buffer.byteLength(JSON.stringify(response)), Idempotency.maxKeptBytes)
+
+      // exactly the most bytes: kept whole, byte for byte
+      const most = yield* reserved(fresh("idem"))
+      const body = "é".repeat(Idempotency.maxKeptBytes / 2)
+      yield* idempotency.complete(most, { status: 201, body, recompute: meta })
+      assert.deepStrictEqual((yield* heldBy(most)).response, Option.some({ _tag: "Body" as const, status: 201, body }))
+
+      // a byte more from an endpoint with effects (no `recompute`): a defect, and nothing kept
+      const over = yield* reserved(fresh("idem"))
+      const exit = yield* Effect.exit(idempotency.complete(over, { status: 201, body: `${body}!` }))
+      assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause), "a defect")
+      assert.deepStrictEqual((yield* heldBy(over)).response, Option.none())
     }))
 
   it.effect("IdempotencyStore: release frees the key", () =>
@@ -76,7 +114,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const key = fresh("idem")
       const old = makeReservation(accountId, key, "fp-old", T)
       yield* store.reserve(old, expiredBefore(0))
-      yield* store.complete(old, { status: 200, body: "{}" })
+      yield* store.complete(old, { _tag: "Body", status: 200, body: "{}" })
 
       // created exactly at expiredBefore: still live
       const early = makeReservation(accountId, key, "fp-new", T + 100)
@@ -117,7 +155,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       )
 
       // the first holder, alive after all, reaches its own reservation only
-      yield* store.complete(first, { status: 500, body: "stalled" })
+      yield* store.complete(first, { _tag: "Body", status: 500, body: "stalled" })
       yield* store.release(first)
       assert.deepStrictEqual(
         yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 45), abandonedBefore(T + 1)),
@@ -126,9 +164,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       )
 
       // a completed key is never abandoned
-      yield* store.complete(retry, { status: 201, body: "{}" })
+      yield* store.complete(retry, { _tag: "Body", status: 201, body: "{}" })
       const done = yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 50), abandonedBefore(T + 45))
-      assert.deepStrictEqual(Option.map(done, (r) => r.response), Option.some(Option.some({ status: 201, body: "{}" })))
+      assert.deepStrictEqual(Option.map(done, (r) => r.response), Option.some(Option.some({ _tag: "Body" as const, status: 201, body: "{}" })))
     }))
 
   it.effect("IdempotencyStore: of 20 concurrent reserves of one key exactly one wins", () =>

@@ -33,12 +33,14 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
               scheduledAt: send.scheduled_at,
               idempotencyKey
             }).pipe(Effect.flatMap((message) => Envelope.success(201, MessageJson.full(message))))))))
+      // Preview has no effect and answers a body the same way every time: an answer too large for
+      // its key (a long body's UCS-2 characters) is computed again on replay.
       .handleRaw("preview", () =>
         Effect.all([CurrentPrincipal, payload(MessagesJson.PreviewMessage)]).pipe(Effect.flatMap(([principal, preview]) =>
           Idempotent.run(principal, () =>
             messaging.preview(principal, preview).pipe(
               Effect.flatMap((answer) => Envelope.success(200, MessagesJson.preview(answer)))
-            )))))
+            ), { withoutEffect: true }))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           messaging.list(principal, {

@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
-import type { MessagingConfig, Workers } from "@sendline/core"
+import { MessagingConfig, type Workers } from "@sendline/core"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
@@ -63,6 +63,10 @@ const boolean = (name: string) => parsed(name, "a boolean", (text) => booleans.g
 const atLeast = (name: string, min: number) =>
   Config.validate({ message: `${name} must be ${min} or more`, validation: (n: number) => n >= min })
 
+/** Refuses a value above `max`, naming the variable. */
+const atMost = (name: string, max: number) =>
+  Config.validate({ message: `${name} must be ${max} or less`, validation: (n: number) => n <= max })
+
 /** An integer setting of at least `min`, `fallback` when unset. */
 const integerAtLeast = (name: string, min: number, fallback: number) =>
   integer(name).pipe(atLeast(name, min), Config.withDefault(fallback))
@@ -86,7 +90,7 @@ const synchronousModes = new Map<string, SqliteStore.Synchronous>([["normal", "n
 
 /** The messaging settings (`MAX_MESSAGE_SEGMENTS`, `WEBHOOK_ALLOW_*`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
 export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Config.all({
-  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10),
+  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10).pipe(atMost("MAX_MESSAGE_SEGMENTS", MessagingConfig.mostSegments)),
   callbackPolicy: Config.all({
     allowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
     allowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
