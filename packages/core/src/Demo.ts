@@ -7,6 +7,7 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
+import type { Account } from "./accounts/Account.js"
 import { AccountStore } from "./accounts/AccountStore.js"
 import { Admin } from "./accounts/Admin.js"
 import type { StoreUnavailable } from "./Errors.js"
@@ -62,9 +63,11 @@ export const ensure = Effect.gen(function*() {
   const admin = yield* Admin
   const markets = yield* Markets
   const now = yield* Clock.currentTimeMillis
+  // The demo accounts own no legal identifier, so none can be taken.
+  const insertAccount = (account: Account) => Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", Effect.die)
   yield* ensureOne(
     accounts.findAccount(accountId),
-    accounts.insertAccount({
+    insertAccount({
       id: accountId,
       name: "Demo Organisation",
       type: "cpaas",
@@ -97,7 +100,7 @@ export const ensure = Effect.gen(function*() {
       const operatorId = fixedId("acct", `operator/${market.code}/${network}`)
       yield* ensureOne(
         accounts.findAccount(operatorId),
-        accounts.insertAccount({
+        insertAccount({
           id: operatorId,
           name: `${network} (${market.code})`,
           type: "operator",

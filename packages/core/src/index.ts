@@ -1,6 +1,6 @@
 /**
  * Sendline's core: the domain, its ports and its use cases. No I/O of its own. Modules are grouped
- * by capability (accounts, messaging, Sender IDs, webhooks); what they all share comes first.
+ * by capability (accounts, messaging, brands, Sender IDs, webhooks); what they all share comes first.
  *
  * @since 0.1.0
  */
@@ -43,6 +43,10 @@ export * as MessagingConfig from "./messaging/MessagingConfig.js"
 export * as Phone from "./messaging/Phone.js"
 export * as Scheduler from "./messaging/Scheduler.js"
 export * as Segments from "./messaging/Segments.js"
+
+// --- brands: legal identifiers and contacts ---------------------------------------------------
+export * as Contact from "./brands/Contact.js"
+export * as Identifier from "./brands/Identifier.js"
 
 // --- Sender IDs --------------------------------------------------------------------------------
 export * as SenderId from "./senderIds/SenderId.js"

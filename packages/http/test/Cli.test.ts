@@ -59,6 +59,24 @@ describe("sendline CLI", () => {
     expect(badExpiry.stderr).not.toContain("(--expires-at)")
   }, 60_000)
 
+  it("accounts create --identifier checks it as a brand's, prints it normalised, and refuses one another Brand Owner owns", async () => {
+    const brand = ["accounts", "create", "--type", "brand", "--admin-email", "legal@acme.test"] as const
+    const owner = await sendline(env, ...brand, "--name", "Acme Pty Ltd", "--identifier", "ABN:51 824 753 556")
+    expect(owner.code).toBe(0)
+    const acct = JSON.parse(owner.stdout)
+    expect(acct.identifiers).toEqual([{ identifier_type: "ABN", identifier_value: "51824753556" }])
+
+    const taken = await sendline(env, ...brand, "--name", "Acme Holdings", "--identifier", "ABN:51824753556")
+    expect([taken.code, taken.stdout, taken.stderr]).toEqual([
+      1,
+      "",
+      `sendline: invalid_identifier: ABN 51824753556 is owned by another Brand Owner account (${acct.id}). (--identifier)\n`
+    ])
+
+    const typo = await sendline(env, ...brand, "--name", "Acme Typo", "--identifier", "ACN:010 499 967")
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([1, "", "sendline: invalid_identifier: ACN 010499967 fails its check digit. (--identifier)\n"])
+  }, 60_000)
+
   it("a usage error is one line on stderr led by its code, with exit 1, a missing command too", async () => {
     for (
       const [args, says] of [

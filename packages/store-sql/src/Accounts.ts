@@ -1,6 +1,8 @@
 /**
- * `AccountStore` on SQL: the tables `sendline_accounts` and `sendline_api_keys`. Every request
- * looks its key up by digest, so concurrent lookups share one `IN (…)` query (see `Batcher`).
+ * `AccountStore` on SQL: the tables `sendline_accounts`, `sendline_owned_identifiers` and
+ * `sendline_api_keys`. Every request looks its key up by digest, so concurrent lookups share one
+ * `IN (…)` query (see `Batcher`). A brand account and the rows of the identifiers it owns are
+ * written in one transaction, whose primary key refuses an identifier another account owns.
  *
  * @since 0.1.0
  */
@@ -9,6 +11,7 @@ import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
 import * as Batcher from "./Batcher.js"
 import * as Database from "./Database.js"
+import * as Migrations from "./Migrations.js"
 import * as Rows from "./Rows.js"
 
 /** `sendline_accounts`: an account per row, its lists as JSON. @since 0.1.0 @category tables */
@@ -25,6 +28,34 @@ export const accounts = Rows.table<Account.Account>()(
     createdAt: Rows.column("created_at", Rows.Int8)
   })
 )
+
+/** A legal identifier and the brand account that owns it. @since 0.1.0 @category models */
+export interface Ownership extends Account.OwnedIdentifier {
+  readonly accountId: string
+}
+
+/**
+ * `sendline_owned_identifiers`: an identifier per row with its owner, keyed by the identifier
+ * (`Migrations.ownedIdentifiers`), beside the account's own list (`identifiers`), which it repeats.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const ownedIdentifiers = Rows.table<Ownership>()(
+  Migrations.ownedIdentifiers.table,
+  Schema.Struct({
+    identifierType: Rows.column("identifier_type", Schema.String),
+    identifierValue: Rows.column("identifier_value", Schema.String),
+    accountId: Rows.column("account_id", Schema.String)
+  })
+)
+
+/** The rows of the identifiers `account` owns (a brand's; each once). */
+const ownershipsOf = (account: Account.Account): ReadonlyArray<Ownership> => {
+  if (account.type !== "brand") return []
+  const unique = new Map(account.identifiers.map((owned) => [JSON.stringify([owned.identifierType, owned.identifierValue]), owned]))
+  return Array.from(unique.values(), (owned) => ({ ...owned, accountId: account.id }))
+}
 
 /** `sendline_api_keys`: a key per row, by the SHA-256 digest of its secret. @since 0.1.0 @category tables */
 export const apiKeys = Rows.table<Account.ApiKey>()(
@@ -47,7 +78,7 @@ export const apiKeys = Rows.table<Account.ApiKey>()(
  * @category constructors
  */
 export const make = (
-  { read, sql, write }: Database.Database
+  { dialect, read, sql, unavailable, write }: Database.Database
 ): Effect.Effect<Context.Tag.Service<AccountStore.AccountStore>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const keysByDigest = yield* Batcher.make({
@@ -63,8 +94,32 @@ export const make = (
     })
 
     return AccountStore.AccountStore.of({
-      insertAccount: (account) => write(Effect.asVoid(sql`INSERT INTO sendline_accounts ${sql.insert(accounts.encode(account))}`)),
+      insertAccount: (account) => {
+        const insert = sql`INSERT INTO sendline_accounts ${sql.insert(accounts.encode(account))}`
+        const owned = ownershipsOf(account)
+        if (owned.length === 0) return write(Effect.asVoid(insert))
+        // A transaction on both databases: the account is written with its identifiers or not at all.
+        return sql.withTransaction(
+          Effect.zipRight(insert, sql`INSERT INTO sendline_owned_identifiers ${sql.insert(owned.map(ownedIdentifiers.encode))}`)
+        ).pipe(
+          Effect.mapError((error) =>
+            dialect.isUniqueViolation(error, Migrations.ownedIdentifiers)
+              ? new AccountStore.IdentifierTaken({ accountId: account.id })
+              : unavailable(error)
+          ),
+          Effect.asVoid
+        )
+      },
       findAccount: (id) => read(Effect.flatMap(sql`SELECT * FROM sendline_accounts WHERE id = ${id}`, accounts.decodeFirst)),
+      findBrandOwner: (identifierType, identifierValue) =>
+        read(Effect.map(
+          Effect.flatMap(
+            sql`SELECT * FROM sendline_owned_identifiers
+              WHERE identifier_type = ${identifierType} AND identifier_value = ${identifierValue}`,
+            ownedIdentifiers.decodeFirst
+          ),
+          Option.map((owned) => owned.accountId)
+        )),
       insertKey: (key) => write(Effect.asVoid(sql`INSERT INTO sendline_api_keys ${sql.insert(apiKeys.encode(key))}`)),
       findKeyByDigest: keysByDigest.submit,
       revokeKey: (id, at) =>

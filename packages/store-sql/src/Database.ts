@@ -15,9 +15,9 @@ import type * as Migrations from "./Migrations.js"
 
 /**
  * What differs between the databases. Every write of the store, those below included, runs
- * through `write`, but for the two that need a transaction on both databases: the message
- * transitions (the statements of a worker's whole pass) and the idempotency reserve (its upsert and
- * read-back). The statements given to the outbox writes and the claim come from the port modules.
+ * through `write`, but for the three that need a transaction on both databases: the message
+ * transitions (the statements of a worker's whole pass), the idempotency reserve (its upsert and
+ * read-back) and a brand account with the identifiers it owns. The statements given to the outbox writes and the claim come from the port modules.
  *
  * @since 0.1.0
  * @category models

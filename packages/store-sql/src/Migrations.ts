@@ -3,7 +3,8 @@
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
- * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`) and the statements are those every existing database was migrated with: change neither, add a
+ * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`,
+ * `0007_owned_identifiers`) and the statements are those every existing database was migrated with: change neither, add a
  * migration (and list its tables in `tables`). `ids` and `tables` are what both stores' tests
  * expect of a migrated database.
  *
@@ -61,6 +62,19 @@ export const messageIdempotencyKeys: UniqueIndex = {
   columns: ["account_id", "idempotency_key"]
 }
 
+/**
+ * One owner per legal identifier: the primary key of `sendline_owned_identifiers` (created by
+ * `0007`: never change it, add a migration).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const ownedIdentifiers: UniqueIndex = {
+  name: "sendline_owned_identifiers_key",
+  table: "sendline_owned_identifiers",
+  columns: ["identifier_type", "identifier_value"]
+}
+
 /** The tables the migrations create, and the Migrator's own, by name. @since 0.1.0 @category constants */
 export const tables: ReadonlyArray<string> = [
   "sendline_accounts",
@@ -69,6 +83,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_idempotency_keys",
   "sendline_messages",
   table,
+  "sendline_owned_identifiers",
   "sendline_sender_ids",
   "sendline_webhook_subscriptions"
 ]
@@ -208,7 +223,51 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
     // its request id, time and digest, as JSON, with no body.
     "0006_idempotency_recompute": () => statements(
       `ALTER TABLE sendline_idempotency_keys ADD COLUMN response_recompute TEXT`
-    )
+    ),
+    // Who owns a legal identifier (CONTRACT §2): one brand account per (type, value), a key of the
+    // database so that two accounts created at once cannot both own one. Filled from the brand
+    // accounts' own lists, oldest account first, each value normalised as `Identifier.normalise`
+    // did when this was written (whitespace removed, upper case); an identifier an older account
+    // already owns is taken off the newer account's list, with a warning naming both.
+    "0007_owned_identifiers": (d) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.unsafe(`CREATE TABLE ${ownedIdentifiers.table} (
+      identifier_type TEXT NOT NULL,
+      identifier_value TEXT NOT NULL,
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      CONSTRAINT ${ownedIdentifiers.name} PRIMARY KEY (${ownedIdentifiers.columns.join(", ")})
+    )${d.keyedTableOptions}`)
+        const brands = yield* sql<{ readonly id: string; readonly identifiers: string }>`SELECT id, identifiers
+          FROM sendline_accounts WHERE type = 'brand' ORDER BY created_at, id`
+        const owners = new Map<string, string>()
+        for (const brand of brands) {
+          const listed: ReadonlyArray<{ readonly identifierType: string; readonly identifierValue: string }> = JSON.parse(
+            brand.identifiers
+          )
+          const kept: Array<{ readonly identifierType: string; readonly identifierValue: string }> = []
+          for (const { identifierType, identifierValue } of listed) {
+            const value = identifierValue.replace(/\s+/g, "").toUpperCase()
+            const key = JSON.stringify([identifierType, value])
+            const owner = owners.get(key)
+            if (owner !== undefined) {
+              if (owner !== brand.id) {
+                yield* Effect.logWarning(
+                  `Migration 0007: ${identifierType} ${value} is owned by account ${owner}, so taken off the identifiers of account ${brand.id}`
+                )
+              }
+              continue
+            }
+            owners.set(key, brand.id)
+            kept.push({ identifierType, identifierValue: value })
+            yield* sql`INSERT INTO sendline_owned_identifiers ${
+              sql.insert({ identifier_type: identifierType, identifier_value: value, account_id: brand.id })
+            }`
+          }
+          const identifiers = JSON.stringify(kept)
+          if (identifiers !== brand.identifiers) yield* sql`UPDATE sendline_accounts SET identifiers = ${identifiers} WHERE id = ${brand.id}`
+        }
+      })
 }
 
 /**

@@ -5,6 +5,7 @@ import { Arbitrary, Effect, Either, Exit, FastCheck, Schema } from "effect"
 // Every table, as its module describes it: their codecs must do what Schema does with their schema.
 const tables: ReadonlyArray<Rows.Table<any, any>> = [
   Accounts.accounts,
+  Accounts.ownedIdentifiers,
   Accounts.apiKeys,
   SenderIds.senderIds,
   Messages.messages,

@@ -5,7 +5,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Migrations, Rows } from "@sendline/store-sql"
+import { Accounts, Migrations, Rows } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Cause, Context, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -111,6 +111,7 @@ describe("SqliteStore", () => {
       yield* sql`DROP INDEX ${sql(Migrations.messageIdempotencyKeys.name)}`
       yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
+      yield* sql`DROP TABLE sendline_owned_identifiers` // 0007, which runs again too
       yield* sql`ALTER TABLE sendline_idempotency_keys DROP COLUMN response_recompute`
       yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 5`
       const messages = Context.get(stores, MessageStore.MessageStore)
@@ -143,6 +144,42 @@ describe("SqliteStore", () => {
       ])
       const error = yield* Effect.flip(messages.insert(message("msg_7", "acct_a", 4, "k"), Option.none()))
       assert.deepStrictEqual(error, new MessageStore.IdempotencyKeyTaken({ accountId: "acct_a", key: "k" }))
+    }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
+
+  it.effect("migration 0007 gives each identifier the brand accounts list to the oldest one, normalised, then keeps it theirs", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const stores = yield* SqliteStore.make
+      // back to a database of 0006, whose brand accounts list identifiers unchecked, some twice
+      yield* sql`DROP TABLE sendline_owned_identifiers`
+      yield* sql`DELETE FROM sendline_migrations WHERE migration_id = 7`
+      const account = (id: string, createdAt: number, identifiers: ReadonlyArray<readonly [string, string]>, type: Account.AccountType = "brand") =>
+        ({
+          ...cpaasAccount(id, id, []),
+          type,
+          identifiers: identifiers.map(([identifierType, identifierValue]) => ({ identifierType, identifierValue })),
+          createdAt
+        }) satisfies Account.Account
+      const old = [
+        account("acct_old", 1, [["ABN", "51 824 753 556"], ["CRN", "sc123456"]]),
+        account("acct_new", 2, [["ABN", "51824753556"], ["ACN", "010 499 966"]]),
+        account("acct_new_too", 2, [["ACN", "010499966"]]), // as new as acct_new: the id decides
+        account("acct_cpaas", 0, [["UEN", "196800306E"]], "cpaas")
+      ]
+      for (const a of old) yield* sql`INSERT INTO sendline_accounts ${sql.insert(Accounts.accounts.encode(a))}`
+
+      yield* SqliteStore.make
+      const accounts = Context.get(stores, AccountStore.AccountStore)
+      const owners = yield* Effect.forEach(
+        [["ABN", "51824753556"], ["CRN", "SC123456"], ["ACN", "010499966"], ["UEN", "196800306E"]] as const,
+        ([type, value]) => Effect.map(accounts.findBrandOwner(type, value), Option.getOrNull)
+      )
+      assert.deepStrictEqual(owners, ["acct_old", "acct_old", "acct_new", null])
+      const listed = yield* Effect.forEach(old, (a) =>
+        Effect.map(accounts.findAccount(a.id), Option.match({ onNone: () => [], onSome: (found) => found.identifiers.map((i) => `${i.identifierType}:${i.identifierValue}`) })))
+      assert.deepStrictEqual(listed, [["ABN:51824753556", "CRN:SC123456"], ["ACN:010499966"], [], ["UEN:196800306E"]])
+      const taken = yield* Effect.flip(accounts.insertAccount(account("acct_late", 3, [["ABN", "51824753556"]])))
+      assert.deepStrictEqual(taken, new AccountStore.IdentifierTaken({ accountId: "acct_late" }))
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
   it.effect("a file database runs in WAL mode with foreign keys on", () =>

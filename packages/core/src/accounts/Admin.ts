@@ -4,11 +4,21 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import type { Account, AccountType, ApiKey, OwnedIdentifier } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
 import * as Auth from "./Auth.js"
-import { Conflict, type InvalidRequest, invalidParameter, NotFound, type StoreUnavailable } from "../Errors.js"
+import * as Contact from "../brands/Contact.js"
+import * as Identifier from "../brands/Identifier.js"
+import {
+  Conflict,
+  type InvalidRequest,
+  invalidParameter,
+  NotFound,
+  rule,
+  type RuleViolation,
+  type StoreUnavailable
+} from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
@@ -16,7 +26,14 @@ import * as SenderId from "../senderIds/SenderId.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as UseCase from "../internal/useCase.js"
 
-/** A request for a new account; an operator names its market and one of that market's networks. @since 0.1.0 @category models */
+/**
+ * A request for a new account; an operator names its market and one of that market's networks; a
+ * brand may own legal identifiers (each of a type some market takes, passing `Identifier.check`,
+ * owned by no other account).
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface CreateAccount {
   readonly name: string
   readonly type: AccountType
@@ -49,7 +66,12 @@ export interface ImportSenderId {
 
 /** Administration. @since 0.1.0 @category services */
 export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
-  readonly createAccount: (input: CreateAccount) => Effect.Effect<Account, InvalidRequest | StoreUnavailable>
+  /**
+   * Creates an account. A brand's identifiers are checked as a brand's are (`Identifier`) and
+   * stored normalised, each once; one that another Brand Owner owns is refused
+   * (`invalid_identifier`, naming the owner), however many creations run at once.
+   */
+  readonly createAccount: (input: CreateAccount) => Effect.Effect<Account, InvalidRequest | RuleViolation | StoreUnavailable>
   readonly createKey: (input: CreateKey) => Effect.Effect<IssuedKey, InvalidRequest | NotFound | StoreUnavailable>
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
   /**
@@ -61,8 +83,6 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
     input: ImportSenderId
   ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | Conflict | StoreUnavailable>
 }>() {}
-
-const email = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Builds the administration use case on the account and Sender ID stores. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
@@ -81,10 +101,39 @@ export const make = Effect.gen(function*() {
   const requireMarket = (code: string) =>
     Option.isSome(markets.get(code)) ? Effect.void : invalidParameter("market", `Market ${code} is not configured.`)
 
+  /** A Brand Owner's identifiers: each of a type some market takes, valid, normalised, each once. */
+  const checkIdentifiers = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
+    Effect.gen(function*() {
+      const checked: Array<OwnedIdentifier> = []
+      for (const { identifierType, identifierValue } of identifiers) {
+        if (!markets.all.some((market) => Identifier.allowedIn(market, identifierType))) {
+          const types = [...new Set(markets.all.flatMap((market) => market.identifierTypes))].join(", ")
+          return yield* rule("invalid_identifier", "identifiers", `No market takes ${identifierType} identifiers; they take ${types}.`)
+        }
+        const value = yield* Either.mapLeft(
+          Identifier.check(identifierType, identifierValue),
+          (refused) => rule("invalid_identifier", "identifiers", refused.message)
+        )
+        const owned = { identifierType, identifierValue: value }
+        if (!checked.some((o) => o.identifierType === identifierType && o.identifierValue === value)) checked.push(owned)
+      }
+      return checked
+    })
+
+  /** Refuses the first of `identifiers` that a Brand Owner owns, naming the owner. */
+  const refuseOwned = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
+    Effect.forEach(identifiers, ({ identifierType, identifierValue }) =>
+      Effect.flatMap(accounts.findBrandOwner(identifierType, identifierValue), (owner) =>
+        Option.isNone(owner) ? Effect.void : rule(
+          "invalid_identifier",
+          "identifiers",
+          `${identifierType} ${identifierValue} is owned by another Brand Owner account (${owner.value}).`
+        )), { discard: true })
+
   const createAccount = fn("Admin.createAccount")(
     function*(input: CreateAccount) {
       if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
-      if (!email.test(input.adminEmail)) return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
+      if (!Contact.isEmail(input.adminEmail)) return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
       if (input.type === "operator") {
         const market = Option.fromNullable(input.market).pipe(Option.flatMap(markets.get))
         if (Option.isNone(market)) return yield* invalidParameter("market", "An operator needs a configured market.")
@@ -98,6 +147,8 @@ export const make = Effect.gen(function*() {
       if (input.type !== "brand" && (input.identifiers ?? []).length > 0) {
         return yield* invalidParameter("identifiers", "Only a brand account owns legal identifiers.")
       }
+      const identifiers = yield* checkIdentifiers(input.identifiers ?? [])
+      yield* refuseOwned(identifiers)
       const account: Account = {
         id: yield* ids.make("acct"),
         name: input.name,
@@ -105,10 +156,16 @@ export const make = Effect.gen(function*() {
         adminEmail: input.adminEmail,
         ...(input.type === "operator" ? { network: input.network! } : {}),
         markets: input.market === undefined ? [] : [input.market],
-        identifiers: input.type === "brand" ? [...(input.identifiers ?? [])] : [],
+        identifiers,
         createdAt: yield* Clock.currentTimeMillis
       }
-      yield* accounts.insertAccount(account)
+      // Another creation with one of these identifiers may have been written since they were looked
+      // up: the store refuses this one then, and the owner is named as above.
+      yield* Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", () =>
+        Effect.zipRight(
+          refuseOwned(identifiers),
+          rule("invalid_identifier", "identifiers", "Another Brand Owner account took one of these identifiers meanwhile.")
+        ))
       return account
     }
   )

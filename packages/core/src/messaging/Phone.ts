@@ -1,6 +1,7 @@
 /**
  * Recipient checks of CONTRACT §3 with libphonenumber-js: E.164, valid for its numbering plan, a
- * mobile number where the metadata can tell, and in the market.
+ * mobile number where the metadata can tell, and in the market. The E.164 part alone is the check
+ * of a brand contact's phone (CONTRACT §5, `brands/Contact`).
  *
  * @since 0.1.0
  */
@@ -11,12 +12,21 @@ export type PhoneProblem = "invalid_phone_number" | "not_a_mobile_number" | "pho
 
 const e164 = /^\+[1-9]\d{1,14}$/
 
+/** `number` parsed, when it is E.164 exactly as written and valid for its numbering plan. */
+const parseE164 = (number: string) => {
+  if (!e164.test(number)) return undefined
+  const phone = parsePhoneNumberFromString(number)
+  // `number` is the canonical E.164 form: `+610412345678` (trunk prefix kept) is valid but not E.164.
+  return phone !== undefined && phone.isValid() && phone.number === number ? phone : undefined
+}
+
+/** Whether `number` is E.164, exactly as written, and valid for its numbering plan (any country, any kind of line). @since 0.1.0 @category checks */
+export const isE164 = (number: string): boolean => parseE164(number) !== undefined
+
 /** Checks `to` for sending in `market`; `undefined` when it passes. @since 0.1.0 @category checks */
 export const check = (to: string, market: string): PhoneProblem | undefined => {
-  if (!e164.test(to)) return "invalid_phone_number"
-  const phone = parsePhoneNumberFromString(to)
-  // `number` is the canonical E.164 form: `+610412345678` (trunk prefix kept) is valid but not E.164.
-  if (phone === undefined || !phone.isValid() || phone.number !== to) return "invalid_phone_number"
+  const phone = parseE164(to)
+  if (phone === undefined) return "invalid_phone_number"
   const type = phone.getType()
   if (type !== undefined && type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return "not_a_mobile_number"
   if (phone.country !== market) return "phone_market_mismatch"

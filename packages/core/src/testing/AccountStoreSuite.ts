@@ -1,13 +1,14 @@
 /**
- * The store suite's tests of `AccountStore`: the accounts and their API keys.
+ * The store suite's tests of `AccountStore`: the accounts, the identifiers brand accounts own, and
+ * the API keys.
  *
  * @since 0.1.0
  */
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import type { ApiKey, Account } from "../accounts/Account.js"
-import { AccountStore } from "../accounts/AccountStore.js"
+import { AccountStore, IdentifierTaken } from "../accounts/AccountStore.js"
 import type { Stores } from "../Stores.js"
 import { fresh, T, makeAccount, freshAccount } from "./Fixtures.js"
 
@@ -29,6 +30,60 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* accounts.findAccount(brand.id), Option.some(brand))
       assert.deepStrictEqual(yield* accounts.findAccount(operator.id), Option.some(operator))
       assert.isTrue(Option.isNone(yield* accounts.findAccount(fresh("acct"))))
+    }))
+
+  it.effect("AccountStore: a brand account owns its identifiers: findBrandOwner answers its id, for that type and value only", () =>
+    Effect.gen(function*() {
+      const accounts = yield* AccountStore
+      const brand: Account = {
+        ...makeAccount(fresh("acct")),
+        identifiers: [{ identifierType: "ABN", identifierValue: fresh("abn") }, { identifierType: "ACN", identifierValue: fresh("acn") }]
+      }
+      const [abn, acn] = brand.identifiers
+      yield* accounts.insertAccount(brand)
+      assert.deepStrictEqual(yield* accounts.findBrandOwner("ABN", abn!.identifierValue), Option.some(brand.id))
+      assert.deepStrictEqual(yield* accounts.findBrandOwner("ACN", acn!.identifierValue), Option.some(brand.id))
+      assert.isTrue(Option.isNone(yield* accounts.findBrandOwner("ACN", abn!.identifierValue)), "another type, same value")
+      assert.isTrue(Option.isNone(yield* accounts.findBrandOwner("ABN", fresh("abn"))), "an identifier nobody owns")
+
+      const aggregator: Account = { ...makeAccount(fresh("acct")), type: "aggregator", identifiers: [{ identifierType: "ABN", identifierValue: fresh("abn") }] }
+      yield* accounts.insertAccount(aggregator)
+      assert.isTrue(Option.isNone(yield* accounts.findBrandOwner("ABN", aggregator.identifiers[0]!.identifierValue)), "only a brand account owns")
+    }))
+
+  it.effect("AccountStore: an identifier another account owns is IdentifierTaken, and nothing of the new account is written", () =>
+    Effect.gen(function*() {
+      const accounts = yield* AccountStore
+      const owner = makeAccount(fresh("acct"))
+      yield* accounts.insertAccount(owner)
+      const unowned = { identifierType: "NZBN", identifierValue: fresh("nzbn") }
+      const late: Account = { ...makeAccount(fresh("acct")), identifiers: [unowned, owner.identifiers[0]!] }
+      assert.deepStrictEqual(yield* Effect.flip(accounts.insertAccount(late)), new IdentifierTaken({ accountId: late.id }))
+      assert.isTrue(Option.isNone(yield* accounts.findAccount(late.id)))
+      assert.isTrue(Option.isNone(yield* accounts.findBrandOwner(unowned.identifierType, unowned.identifierValue)))
+      assert.deepStrictEqual(
+        yield* accounts.findBrandOwner("ABN", owner.identifiers[0]!.identifierValue),
+        Option.some(owner.id)
+      )
+    }))
+
+  it.effect("AccountStore: of two brand accounts inserted at once with one identifier, exactly one owns it", () =>
+    Effect.gen(function*() {
+      const accounts = yield* AccountStore
+      const identifiers = [{ identifierType: "CRN", identifierValue: fresh("crn") }]
+      const both: ReadonlyArray<Account> = [
+        { ...makeAccount(fresh("acct")), identifiers },
+        { ...makeAccount(fresh("acct")), identifiers }
+      ]
+      const outcomes = yield* Effect.all(both.map((account) => Effect.either(accounts.insertAccount(account))), {
+        concurrency: "unbounded"
+      })
+      const winners = both.filter((_, i) => Either.isRight(outcomes[i]!))
+      assert.strictEqual(winners.length, 1, "one insert succeeds")
+      const loser = both.find((account) => account !== winners[0])!
+      assert.deepStrictEqual(outcomes.find(Either.isLeft)?.left, new IdentifierTaken({ accountId: loser.id }))
+      assert.deepStrictEqual(yield* accounts.findBrandOwner("CRN", identifiers[0]!.identifierValue), Option.some(winners[0]!.id))
+      assert.isTrue(Option.isNone(yield* accounts.findAccount(loser.id)))
     }))
 
   it.effect("AccountStore: inserts a key and finds it by digest", () =>

@@ -23,14 +23,20 @@ export const fresh = (prefix: string) => `${prefix}_t${run}${(++counter).toStrin
 /** The time every fixture starts from: 2026-11-22T07:00:00.000Z. @since 0.1.0 @category fixtures */
 export const T = 1_795_330_800_000
 
-/** A brand account `id` owning one ABN, created at `T`. @since 0.1.0 @category fixtures */
+/**
+ * A brand account `id` created at `T`, owning one ABN-typed identifier of its own (an identifier
+ * has one owner; the store does not check values, so it is made from the id).
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
 export const makeAccount = (id: string): Account => ({
   id,
   name: "Acme Pty Ltd",
   type: "brand",
   adminEmail: "admin@acme.example",
   markets: [],
-  identifiers: [{ identifierType: "ABN", identifierValue: "51824753556" }],
+  identifiers: [{ identifierType: "ABN", identifierValue: `ABN-${id}` }],
   createdAt: T
 })
 

@@ -53,6 +53,8 @@ export const table: { readonly [C in Code]: Row } = {
   no_signing_secret: rule("callback_url needs an active webhook subscription"),
   schedule_in_past: rule("scheduled_at is not in the future"),
   schedule_too_far: rule("scheduled_at is too far ahead"),
+  invalid_identifier: rule("the legal identifier is of a type the market does not use, fails its format or check digits, or is owned by another Brand Owner"),
+  invalid_contact: rule("the contact's e-mail is not an address, its phone not E.164, or the website not an http(s) URL"),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }

@@ -109,7 +109,9 @@ const accountType = Options.choice("type", Account.AccountType.literals).pipe(Op
 const accountOption = Options.text("account").pipe(Options.withDescription("The account's id, acct_…"))
 const identifier = Options.text("identifier").pipe(
   Options.repeated,
-  Options.withDescription("A legal identifier the account owns, TYPE:VALUE (brand accounts)")
+  Options.withDescription(
+    "A legal identifier the brand account owns, TYPE:VALUE (ABN, ACN, NZBN, UEN or CRN, checked as a brand's; spaces ignored; owned by no other account)"
+  )
 )
 
 const createAccount = Command.make("create", {
