@@ -1,6 +1,6 @@
 /**
  * Sendline's core: the domain, its ports and its use cases. No I/O of its own. Modules are grouped
- * by capability (accounts, messaging, Sender IDs, webhooks); what they all share comes first.
+ * by capability (accounts, messaging, mail, Sender IDs, webhooks); what they all share comes first.
  *
  * @since 0.1.0
  */
@@ -43,6 +43,12 @@ export * as MessagingConfig from "./messaging/MessagingConfig.js"
 export * as Phone from "./messaging/Phone.js"
 export * as Scheduler from "./messaging/Scheduler.js"
 export * as Segments from "./messaging/Segments.js"
+
+// --- mail: the outbox of e-mails, the mailer port and the worker that sends them ---------------
+export * as Mail from "./mail/Mail.js"
+export * as Mailer from "./mail/Mailer.js"
+export * as MailSender from "./mail/MailSender.js"
+export * as MailStore from "./mail/MailStore.js"
 
 // --- Sender IDs --------------------------------------------------------------------------------
 export * as SenderId from "./senderIds/SenderId.js"

@@ -111,7 +111,9 @@ describe("SqliteStore", () => {
       yield* sql`DROP INDEX ${sql(Migrations.messageIdempotencyKeys.name)}`
       yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
-      yield* sql`DELETE FROM sendline_migrations WHERE migration_id = 5`
+      // and of no later migration: the Migrator runs only those after the last one recorded
+      yield* sql`DROP TABLE sendline_mails`
+      yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 5`
       const messages = Context.get(stores, MessageStore.MessageStore)
       for (const id of ["acct_a", "acct_b"]) yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount(id, id, []))
       const message = (id: string, accountId: string, createdAt: number, idempotencyKey?: string): Message.Message =>
