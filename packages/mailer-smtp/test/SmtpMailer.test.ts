@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Ids, Mail, Mailer, MailSender, MailStore } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
+import { TestSmtpServer } from "@sendline/mailer-smtp/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Either, Layer, Logger, LogLevel, Option, Redacted, TestClock } from "effect"
-import * as TestSmtpServer from "./TestSmtpServer.js"
 
 const from = "Sendline <sendline@sendline.example>"
 

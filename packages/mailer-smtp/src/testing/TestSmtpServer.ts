@@ -1,13 +1,18 @@
 /**
  * A real SMTP server in the test's process (the `smtp-server` package) on a loopback port: it
  * keeps every message it receives, with its envelope, and decodes the parts a test reads (subject,
- * body, a few headers).
+ * body, headers). It refuses any recipient `nobody@…` for good (550), and logins other than its
+ * `users`. For a test of mail that must wait for its server: `closedPort` is a port where none
+ * listens, and `start({ port })` brings one up there later.
+ *
+ * @since 0.1.0
  */
+import type { Scope } from "effect"
 import { Effect } from "effect"
 import type { AddressInfo } from "node:net"
 import { SMTPServer } from "smtp-server"
 
-/** A message the server received, as the test reads it. */
+/** A message the server received, as the test reads it. @since 0.1.0 @category models */
 export interface Received {
   /** The envelope's sender and recipients. */
   readonly from: string
@@ -20,12 +25,13 @@ export interface Received {
   readonly text: string
 }
 
-/** A running server: its port and what it received so far. */
+/** A running server: its port and what it received so far. @since 0.1.0 @category models */
 export interface Running {
   readonly port: number
   readonly received: ReadonlyArray<Received>
 }
 
+/** Where the server listens and whom it lets in. @since 0.1.0 @category models */
 export interface Options {
   /** The port to listen on (default: one the system picks). */
   readonly port?: number
@@ -46,7 +52,7 @@ const decodeWords = (value: string): string =>
   value.replace(/=\?utf-8\?([qb])\?([^?]*)\?=(\s+(?==\?))?/gi, (_, encoding: string, text: string) =>
     encoding.toLowerCase() === "b" ? Buffer.from(text, "base64").toString("utf8") : unquote(text, true))
 
-/** Reads a raw message: headers (unfolded, decoded) and body (its transfer encoding undone). */
+/** Reads a raw message: headers (unfolded, decoded) and body (its transfer encoding undone). @since 0.1.0 @category parsing */
 export const parse = (raw: string): Pick<Received, "headers" | "text"> => {
   const split = raw.indexOf("\r\n\r\n")
   const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, " ")
@@ -67,8 +73,8 @@ export const parse = (raw: string): Pick<Received, "headers" | "text"> => {
   return { headers, text: text.replace(/\r\n/g, "\n") }
 }
 
-/** Starts the server; it stops when the scope closes. */
-export const start = (options: Options = {}) =>
+/** Starts the server on 127.0.0.1; it stops when the scope closes. @since 0.1.0 @category constructors */
+export const start = (options: Options = {}): Effect.Effect<Running, Error, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.async<{ readonly server: SMTPServer; readonly running: Running }, Error>((resume) => {
       const received: Array<Received> = []
@@ -111,5 +117,5 @@ export const start = (options: Options = {}) =>
     ({ server }) => Effect.async<void>((resume) => server.close(() => resume(Effect.void)))
   ).pipe(Effect.map(({ running }) => running))
 
-/** A loopback port where no server listens (one was just there, and closed). */
-export const closedPort = Effect.scoped(Effect.map(start(), (running) => running.port))
+/** A loopback port where no server listens (one was just there, and closed). @since 0.1.0 @category constructors */
+export const closedPort: Effect.Effect<number, Error> = Effect.scoped(Effect.map(start(), (running) => running.port))
