@@ -7,9 +7,17 @@
 import type { AccountStore } from "./accounts/AccountStore.js"
 import type { EventStore } from "./EventStore.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
+import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
 
 /** Every store port a Sendline store provides. @since 0.1.0 @category models */
-export type Stores = AccountStore | MessageStore | EventStore | SenderIdStore | SubscriptionStore | IdempotencyStore
+export type Stores =
+  | AccountStore
+  | MessageStore
+  | EventStore
+  | SenderIdStore
+  | SubscriptionStore
+  | IdempotencyStore
+  | MailStore

@@ -19,12 +19,7 @@ export interface TestStore {
 const postgres = (url: string): TestStore => ({
   name: "postgres",
   layer: () =>
-    Layer.unwrapScoped(
-      Effect.acquireRelease(
-        TestDatabase.createSchema(url),
-        (schema) => Effect.orDie(TestDatabase.dropSchema(url, schema))
-      ).pipe(Effect.map((schema) => PgStore.layerPg({ url: Redacted.make(TestDatabase.withSchema(url, schema)) })))
-    )
+    Layer.unwrapScoped(Effect.map(TestDatabase.scopedSchema(url), (inSchema) => PgStore.layerPg({ url: Redacted.make(inSchema) })))
 })
 
 const sqlite: TestStore = { name: "sqlite", layer: () => SqliteStore.layerSqlite({ filename: ":memory:" }) }

@@ -3,10 +3,10 @@
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
- * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`,
- * `0007_owned_identifiers`) and the statements are those every existing database was migrated with: change neither, add a
- * migration (and list its tables in `tables`). `ids` and `tables` are what both stores' tests
- * expect of a migrated database.
+ * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
+ * `0008_mails`) and the statements are those every existing database was migrated with: change
+ * neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
+ * stores' tests expect of a migrated database.
  *
  * @since 0.1.0
  */
@@ -81,6 +81,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_api_keys",
   "sendline_events",
   "sendline_idempotency_keys",
+  "sendline_mails",
   "sendline_messages",
   table,
   "sendline_owned_identifiers",
@@ -267,7 +268,26 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
           const identifiers = JSON.stringify(kept)
           if (identifiers !== brand.identifiers) yield* sql`UPDATE sendline_accounts SET identifiers = ${identifiers} WHERE id = ${brand.id}`
         }
-      })
+      }),
+    // The mail outbox: each mail written with the change that causes it, sent by the MailSender,
+    // which claims it (`claimed_until`) and records each attempt. The partial index holds only the
+    // pending mails, in the order they are due.
+    "0008_mails": (d) => statements(
+      `CREATE TABLE sendline_mails (
+      id ${d.textKey},
+      recipient TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      body TEXT NOT NULL,
+      status TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      next_attempt_at ${d.int8} NOT NULL,
+      sent_at ${d.int8},
+      last_error TEXT,
+      created_at ${d.int8} NOT NULL,
+      claimed_until ${d.int8}
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_mails_due ON sendline_mails (next_attempt_at, id) WHERE status = 'pending'`
+    )
 }
 
 /**

@@ -66,7 +66,14 @@ export * as Subscriptions from "./Subscriptions.js"
 export * as IdempotencyKeys from "./IdempotencyKeys.js"
 
 /**
- * The six storage ports on one `SqlClient`, given a store's migration and `Dialect`.
+ * `MailStore`: the mail outbox table, and `Mails.insert` for other writes to include their mails in.
+ *
+ * @since 0.1.0
+ */
+export * as Mails from "./Mails.js"
+
+/**
+ * Every storage port on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0
  */

@@ -111,6 +111,8 @@ describe("SqliteStore", () => {
       yield* sql`DROP INDEX ${sql(Migrations.messageIdempotencyKeys.name)}`
       yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
+      // and of every later migration: the Migrator runs only those after the last one recorded
+      yield* sql`DROP TABLE sendline_mails` // 0008
       yield* sql`DROP TABLE sendline_owned_identifiers` // 0007, which runs again too
       yield* sql`ALTER TABLE sendline_idempotency_keys DROP COLUMN response_recompute`
       yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 5`
@@ -152,7 +154,8 @@ describe("SqliteStore", () => {
       const stores = yield* SqliteStore.make
       // back to a database of 0006, whose brand accounts list identifiers unchecked, some twice
       yield* sql`DROP TABLE sendline_owned_identifiers`
-      yield* sql`DELETE FROM sendline_migrations WHERE migration_id = 7`
+      yield* sql`DROP TABLE sendline_mails` // 0008, which runs again too: the Migrator runs those after the last one recorded
+      yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 7`
       const account = (id: string, createdAt: number, identifiers: ReadonlyArray<readonly [string, string]>, type: Account.AccountType = "brand") =>
         ({
           ...cpaasAccount(id, id, []),

@@ -2,8 +2,8 @@
  * The shared test suite of the storage ports: every store (`store-sqlite`, `store-postgres`, …)
  * runs it against a real database, so that they all behave alike. The tests of each port live in
  * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `MessageStoreSuite`,
- * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`), their fixtures in
- * `Fixtures`.
+ * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`, `MailStoreSuite`), their
+ * fixtures in `Fixtures`.
  *
  * @since 0.1.0
  */
@@ -13,6 +13,7 @@ import type { Stores } from "../Stores.js"
 import * as AccountStoreSuite from "./AccountStoreSuite.js"
 import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
+import * as MailStoreSuite from "./MailStoreSuite.js"
 import * as MessageStoreSuite from "./MessageStoreSuite.js"
 import * as SenderIdStoreSuite from "./SenderIdStoreSuite.js"
 import * as SubscriptionStoreSuite from "./SubscriptionStoreSuite.js"
@@ -32,4 +33,5 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
     EventStoreSuite.tests(it)
     SubscriptionStoreSuite.tests(it)
     IdempotencyStoreSuite.tests(it)
+    MailStoreSuite.tests(it)
   })

@@ -8,6 +8,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { Scope } from "effect"
 import { Config, Console, Effect, Option, Redacted } from "effect"
 import { location } from "../PgStore.js"
 
@@ -51,6 +52,19 @@ export const createSchema = (url: string): Effect.Effect<string, SqlError> =>
 /** Drops `schema` and everything in it. @since 0.1.0 @category schemas */
 export const dropSchema = (url: string, schema: string): Effect.Effect<void, SqlError> =>
   Effect.asVoid(withClient(url, (sql) => sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`))
+
+/**
+ * A fresh schema on `url` for as long as the scope lasts: `url` with its `search_path` set to it,
+ * the schema dropped (everything in it) when the scope closes.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const scopedSchema = (url: string): Effect.Effect<string, SqlError, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(createSchema(url), (schema) => Effect.orDie(dropSchema(url, schema))),
+    (schema) => withSchema(url, schema)
+  )
 
 /**
  * The test database's URL when a server answers there. When none does: fails under `CI=true`
