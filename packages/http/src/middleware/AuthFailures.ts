@@ -2,7 +2,8 @@
  * The failed-authentication limit of CONTRACT §9 (`AUTH_FAILURES_PER_MINUTE`): each client address
  * (`ClientAddress`) may fail authentication that many times a minute, a token bucket refilled from
  * `Clock`; past it, its requests are refused 429 `rate_limited` with `Retry-After` before their key
- * is looked up, so guessing keys costs the store nothing. The limit is per address: a client with a
+ * is looked up, so guessing keys costs the store nothing, and each refusal is held up to a second
+ * before it is sent, so that it costs the other clients nothing either. The limit is per address: a client with a
  * valid key elsewhere is never slowed by another address's failures.
  *
  * Failures are logged in aggregate, not one line each: every `logEvery` (a minute) one info line
@@ -37,6 +38,15 @@ export interface Options {
   /** How often the failures since the last line are logged; a minute by default. */
   readonly logEvery?: Duration.DurationInput | undefined
 }
+
+/**
+ * How long a refusal is held before it is answered: the time until the address may fail again, at
+ * most a second. A client guessing keys on many connections then gets one answer a second on
+ * each, rather than as many as the server can give, and the clients of other addresses keep their
+ * share of it; a held refusal costs a sleeping fiber.
+ */
+const hold = (refused: Errors.RateLimited): Duration.Duration =>
+  Duration.millis(Math.min(1_000, refused.retryAfterSeconds * 1_000))
 
 /** Addresses named in a log line. */
 const shownAddresses = 5
@@ -104,7 +114,7 @@ export const layer = (options: Options): Layer.Layer<AuthFailures> =>
           Effect.flatMap(Clock.currentTimeMillis, (now): Effect.Effect<A, E | Errors.RateLimited, R> => {
             const address = addressOf(request)
             const refused = refusal(address, now)
-            if (refused !== undefined) return Effect.fail(refused)
+            if (refused !== undefined) return Effect.zipRight(Effect.sleep(hold(refused)), Effect.fail(refused))
             return Effect.tapError(authenticate, (error) =>
               error instanceof Errors.Unauthenticated
                 ? Effect.flatMap(Clock.currentTimeMillis, (now) =>
