@@ -1,7 +1,10 @@
 /**
  * The demo data of `sendline serve --demo` (CONTRACT §2): a demo organisation with a registered
- * Sender ID in every market, one operator account per network, and a fresh all-permission key that
- * expires after 30 days.
+ * Sender ID in every market, one operator account per network, a demo Brand Owner (a `brand`
+ * account owning ABN 51 824 753 556, the Australian Business Register's own example), and fresh
+ * keys that expire after 30 days: an all-permission one for the organisation (`ensure`) and a
+ * brands one for the Brand Owner (`issueBrandOwnerKey`), with which a new user walks a brand from
+ * its creation to its approval.
  *
  * @since 0.1.0
  */
@@ -28,6 +31,12 @@ export const accountId = "acct_00000000000000000000000001"
  * @category constants
  */
 export const keyLifetimeMillis = 30 * 86_400_000
+
+/** The demo Brand Owner's fixed id. @since 0.1.0 @category constants */
+export const brandOwnerId = "acct_00000000000000000000000002"
+
+/** The legal identifier the demo Brand Owner owns: the ABR's example ABN. @since 0.1.0 @category constants */
+export const brandOwnerIdentifier = { identifierType: "ABN", identifierValue: "51824753556" } as const
 
 /** The demo Sender ID, registered in every configured market and renewed once expired. @since 0.1.0 @category constants */
 export const senderId = "Sendline"
@@ -63,7 +72,7 @@ export const ensure = Effect.gen(function*() {
   const admin = yield* Admin
   const markets = yield* Markets
   const now = yield* Clock.currentTimeMillis
-  // The demo accounts own no legal identifier, so none can be taken.
+  // Only the Brand Owner owns a legal identifier, and only it can find it taken (below).
   const insertAccount = (account: Account) => Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", Effect.die)
   yield* ensureOne(
     accounts.findAccount(accountId),
@@ -76,6 +85,24 @@ export const ensure = Effect.gen(function*() {
       identifiers: [],
       createdAt: now
     })
+  )
+  // A database where another account already owns the example ABN (made with the CLI, say) has no
+  // demo Brand Owner: that account is the ABN's owner, and no key of it is issued.
+  yield* ensureOne(
+    accounts.findAccount(brandOwnerId),
+    Effect.catchTag(
+      accounts.insertAccount({
+        id: brandOwnerId,
+        name: "Demo Brand Owner Pty Ltd",
+        type: "brand",
+        adminEmail: "legal@brand-owner.demo.sendline.test",
+        markets: ["AU"],
+        identifiers: [brandOwnerIdentifier],
+        createdAt: now
+      }),
+      "IdentifierTaken",
+      ({ accountId }) => Effect.logWarning(`Demo: ABN ${brandOwnerIdentifier.identifierValue} is owned by ${accountId}; no demo Brand Owner`)
+    )
   )
   // A Sender ID's id is fixed per term of registration, so that a demo started again after its
   // Sender IDs expired registers them anew (and two processes doing so at once, once).
@@ -114,4 +141,24 @@ export const ensure = Effect.gen(function*() {
     }
   }
   return yield* admin.createKey({ accountId, permissions: Permission.all, expiresAt: now + keyLifetimeMillis })
+})
+
+/**
+ * A new brands key (`brands:read`, `brands:write`) of the demo Brand Owner that `ensure` created,
+ * expiring after `keyLifetimeMillis`; none when another account owns its ABN.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const issueBrandOwnerKey = Effect.gen(function*() {
+  const accounts = yield* AccountStore
+  const admin = yield* Admin
+  if (Option.isNone(yield* accounts.findAccount(brandOwnerId))) return Option.none()
+  const now = yield* Clock.currentTimeMillis
+  const issued = yield* admin.createKey({
+    accountId: brandOwnerId,
+    permissions: ["brands:read", "brands:write"],
+    expiresAt: now + keyLifetimeMillis
+  })
+  return Option.some(issued)
 })

@@ -153,3 +153,34 @@ it.effect("a demo started again after its Sender IDs expired registers them anew
     }
     yield* assertWorking(keys)
   }).pipe(fresh))
+
+it.effect("the demo Brand Owner owns the ABR's example ABN, is created once, and gets a brands key", () =>
+  Effect.gen(function*() {
+    yield* Effect.all([Demo.ensure, Demo.ensure], { concurrency: "unbounded" })
+    const accounts = yield* AccountStore.AccountStore
+    const { identifierType, identifierValue } = Demo.brandOwnerIdentifier
+    assert.deepStrictEqual(yield* accounts.findBrandOwner(identifierType, identifierValue), Option.some(Demo.brandOwnerId))
+    assert.strictEqual((yield* Recorder).accounts.filter((a) => a.id === Demo.brandOwnerId).length, 1)
+    const issued = Option.getOrThrow(yield* Demo.issueBrandOwnerKey)
+    const principal = yield* (yield* Auth.Auth).authenticate(`Bearer ${issued.secret}`)
+    assert.strictEqual(principal.accountId, Demo.brandOwnerId)
+    assert.deepStrictEqual([...principal.permissions].sort(), ["brands:read", "brands:write"])
+  }).pipe(fresh))
+
+it.effect("where another account owns the example ABN, the demo has no Brand Owner and still starts", () =>
+  Effect.gen(function*() {
+    const accounts = yield* AccountStore.AccountStore
+    yield* accounts.insertAccount({
+      id: "acct_someone",
+      name: "Someone Pty Ltd",
+      type: "brand",
+      adminEmail: "legal@someone.example",
+      markets: ["AU"],
+      identifiers: [Demo.brandOwnerIdentifier],
+      createdAt: yield* Clock.currentTimeMillis
+    })
+    const issued = yield* Demo.ensure
+    yield* assertWorking([issued])
+    assert.isTrue(Option.isNone(yield* accounts.findAccount(Demo.brandOwnerId)))
+    assert.isTrue(Option.isNone(yield* Demo.issueBrandOwnerKey))
+  }).pipe(fresh))

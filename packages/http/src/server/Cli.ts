@@ -64,7 +64,7 @@ const keyJson = ({ apiKey, secret }: Admin.IssuedKey) => ({
 })
 
 const demo = Options.boolean("demo").pipe(
-  Options.withDescription("Create the demo organisation once and print a new all-permission demo key")
+  Options.withDescription("Create the demo organisation and Brand Owner once and print new demo keys")
 )
 
 // The demo key is issued once the server listens: a start that cannot listen prints no key.
@@ -74,12 +74,18 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
     const config = yield* Config.server
     const printDemoKey = Effect.gen(function*() {
       const issued = yield* Demo.ensure
+      const owner = yield* Demo.issueBrandOwnerKey
+      const { identifierType, identifierValue } = Demo.brandOwnerIdentifier
       yield* Console.log(
         [
           "",
           "  Sendline demo organisation ready.",
           `  Demo API key (all permissions): ${issued.secret}`,
-          `  It works for ${Demo.keyLifetimeMillis / 86_400_000} days; every start prints a new one.`,
+          ...Option.match(owner, {
+            onNone: () => [],
+            onSome: (key) => [`  Demo Brand Owner key (brands, owns ${identifierType} ${identifierValue}): ${key.secret}`]
+          }),
+          `  They work for ${Demo.keyLifetimeMillis / 86_400_000} days; every start prints new ones.`,
           `  Registered Sender ID "${Demo.senderId}" in ${(yield* Markets.Markets).all.map((m) => m.code).join(", ")}.`,
           ""
         ].join("\n")
