@@ -1,6 +1,6 @@
 /**
  * Every use case in one layer, for embedders and the server: provide a store, and optionally your
- * own markets, id generator and messaging settings. `layer` provides the defaults itself, so
+ * own markets, id generator, messaging settings and brand verifier. `layer` provides the defaults itself, so
  * settings given to it are not seen; to give your own, build on `layerWithoutDefaults`:
  *
  * ```ts
@@ -16,6 +16,8 @@ import { FiberRef, Layer } from "effect"
 import * as Admin from "./accounts/Admin.js"
 import * as Auth from "./accounts/Auth.js"
 import * as CachedLookups from "./accounts/CachedLookups.js"
+import * as Brands from "./brands/Brands.js"
+import * as BrandVerifier from "./brands/BrandVerifier.js"
 import * as Idempotency from "./Idempotency.js"
 import * as Ids from "./Ids.js"
 import type { Stores } from "./Stores.js"
@@ -24,11 +26,11 @@ import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
 
 /** The use cases. @since 0.1.0 @category models */
-export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempotency.Idempotency
+export type UseCases = Messaging.Messaging | Brands.Brands | Auth.Auth | Admin.Admin | Idempotency.Idempotency
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
- * generator and the messaging settings. They read API keys and registered Sender IDs through
+ * generator, the messaging settings and the brand verifier. They read API keys and registered Sender IDs through
  * `CachedLookups` (five seconds; see there for what that means).
  *
  * @since 0.1.0
@@ -37,14 +39,20 @@ export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempoten
 export const layerWithoutDefaults: Layer.Layer<
   UseCases,
   never,
-  Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig
-> = Layer.mergeAll(Messaging.layer, Auth.layer, Admin.layer, Idempotency.layer).pipe(
+  Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier
+> = Layer.mergeAll(Messaging.layer, Brands.layer, Auth.layer, Admin.layer, Idempotency.layer).pipe(
   Layer.provide(CachedLookups.layer())
 )
 
-/** The use cases over a store, with default markets, ULIDs and default settings. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig, never, Stores> =
-  Layer.provideMerge(layerWithoutDefaults, Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer()))
+/** The use cases over a store, with default markets, ULIDs, default settings and the default brand verifier. @since 0.1.0 @category layers */
+export const layer: Layer.Layer<
+  UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier,
+  never,
+  Stores
+> = Layer.provideMerge(
+  layerWithoutDefaults,
+  Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), BrandVerifier.layer)
+)
 
 /**
  * `self` built with tracing off, so that its use cases are made without spans

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import type { AccountStore } from "./accounts/AccountStore.js"
+import type { BrandStore } from "./brands/BrandStore.js"
 import type { EventStore } from "./EventStore.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
@@ -12,4 +13,11 @@ import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
 
 /** Every store port a Sendline store provides. @since 0.1.0 @category models */
-export type Stores = AccountStore | MessageStore | EventStore | SenderIdStore | SubscriptionStore | IdempotencyStore
+export type Stores =
+  | AccountStore
+  | MessageStore
+  | EventStore
+  | SenderIdStore
+  | SubscriptionStore
+  | IdempotencyStore
+  | BrandStore

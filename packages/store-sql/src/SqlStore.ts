@@ -1,19 +1,20 @@
 /**
- * The six storage ports of `@sendline/core` on one `SqlClient`: migrates the database, then builds
+ * The seven storage ports of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `IdempotencyKeys`) on one `Database`. Each store passes in its migration and a `Dialect`: the
+ * `IdempotencyKeys`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
  * few places where the two databases must differ, with the reason written beside each in the store.
  *
  * @since 0.1.0
  */
 import type { Stores } from "@sendline/core"
-import { AccountStore, Errors, EventStore, IdempotencyStore, MessageStore, SenderIdStore, SubscriptionStore } from "@sendline/core"
+import { AccountStore, BrandStore, Errors, EventStore, IdempotencyStore, MessageStore, SenderIdStore, SubscriptionStore } from "@sendline/core"
 import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Scope } from "effect"
 import { Cause, Context, Effect, Layer } from "effect"
 import * as Accounts from "./Accounts.js"
+import * as Brands from "./Brands.js"
 import * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./IdempotencyKeys.js"
@@ -60,7 +61,7 @@ export const failingToStartAs = (what: string) =>
   })
 
 /**
- * Migrates the database behind `SqlClient` and builds all six storage ports on it; the batchers of
+ * Migrates the database behind `SqlClient` and builds all seven storage ports on it; the batchers of
  * the hot paths live as long as the scope. Failures to start are `StoreUnavailable`, naming the
  * database but never the SQL or the URL; the driver's error is kept as its `cause`.
  *
@@ -81,14 +82,16 @@ export const make = (
       messages: Messages.make(db),
       events: Events.make(db),
       subscriptions: Subscriptions.make(db),
-      idempotencyKeys: IdempotencyKeys.make(db)
+      idempotencyKeys: IdempotencyKeys.make(db),
+      brands: Brands.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
       Context.add(SenderIdStore.SenderIdStore, stores.senderIds),
       Context.add(MessageStore.MessageStore, stores.messages),
       Context.add(EventStore.EventStore, stores.events),
       Context.add(SubscriptionStore.SubscriptionStore, stores.subscriptions),
-      Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys)
+      Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
+      Context.add(BrandStore.BrandStore, stores.brands)
     )
   }).pipe(
     Effect.catchTags({

@@ -66,6 +66,13 @@ export * as Subscriptions from "./Subscriptions.js"
 export * as IdempotencyKeys from "./IdempotencyKeys.js"
 
 /**
+ * `BrandStore`: brands and their relationships.
+ *
+ * @since 0.1.0
+ */
+export * as Brands from "./Brands.js"
+
+/**
  * The six storage ports on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0

@@ -2,7 +2,7 @@
  * The shared test suite of the storage ports: every store (`store-sqlite`, `store-postgres`, …)
  * runs it against a real database, so that they all behave alike. The tests of each port live in
  * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `MessageStoreSuite`,
- * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`), their fixtures in
+ * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`, `BrandStoreSuite`), their fixtures in
  * `Fixtures`.
  *
  * @since 0.1.0
@@ -11,6 +11,7 @@ import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Stores } from "../Stores.js"
 import * as AccountStoreSuite from "./AccountStoreSuite.js"
+import * as BrandStoreSuite from "./BrandStoreSuite.js"
 import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
 import * as MessageStoreSuite from "./MessageStoreSuite.js"
@@ -32,4 +33,5 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
     EventStoreSuite.tests(it)
     SubscriptionStoreSuite.tests(it)
     IdempotencyStoreSuite.tests(it)
+    BrandStoreSuite.tests(it)
   })
