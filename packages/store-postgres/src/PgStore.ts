@@ -82,7 +82,7 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
 })
 
 /**
- * Migrates the database behind `SqlClient` and builds all six storage ports on it.
+ * Migrates the database behind `SqlClient` and builds all seven storage ports on it.
  *
  * @since 0.1.0
  * @category constructors
@@ -94,7 +94,7 @@ export const make: Effect.Effect<
 > = SqlStore.make({ name: "PostgreSQL", migrate, dialect })
 
 /**
- * All six storage ports on the embedder's `SqlClient` (migrated when built).
+ * All seven storage ports on the embedder's `SqlClient` (migrated when built).
  *
  * @since 0.1.0
  * @category layers
@@ -111,7 +111,7 @@ export const layer: Layer.Layer<Stores.Stores, Errors.StoreUnavailable, SqlClien
 export type PgOptions = PgPool.Options
 
 /**
- * All six storage ports on a PostgreSQL database of their own: the database is migrated on a
+ * All seven storage ports on a PostgreSQL database of their own: the database is migrated on a
  * connection of its own, then the ports serve from a `PgPool` on `url` (keepalive,
  * `statement_timeout`, a bound on each query).
  *

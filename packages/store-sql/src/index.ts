@@ -73,7 +73,7 @@ export * as IdempotencyKeys from "./IdempotencyKeys.js"
 export * as Brands from "./Brands.js"
 
 /**
- * The six storage ports on one `SqlClient`, given a store's migration and `Dialect`.
+ * The seven storage ports on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0
  */

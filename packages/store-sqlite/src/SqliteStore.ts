@@ -81,7 +81,7 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
 })
 
 /**
- * Sets up the connection behind `SqlClient`, migrates its database and builds all six storage
+ * Sets up the connection behind `SqlClient`, migrates its database and builds all seven storage
  * ports on it.
  *
  * @since 0.1.0
@@ -102,7 +102,7 @@ export const makeWith = (options: Options): Effect.Effect<
 export const make = makeWith({})
 
 /**
- * All six storage ports on the embedder's `SqlClient` (set up and migrated when built).
+ * All seven storage ports on the embedder's `SqlClient` (set up and migrated when built).
  *
  * @since 0.1.0
  * @category layers
@@ -129,7 +129,7 @@ const createPrivately = (filename: string) =>
     : Effect.ignore(Effect.try(() => fs.closeSync(fs.openSync(filename, "a", 0o600))))
 
 /**
- * All six storage ports on a SQLite database file of their own (`:memory:` for tests), created
+ * All seven storage ports on a SQLite database file of their own (`:memory:` for tests), created
  * readable by its owner only. A file that cannot be opened (no such directory, not a database, no
  * permission) fails with `StoreUnavailable` naming it and the driver's reason.
  *
