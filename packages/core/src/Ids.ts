@@ -6,7 +6,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 
 /** The prefixes Sendline issues. @since 0.1.0 @category models */
-export type Prefix = "msg" | "brand" | "opreg" | "evt" | "req" | "acct" | "key" | "sid" | "rel" | "wh" | "dlv"
+export type Prefix = "msg" | "brand" | "opreg" | "evt" | "req" | "acct" | "key" | "sid" | "rel" | "wh" | "dlv" | "mail"
 
 /** Makes identifiers and secret tokens. @since 0.1.0 @category ports */
 export class IdGenerator extends Context.Tag("@sendline/core/IdGenerator")<IdGenerator, {

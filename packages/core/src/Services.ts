@@ -1,6 +1,7 @@
 /**
  * Every use case in one layer, for embedders and the server: provide a store, and optionally your
- * own markets, id generator, messaging settings and brand verifier. `layer` provides the defaults itself, so
+ * own markets, id generator, messaging settings and brand verifier. `layer` provides the defaults
+ * itself (and the mailer that logs, `Mailer.layerLog`, which the workers' MailSender sends through), so
  * settings given to it are not seen; to give your own, build on `layerWithoutDefaults`:
  *
  * ```ts
@@ -20,6 +21,7 @@ import * as Brands from "./brands/Brands.js"
 import * as BrandVerifier from "./brands/BrandVerifier.js"
 import * as Idempotency from "./Idempotency.js"
 import * as Ids from "./Ids.js"
+import * as Mailer from "./mail/Mailer.js"
 import type { Stores } from "./Stores.js"
 import * as Markets from "./Markets.js"
 import * as Messaging from "./messaging/Messaging.js"
@@ -44,14 +46,21 @@ export const layerWithoutDefaults: Layer.Layer<
   Layer.provide(CachedLookups.layer())
 )
 
-/** The use cases over a store, with default markets, ULIDs, default settings and the default brand verifier. @since 0.1.0 @category layers */
+/**
+ * The use cases over a store, with default markets, ULIDs and default settings, the brand verifier
+ * that decides at once (`BrandVerifier.layer`), and the mailer that logs each mail
+ * (`Mailer.layerLog`): the workers send through it unless a mailer of your own is provided to them first.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layer: Layer.Layer<
-  UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier,
+  UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier | Mailer.Mailer,
   never,
   Stores
 > = Layer.provideMerge(
   layerWithoutDefaults,
-  Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), BrandVerifier.layer)
+  Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), BrandVerifier.layer, Mailer.layerLog)
 )
 
 /**

@@ -8,6 +8,7 @@ import type { AccountStore } from "./accounts/AccountStore.js"
 import type { BrandStore } from "./brands/BrandStore.js"
 import type { EventStore } from "./EventStore.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
+import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
@@ -21,3 +22,4 @@ export type Stores =
   | SubscriptionStore
   | IdempotencyStore
   | BrandStore
+  | MailStore

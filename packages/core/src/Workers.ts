@@ -1,8 +1,9 @@
 /**
- * The workers together: the message workers (Dispatcher, Scheduler, DeliveryReports) and the
- * IdempotencyPurger, each a fiber looping over due work on the Clock. Start them beside a server or inside an embedding service; they stop
- * when their scope closes, after recording the carrier answers and reports of the pass in flight
- * (reports DeliveryReports holds for a later pass are lost with the process).
+ * The workers together: the message workers (Dispatcher, Scheduler, DeliveryReports), the
+ * IdempotencyPurger and the MailSender, each a fiber looping over due work on the Clock. Start them
+ * beside a server or inside an embedding service; they stop when their scope closes, after
+ * recording the carrier answers, reports and mail attempts of the pass in flight (reports
+ * DeliveryReports holds for a later pass are lost with the process).
  *
  * @since 0.1.0
  */
@@ -16,6 +17,9 @@ import * as Dispatcher from "./messaging/Dispatcher.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
 import * as IdempotencyPurger from "./IdempotencyPurger.js"
 import type { IdGenerator } from "./Ids.js"
+import * as MailSender from "./mail/MailSender.js"
+import type { Mailer } from "./mail/Mailer.js"
+import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import * as Scheduler from "./messaging/Scheduler.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
@@ -26,30 +30,41 @@ export interface Options {
   readonly scheduler?: Partial<Scheduler.Options>
   readonly deliveryReports?: Partial<DeliveryReports.Options>
   readonly idempotencyPurger?: Partial<IdempotencyPurger.Options>
+  readonly mailSender?: Partial<MailSender.Options>
 }
 
-/** The four worker services. @since 0.1.0 @category models */
+/** The five worker services. @since 0.1.0 @category models */
 export type Workers =
   | Dispatcher.Dispatcher
   | Scheduler.Scheduler
   | DeliveryReports.DeliveryReports
   | IdempotencyPurger.IdempotencyPurger
+  | MailSender.MailSender
 
-/** What the workers need: a store, a carrier, its delivery reports and ids. @since 0.1.0 @category models */
-export type Requirements = MessageStore | SenderIdStore | IdempotencyStore | Carrier | DeliveryReportInbox | IdGenerator
+/** What the workers need: a store, a carrier, its delivery reports, ids and a mailer. @since 0.1.0 @category models */
+export type Requirements =
+  | MessageStore
+  | SenderIdStore
+  | IdempotencyStore
+  | MailStore
+  | Carrier
+  | DeliveryReportInbox
+  | IdGenerator
+  | Mailer
 
-/** Runs the four loops in the foreground until interrupted. @since 0.1.0 @category runners */
+/** Runs the five loops in the foreground until interrupted. @since 0.1.0 @category runners */
 export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
   const reports = yield* DeliveryReports.DeliveryReports
   const purger = yield* IdempotencyPurger.IdempotencyPurger
-  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run], { concurrency: "unbounded", discard: true })
+  const mail = yield* MailSender.MailSender
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run, mail.run], { concurrency: "unbounded", discard: true })
   // never reached: each loop ends only by interruption
   return yield* Effect.never
 })
 
-/** Forks the four loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
+/** Forks the five loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
 export const start: Effect.Effect<void, never, Workers | Scope.Scope> = Effect.asVoid(Effect.forkScoped(run))
 
 /** One pass of each worker in lifecycle order; returns how many items each took. @since 0.1.0 @category runners */
@@ -58,20 +73,22 @@ export const runOnce = Effect.gen(function*() {
   const dispatched = yield* (yield* Dispatcher.Dispatcher).runOnce
   const reports = yield* (yield* DeliveryReports.DeliveryReports).runOnce
   const purged = yield* (yield* IdempotencyPurger.IdempotencyPurger).runOnce
-  return { scheduled, dispatched, reports, purged }
+  const mailed = yield* (yield* MailSender.MailSender).runOnce
+  return { scheduled, dispatched, reports, purged, mailed }
 })
 
-/** The four worker services, not started. @since 0.1.0 @category layers */
+/** The five worker services, not started. @since 0.1.0 @category layers */
 export const layerServices = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
   Layer.mergeAll(
     Dispatcher.layer(options.dispatcher),
     Scheduler.layer(options.scheduler),
     DeliveryReports.layer(options.deliveryReports),
-    IdempotencyPurger.layer(options.idempotencyPurger)
+    IdempotencyPurger.layer(options.idempotencyPurger),
+    MailSender.layer(options.mailSender)
   )
 
 /**
- * The four workers, started: they run while the layer's scope is open and are interrupted
+ * The five workers, started: they run while the layer's scope is open and are interrupted
  * cleanly when it closes. The services stay available, e.g. for `runOnce` in a health check.
  *
  * @since 0.1.0

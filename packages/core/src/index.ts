@@ -1,6 +1,6 @@
 /**
  * Sendline's core: the domain, its ports and its use cases. No I/O of its own. Modules are grouped
- * by capability (accounts, messaging, brands, Sender IDs, webhooks); what they all share comes first.
+ * by capability (accounts, messaging, brands, mail, Sender IDs, webhooks); what they all share comes first.
  *
  * @since 0.1.0
  */
@@ -54,6 +54,12 @@ export * as BrandVerifier from "./brands/BrandVerifier.js"
 export * as Contact from "./brands/Contact.js"
 export * as Identifier from "./brands/Identifier.js"
 export * as RelationshipMail from "./brands/RelationshipMail.js"
+
+// --- mail: the outbox of e-mails, the mailer port and the worker that sends them ---------------
+export * as Mail from "./mail/Mail.js"
+export * as Mailer from "./mail/Mailer.js"
+export * as MailSender from "./mail/MailSender.js"
+export * as MailStore from "./mail/MailStore.js"
 
 // --- Sender IDs --------------------------------------------------------------------------------
 export * as SenderId from "./senderIds/SenderId.js"

@@ -4,6 +4,7 @@
  */
 import { CarrierMock } from "@sendline/carrier-mock"
 import { EventStore, Message, MessageStore, Workers } from "@sendline/core"
+import { CapturingMailer } from "@sendline/core/testing"
 import { Chunk, Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 import type * as TestStores from "./TestStores.js"
@@ -14,10 +15,10 @@ export interface LayerOptions {
   readonly workers?: Workers.Options
 }
 
-/** Workers not started (tests call `runOnce`), the carrier mock and the use cases over a fresh `store`. */
+/** Workers not started (tests call `runOnce`), the carrier mock, a capturing mailer and the use cases over a fresh `store`. */
 export const layer = (options: LayerOptions = {}, store: TestStores.TestStore) =>
   Workers.layerServices(options.workers).pipe(
-    Layer.provideMerge(CarrierMock.layer(options.carrier)),
+    Layer.provideMerge(Layer.merge(CarrierMock.layer(options.carrier), CapturingMailer.layer)),
     Layer.provideMerge(TestCore.layerOn(store.layer()))
   )
 

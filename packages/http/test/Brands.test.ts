@@ -5,7 +5,7 @@
  * a rejected one or none is 404.
  */
 import { assert, layer } from "@effect/vitest"
-import { BrandJson, EventStore } from "@sendline/core"
+import { BrandJson, EventStore, MailStore } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
@@ -108,6 +108,29 @@ for (const store of TestStores.all) {
         const relationship = yield* H.request("GET", `/v1/brand-relationships/${relationshipId}`, { key: owner.key })
         assert.strictEqual(relationship.json.data.status, "approved")
         assert.isNull(relationship.json.data.decided_at)
+      }))
+
+    it.effect("a pending relationship e-mails the brand's contact, in the brand's own write; an approved one and a refused brand write no mail", () =>
+      Effect.gen(function*() {
+        const provider = yield* H.newCaller()
+        const acn = H.freshAcn()
+        const owner = yield* H.newBrandOwner(acn)
+        const contactOf = (who: string) => ({ ...H.brandBody(acn).contact, email: `${who}-${acn}@acme.example` })
+        const pending = yield* createBrand({ ...H.brandBody(acn), contact: contactOf("pending") }, { key: provider.key })
+        const own = yield* createBrand({ ...H.brandBody(acn), contact: contactOf("own") }, { key: owner.key })
+        const refused = yield* createBrand({ ...H.brandBody(acn), market: "US", contact: contactOf("refused") }, { key: provider.key })
+        assert.deepStrictEqual([pending.status, own.status, refused.status], [201, 201, 422])
+        // every mail due now (the file's other tests' too), to find ours among them
+        const due = yield* (yield* MailStore.MailStore).claim(H.start, 10_000, H.start + 60_000)
+        const mailsTo = (who: string) => due.filter((mail) => mail.to === contactOf(who).email)
+        const relationships = yield* H.request("GET", "/v1/brand-relationships?status=pending", { key: owner.key })
+        const relationship = relationships.json.data.find((r: { brand: { id: string } }) => r.brand.id === pending.json.data.id)
+        const [mail] = mailsTo("pending")
+        assert.strictEqual(mailsTo("pending").length, 1)
+        assert.include(mail!.text, `POST /v1/brand-relationships/${relationship.id}/approve`)
+        assert.strictEqual(mail!.subject, "Approve Test Org to send SMS for Acme Pty Ltd?")
+        assert.strictEqual(mail!.status, "pending")
+        assert.deepStrictEqual([mailsTo("own"), mailsTo("refused")], [[], []])
       }))
 
     it.effect("POST /v1/brands refusals: market, identifier, contact, website, name and shape, each naming its field", () =>

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Either, LogLevel, Option } from "effect"
+import { ConfigProvider, Duration, Effect, Either, LogLevel, Option, Redacted } from "effect"
 import * as Config from "../src/server/Config.js"
 
 /** The server settings read from `env` alone. */
@@ -32,6 +32,8 @@ describe("Config", () => {
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
         [{ AUTH_FAILURES_PER_MINUTE: "-1" }, "AUTH_FAILURES_PER_MINUTE must be 0 or more"],
         [{ TRUST_PROXY: "10.0.0.0/8, localhost" }, `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`],
+        [{ SMTP_URL: "https://user:hunter2@mail.example.com" }, "SMTP_URL must start smtp:// or smtps://"],
+        [{ SMTP_URL: "smtp://user:hunter2@mail.example.com?tls=off" }, "SMTP_URL takes no query or fragment"],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
         [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"],
         [{ DATABASE_STATEMENT_TIMEOUT_MS: "-1" }, "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or more"],
@@ -56,7 +58,8 @@ describe("Config", () => {
       assert.deepStrictEqual(yield* Config.workers.pipe(env({ WORKER_POLL_MS: "250", WORKER_LEASE_MS: "5000" })), {
         dispatcher: { pollMillis: 250, leaseMillis: 5000 },
         scheduler: { pollMillis: 250, leaseMillis: 5000 },
-        deliveryReports: { pollMillis: 250 }
+        deliveryReports: { pollMillis: 250 },
+        mailSender: { pollMillis: 250, leaseMillis: 5000 }
       })
       assert.deepStrictEqual(yield* Config.carrier.pipe(env({ CARRIER_MAX_PER_SECOND: "50" })), {
         submitLatency: 0,
@@ -104,6 +107,8 @@ describe("Config", () => {
         "SQLITE_SYNCHRONOUS",
         "DATABASE_STATEMENT_TIMEOUT_MS",
         "DATABASE_QUERY_TIMEOUT_MS",
+        "SMTP_URL",
+        "MAIL_FROM",
         "LOG_LEVEL"
       ]
       for (const blank of ["", "  "]) {
@@ -140,6 +145,23 @@ describe("Config", () => {
       )
       assert.deepStrictEqual(yield* timeouts({ DATABASE_STATEMENT_TIMEOUT_MS: "0" }), { statement: 0, query: 8_000 })
       assert.deepStrictEqual(yield* timeouts({ DATABASE_QUERY_TIMEOUT_MS: "0" }), { statement: 5_000, query: 0 })
+    }))
+
+  it.effect("SMTP_URL set: mail goes through that server from MAIL_FROM, its credentials redacted; unset: none (logged)", () =>
+    Effect.gen(function*() {
+      const url = "smtps://mailer%40example.com:hunter2@mail.example.com"
+      const set = yield* Effect.flatMap(read({ SMTP_URL: ` ${url} `, MAIL_FROM: "Acme <noreply@acme.example>" }), (result) => result)
+      const mail = Option.getOrThrow(set.mail)
+      assert.strictEqual(Redacted.value(mail.url), url)
+      assert.strictEqual(mail.from, "Acme <noreply@acme.example>")
+      assert.notInclude(String(mail.url), "hunter2")
+      assert.notInclude(JSON.stringify(set), "hunter2")
+      const refused = yield* refusal({ SMTP_URL: "ftp://user:hunter2@mail.example.com" })
+      assert.notInclude(refused, "hunter2", "a refusal never shows the URL")
+      const unset = yield* Effect.flatMap(read({ MAIL_FROM: "noreply@acme.example" }), (result) => result)
+      assert.isTrue(Option.isNone(unset.mail))
+      const byDefault = yield* Effect.flatMap(read({ SMTP_URL: "smtp://127.0.0.1:2525" }), (result) => result)
+      assert.strictEqual(Option.getOrThrow(byDefault.mail).from, "sendline@localhost")
     }))
 
   it.effect("SQLITE_SYNCHRONOUS is read in any case", () =>

@@ -68,11 +68,11 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // One statement, so one short transaction: `due` locks the rows it picks and skips rows another
   // claimer has locked, so concurrent claimers (here or in other processes) never pick the same
   // row; the lease then keeps them out of later claims until it ends.
-  claim: (due, leaseUntil) =>
+  claim: (table, due, leaseUntil) =>
     sql`WITH due AS (${due} FOR UPDATE SKIP LOCKED)
-      UPDATE sendline_messages SET claimed_until = ${leaseUntil}
-      FROM due WHERE sendline_messages.id = due.id
-      RETURNING sendline_messages.*`,
+      UPDATE ${sql(table)} AS claimed SET claimed_until = ${leaseUntil}
+      FROM due WHERE claimed.id = due.id
+      RETURNING claimed.*`,
   // node-postgres' error carries the SQLSTATE (23505: unique_violation) and the name of the
   // violated constraint, here the unique index (SQLite names its columns instead).
   isUniqueViolation: (error, index) => {
@@ -82,7 +82,7 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
 })
 
 /**
- * Migrates the database behind `SqlClient` and builds all seven storage ports on it.
+ * Migrates the database behind `SqlClient` and builds every storage port on it.
  *
  * @since 0.1.0
  * @category constructors
@@ -94,7 +94,7 @@ export const make: Effect.Effect<
 > = SqlStore.make({ name: "PostgreSQL", migrate, dialect })
 
 /**
- * All seven storage ports on the embedder's `SqlClient` (migrated when built).
+ * Every storage port on the embedder's `SqlClient` (migrated when built).
  *
  * @since 0.1.0
  * @category layers
@@ -111,7 +111,7 @@ export const layer: Layer.Layer<Stores.Stores, Errors.StoreUnavailable, SqlClien
 export type PgOptions = PgPool.Options
 
 /**
- * All seven storage ports on a PostgreSQL database of their own: the database is migrated on a
+ * Every storage port on a PostgreSQL database of their own: the database is migrated on a
  * connection of its own, then the ports serve from a `PgPool` on `url` (keepalive,
  * `statement_timeout`, a bound on each query).
  *

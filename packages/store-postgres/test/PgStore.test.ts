@@ -164,7 +164,7 @@ if (Option.isNone(database)) {
       assert.isBelow(millis("queryTimeout"), 10_000)
     })
 
-    it.effect("the message list and the claims read an index for every filter, never a sort", () =>
+        it.effect("the message list and the claims of messages and mails read an index for every filter, never a sort", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const plan = (query: string) =>
@@ -184,13 +184,18 @@ if (Option.isNone(database)) {
           assert.notMatch(text, /Sort|Seq Scan/, text)
         }
         const claims = [
-          `status = 'queued' AND (claimed_until IS NULL OR claimed_until <= 5) ORDER BY created_at, id`,
-          `status = 'scheduled' AND scheduled_at <= 5 AND (claimed_until IS NULL OR claimed_until <= 5)
-           ORDER BY scheduled_at, id`
-        ]
-        for (const [i, where] of claims.entries()) {
-          const text = yield* plan(`SELECT id FROM sendline_messages WHERE ${where} LIMIT 10 FOR UPDATE SKIP LOCKED`)
-          assert.match(text, new RegExp(`Index Scan using sendline_messages_${i === 0 ? "dispatch" : "schedule"}`), text)
+          ["sendline_messages_dispatch", "sendline_messages",
+            `status = 'queued' AND (claimed_until IS NULL OR claimed_until <= 5) ORDER BY created_at, id`],
+          ["sendline_messages_schedule", "sendline_messages",
+            `status = 'scheduled' AND scheduled_at <= 5 AND (claimed_until IS NULL OR claimed_until <= 5)
+           ORDER BY scheduled_at, id`],
+          ["sendline_mails_due", "sendline_mails",
+            `status = 'pending' AND next_attempt_at <= 5 AND (claimed_until IS NULL OR claimed_until <= 5)
+           ORDER BY next_attempt_at, id`]
+        ] as const
+        for (const [index, table, where] of claims) {
+          const text = yield* plan(`SELECT id FROM ${table} WHERE ${where} LIMIT 10 FOR UPDATE SKIP LOCKED`)
+          assert.match(text, new RegExp(`Index Scan using ${index}`), text)
           assert.notMatch(text, /Sort|Seq Scan/, text)
         }
       }).pipe(Effect.provide(OnSuiteClient)))

@@ -1,6 +1,7 @@
 /**
  * `BrandStore` on SQL: the tables `sendline_brands` and `sendline_brand_relationships`, a brand
- * written with its relationship and its events (`Events`) in one transaction (the outbox), its
+ * written with its relationship, its events (`Events`) and its mails (`Mails`) in one transaction
+ * (the outbox), its
  * status and its relationship's moved only from the status stored.
  *
  * @since 0.1.0
@@ -13,6 +14,7 @@ import type { Context } from "effect"
 import { Effect, Option, Schema } from "effect"
 import type * as Database from "./Database.js"
 import * as Events from "./Events.js"
+import * as Mails from "./Mails.js"
 import * as Rows from "./Rows.js"
 
 /** `sendline_brands`: a brand per row, its contact as JSON. @since 0.1.0 @category tables */
@@ -124,11 +126,12 @@ export const make = (
       Effect.flatMap(update(move), (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(then(move), true))))
 
   return Effect.succeed(BrandStore.BrandStore.of({
-    insert: (brand, relationship, written) =>
+    insert: (brand, relationship, written, mails) =>
       transaction(Effect.all([
         sql`INSERT INTO sendline_brands ${sql.insert(brands.encode(brand))}`,
         sql`INSERT INTO sendline_brand_relationships ${sql.insert(relationships.encode(relationship))}`,
-        written.length === 0 ? Effect.void : Events.insert(sql, written)
+        written.length === 0 ? Effect.void : Events.insert(sql, written),
+        Mails.insert(sql, mails)
       ], { discard: true })),
     findById: (id) => findLinked(sql`brand_id = ${id}`),
     findRelationship: (id) => findLinked(sql`id = ${id}`),

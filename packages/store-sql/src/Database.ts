@@ -31,10 +31,12 @@ export interface Dialect {
     insertEvents: Statement.Statement<object>
   ) => Effect.Effect<unknown, SqlError>
   /**
-   * Sets `claimed_until = leaseUntil` on the rows whose ids `due` selects, so that no concurrent
-   * claimer gets them too; their full rows, in any order.
+   * Sets `claimed_until = leaseUntil` on the rows of `table` (keyed by `id`, with a `claimed_until`
+   * column) whose ids `due` selects, so that no concurrent claimer gets them too; their full rows,
+   * in any order.
    */
   readonly claim: (
+    table: string,
     due: Statement.Statement<{ readonly id: string }>,
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>

@@ -245,7 +245,7 @@ export const make = (
       transition: (moves) => moves.length === 0 ? Effect.succeed([]) : transaction(transitions(moves)),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
-          Effect.flatMap(dialect.claim(due(sql, work, now, limit), leaseUntil), messages.decode),
+          Effect.flatMap(dialect.claim(messages.name, due(sql, work, now, limit), leaseUntil), messages.decode),
           // An UPDATE returns its rows in no set order: oldest first again, as they were picked.
           (claimed) => [...claimed].sort(claimOrder(work))
         ))

@@ -3,10 +3,10 @@
  * the few words of DDL where SQLite and PostgreSQL differ passed in by each store (`Ddl`).
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
- * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`,
- * `0007_owned_identifiers`, `0008_brands`) and the statements are those every existing database was migrated with: change neither, add a
- * migration (and list its tables in `tables`). `ids` and `tables` are what both stores' tests
- * expect of a migrated database.
+ * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
+ * `0008_mails`, `0009_brands`) and the statements are those every existing database was migrated with: change
+ * neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
+ * stores' tests expect of a migrated database.
  *
  * @since 0.1.0
  */
@@ -83,6 +83,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_brands",
   "sendline_events",
   "sendline_idempotency_keys",
+  "sendline_mails",
   "sendline_messages",
   table,
   "sendline_owned_identifiers",
@@ -270,10 +271,29 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
           if (identifiers !== brand.identifiers) yield* sql`UPDATE sendline_accounts SET identifiers = ${identifiers} WHERE id = ${brand.id}`
         }
       }),
+    // The mail outbox: each mail written with the change that causes it, sent by the MailSender,
+    // which claims it (`claimed_until`) and records each attempt. The partial index holds only the
+    // pending mails, in the order they are due.
+    "0008_mails": (d) => statements(
+      `CREATE TABLE sendline_mails (
+      id ${d.textKey},
+      recipient TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      body TEXT NOT NULL,
+      status TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      next_attempt_at ${d.int8} NOT NULL,
+      sent_at ${d.int8},
+      last_error TEXT,
+      created_at ${d.int8} NOT NULL,
+      claimed_until ${d.int8}
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_mails_due ON sendline_mails (next_attempt_at, id) WHERE status = 'pending'`
+    ),
     // Brands and their relationships (CONTRACT §5): a brand is found by its identifier (its Brand
     // Owner's brands), a relationship by its brand (one each) and by its provider, newest first;
     // a Brand Owner's identifiers by its account.
-    "0008_brands": (d) => statements(
+    "0009_brands": (d) => statements(
       `CREATE TABLE sendline_brands (
       id ${d.textKey},
       name TEXT NOT NULL,

@@ -1,13 +1,23 @@
 /**
- * The seven storage ports of `@sendline/core` on one `SqlClient`: migrates the database, then builds
+ * Every storage port of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `IdempotencyKeys`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
+ * `IdempotencyKeys`, `Mails`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
  * few places where the two databases must differ, with the reason written beside each in the store.
  *
  * @since 0.1.0
  */
 import type { Stores } from "@sendline/core"
-import { AccountStore, BrandStore, Errors, EventStore, IdempotencyStore, MessageStore, SenderIdStore, SubscriptionStore } from "@sendline/core"
+import {
+  AccountStore,
+  BrandStore,
+  Errors,
+  EventStore,
+  IdempotencyStore,
+  MailStore,
+  MessageStore,
+  SenderIdStore,
+  SubscriptionStore
+} from "@sendline/core"
 import type { MigrationError } from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -18,6 +28,7 @@ import * as Brands from "./Brands.js"
 import * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./IdempotencyKeys.js"
+import * as Mails from "./Mails.js"
 import * as Messages from "./Messages.js"
 import * as SenderIds from "./SenderIds.js"
 import * as Subscriptions from "./Subscriptions.js"
@@ -61,7 +72,7 @@ export const failingToStartAs = (what: string) =>
   })
 
 /**
- * Migrates the database behind `SqlClient` and builds all seven storage ports on it; the batchers of
+ * Migrates the database behind `SqlClient` and builds every storage port on it; the batchers of
  * the hot paths live as long as the scope. Failures to start are `StoreUnavailable`, naming the
  * database but never the SQL or the URL; the driver's error is kept as its `cause`.
  *
@@ -83,6 +94,7 @@ export const make = (
       events: Events.make(db),
       subscriptions: Subscriptions.make(db),
       idempotencyKeys: IdempotencyKeys.make(db),
+      mails: Mails.make(db),
       brands: Brands.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
@@ -91,6 +103,7 @@ export const make = (
       Context.add(EventStore.EventStore, stores.events),
       Context.add(SubscriptionStore.SubscriptionStore, stores.subscriptions),
       Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
+      Context.add(MailStore.MailStore, stores.mails),
       Context.add(BrandStore.BrandStore, stores.brands)
     )
   }).pipe(

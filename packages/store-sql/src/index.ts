@@ -66,6 +66,13 @@ export * as Subscriptions from "./Subscriptions.js"
 export * as IdempotencyKeys from "./IdempotencyKeys.js"
 
 /**
+ * `MailStore`: the mail outbox table, and `Mails.insert` for other writes to include their mails in.
+ *
+ * @since 0.1.0
+ */
+export * as Mails from "./Mails.js"
+
+/**
  * `BrandStore`: brands and their relationships.
  *
  * @since 0.1.0
@@ -73,7 +80,7 @@ export * as IdempotencyKeys from "./IdempotencyKeys.js"
 export * as Brands from "./Brands.js"
 
 /**
- * The seven storage ports on one `SqlClient`, given a store's migration and `Dialect`.
+ * Every storage port on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0
  */

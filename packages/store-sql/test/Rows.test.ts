@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Accounts, Events, IdempotencyKeys, Messages, Rows, SenderIds } from "@sendline/store-sql"
+import { Accounts, Events, IdempotencyKeys, Mails, Messages, Rows, SenderIds } from "@sendline/store-sql"
 import { Arbitrary, Effect, Either, Exit, FastCheck, Schema } from "effect"
 
 // Every table, as its module describes it: their codecs must do what Schema does with their schema.
@@ -10,7 +10,8 @@ const tables: ReadonlyArray<Rows.Table<any, any>> = [
   SenderIds.senderIds,
   Messages.messages,
   Events.events,
-  IdempotencyKeys.idempotencyKeys
+  IdempotencyKeys.idempotencyKeys,
+  Mails.mails
 ]
 
 /** What `f` returns, or that it threw. */

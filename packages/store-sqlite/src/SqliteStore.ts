@@ -68,8 +68,8 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   insertWithEvents: (insertMessages, insertEvents) => Effect.zipRight(insertMessages, insertEvents),
   // One statement under the single writer: the select and the update cannot interleave with
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
-  claim: (due, leaseUntil) =>
-    sql`UPDATE sendline_messages SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
+  claim: (table, due, leaseUntil) =>
+    sql`UPDATE ${sql(table)} SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
   // SQLite's error (SQLITE_CONSTRAINT_UNIQUE) names the columns of the unique index, not the index
   // (PostgreSQL's names the index): "UNIQUE constraint failed: sendline_messages.account_id, …".
   // Its message is SQLite's own whatever the driver, which may put its code before it.
@@ -81,8 +81,8 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
 })
 
 /**
- * Sets up the connection behind `SqlClient`, migrates its database and builds all seven storage
- * ports on it.
+ * Sets up the connection behind `SqlClient`, migrates its database and builds every storage
+ * port on it.
  *
  * @since 0.1.0
  * @category constructors
@@ -102,7 +102,7 @@ export const makeWith = (options: Options): Effect.Effect<
 export const make = makeWith({})
 
 /**
- * All seven storage ports on the embedder's `SqlClient` (set up and migrated when built).
+ * Every storage port on the embedder's `SqlClient` (set up and migrated when built).
  *
  * @since 0.1.0
  * @category layers
@@ -129,7 +129,7 @@ const createPrivately = (filename: string) =>
     : Effect.ignore(Effect.try(() => fs.closeSync(fs.openSync(filename, "a", 0o600))))
 
 /**
- * All seven storage ports on a SQLite database file of their own (`:memory:` for tests), created
+ * Every storage port on a SQLite database file of their own (`:memory:` for tests), created
  * readable by its owner only. A file that cannot be opened (no such directory, not a database, no
  * permission) fails with `StoreUnavailable` naming it and the driver's reason.
  *

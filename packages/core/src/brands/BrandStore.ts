@@ -1,6 +1,6 @@
 /**
- * Storage port for brands and their relationships. A brand is written with its relationship and
- * its event, if any, in one transaction (the outbox, as messages are); a status changes only from
+ * Storage port for brands and their relationships. A brand is written with its relationship, its
+ * event and its mail, if any, in one transaction (the outbox, as messages are); a status changes only from
  * the status stored, with its event in the same transaction.
  *
  * @since 0.1.0
@@ -9,16 +9,18 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
+import type { Mail } from "../mail/Mail.js"
 import type { Keyset } from "../Pagination.js"
 import type { Brand, BrandRelationship, BrandStatus, Linked, RelationshipStatus } from "./Brand.js"
 
 /** Brands, their relationships and their events. @since 0.1.0 @category ports */
 export class BrandStore extends Context.Tag("@sendline/core/BrandStore")<BrandStore, {
-  /** Inserts a new brand, its relationship and its events, in one transaction: all or nothing. */
+  /** Inserts a new brand, its relationship, its events and its mails (the outbox), in one transaction: all or nothing. */
   readonly insert: (
     brand: Brand,
     relationship: BrandRelationship,
-    events: ReadonlyArray<Event>
+    events: ReadonlyArray<Event>,
+    mails: ReadonlyArray<Mail>
   ) => Effect.Effect<void, StoreUnavailable>
   /** The brand `id` with its relationship, whoever's it is: the use case decides who may see it. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>

@@ -15,6 +15,7 @@ import { Conflict, type InvalidRequest, invalidParameter, NotFound, PermissionDe
 import type { Event } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"
+import * as Mail from "../mail/Mail.js"
 import * as Markets from "../Markets.js"
 import * as Pagination from "../Pagination.js"
 import type { Brand, BrandRelationship, Linked, RelationshipStatus } from "./Brand.js"
@@ -23,6 +24,7 @@ import { BrandStore } from "./BrandStore.js"
 import { BrandVerifier } from "./BrandVerifier.js"
 import * as Contact from "./Contact.js"
 import * as Identifier from "./Identifier.js"
+import * as RelationshipMail from "./RelationshipMail.js"
 
 /** A new brand, as `POST /v1/brands` takes it. @since 0.1.0 @category models */
 export interface CreateBrand {
@@ -62,7 +64,8 @@ export type Decision = "verified" | "rejected"
 export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
   /**
    * Checks and creates a brand with its relationship to the caller (approved at once when the
-   * caller is its Brand Owner, else pending) and its verdict's event, in one write.
+   * caller is its Brand Owner, else pending), its verdict's event and, for a pending relationship,
+   * the e-mail to the brand's contact (`RelationshipMail`), in one write.
    */
   readonly create: (
     principal: Principal,
@@ -218,7 +221,9 @@ export const make = Effect.gen(function*() {
       createdAt: now
     }
     const event = yield* eventOf(brand, principal.accountId, now)
-    yield* brands.insert(brand, relationship, Option.toArray(event))
+    // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
+    const mails = relationship.status === "pending" ? [yield* Effect.provideService(Mail.make(RelationshipMail.make(brand, relationship)), IdGenerator, ids)] : []
+    yield* brands.insert(brand, relationship, Option.toArray(event), mails)
     return { brand, relationship } satisfies Linked
   })
 

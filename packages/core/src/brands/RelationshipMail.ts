@@ -1,21 +1,16 @@
 /**
  * The e-mail a pending relationship sends the brand's contact (CONTRACT §5: "pending relationships
  * are e-mailed to the brand contact"): who submitted the brand, what approving it allows, and how
- * to approve or reject it. Plain text, built from the brand and the relationship alone.
+ * to approve or reject it. Plain text, built from the brand and the relationship alone; `Brands.create`
+ * writes it to the mail outbox in the brand's own transaction.
  *
  * @since 0.1.0
  */
+import type { Draft } from "../mail/Mail.js"
 import type { Brand, BrandRelationship } from "./Brand.js"
 
-/** An e-mail to send. @since 0.1.0 @category models */
-export interface Mail {
-  readonly to: string
-  readonly subject: string
-  readonly text: string
-}
-
 /** The e-mail telling `brand`'s contact what to approve (`relationship`, pending) and how. @since 0.1.0 @category constructors */
-export const make = (brand: Brand, relationship: BrandRelationship): Mail => {
+export const make = (brand: Brand, relationship: BrandRelationship): Draft => {
   const { provider } = relationship
   const identifier = `${brand.identifierType} ${brand.identifierValue}`
   return {

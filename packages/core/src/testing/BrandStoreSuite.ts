@@ -11,7 +11,8 @@ import { BrandStore } from "../brands/BrandStore.js"
 import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, freshAccount, T } from "./Fixtures.js"
+import { MailStore } from "../mail/MailStore.js"
+import { fresh, freshAccount, makeMail, T } from "./Fixtures.js"
 
 /** A verified AU brand created at `at`, with `fields` over it. */
 const makeBrand = (at: number, fields: Partial<Brand> = {}): Brand => ({
@@ -51,7 +52,7 @@ const insertLinked = (accountId: string, status: BrandRelationship["status"], at
   Effect.gen(function*() {
     const brand = makeBrand(at, fields)
     const relationship = makeRelationship(brand, accountId, status)
-    yield* (yield* BrandStore).insert(brand, relationship, [])
+    yield* (yield* BrandStore).insert(brand, relationship, [], [])
     return { brand, relationship } satisfies Linked
   })
 
@@ -60,7 +61,7 @@ const ownedBy = (ownerId: string): Partial<Brand> => ({ identifierType: "ABN", i
 
 /** Registers the tests of `BrandStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
-  it.effect("BrandStore: inserts a brand with its relationship and its event; finds both by either id", () =>
+  it.effect("BrandStore: inserts a brand with its relationship, its event and its mail; finds both by either id", () =>
     Effect.gen(function*() {
       const brands = yield* BrandStore
       const accountId = yield* freshAccount
@@ -68,19 +69,21 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const { website: _, ...withoutWebsite } = makeBrand(T + 1)
       const relationship = makeRelationship(brand, accountId, "pending")
       const event = makeBrandEvent(brand, accountId, T)
-      yield* brands.insert(brand, relationship, [event])
+      const mail = makeMail(fresh("mail"))
+      yield* brands.insert(brand, relationship, [event], [mail])
+      assert.deepStrictEqual(yield* (yield* MailStore).findById(mail.id), Option.some(mail))
       const linked = { brand, relationship }
       assert.deepStrictEqual(yield* brands.findById(brand.id), Option.some(linked))
       assert.deepStrictEqual(yield* brands.findRelationship(relationship.id), Option.some(linked))
       assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [event])
       const decided = { ...makeRelationship(withoutWebsite, accountId, "rejected"), decidedAt: T + 5 }
-      yield* brands.insert(withoutWebsite, decided, [])
+      yield* brands.insert(withoutWebsite, decided, [], [])
       assert.deepStrictEqual(yield* brands.findById(withoutWebsite.id), Option.some({ brand: withoutWebsite, relationship: decided }))
       assert.isTrue(Option.isNone(yield* brands.findById(fresh("brand"))))
       assert.isTrue(Option.isNone(yield* brands.findRelationship(fresh("rel"))))
     }))
 
-  it.effect("BrandStore: insert writes nothing when one of its rows is refused", () =>
+  it.effect("BrandStore: insert writes nothing, mail included, when one of its rows is refused", () =>
     Effect.gen(function*() {
       const brands = yield* BrandStore
       const accountId = yield* freshAccount
@@ -88,9 +91,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const brand = makeBrand(T)
       // the same relationship id again: its row is refused, so the brand and the event are not written
       const clash = { ...makeRelationship(brand, accountId, "pending"), id: first.relationship.id }
-      const failed = yield* Effect.either(brands.insert(brand, clash, [makeBrandEvent(brand, accountId, T)]))
+      const mail = makeMail(fresh("mail"))
+      const failed = yield* Effect.either(brands.insert(brand, clash, [makeBrandEvent(brand, accountId, T)], [mail]))
       assert.isTrue(failed._tag === "Left")
       assert.isTrue(Option.isNone(yield* brands.findById(brand.id)))
+      assert.isTrue(Option.isNone(yield* (yield* MailStore).findById(mail.id)))
       assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [])
     }))
 

@@ -10,6 +10,8 @@ import { AccountStore } from "../accounts/AccountStore.js"
 import type { Event } from "../Event.js"
 import { EventType } from "../Event.js"
 import type { IdempotencyRecord } from "../IdempotencyStore.js"
+import type { Mail } from "../mail/Mail.js"
+import { MailStore } from "../mail/MailStore.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "../messaging/Message.js"
 import type { ClaimWork } from "../messaging/MessageStore.js"
 import { MessageStore } from "../messaging/MessageStore.js"
@@ -192,3 +194,30 @@ export const makeReservation = (accountId: string, key: string, fingerprint: str
 /** One move through `MessageStore.transition`: whether it happened. @since 0.1.0 @category fixtures */
 export const transitionOne = (next: Message, from: MessageStatus, event: Option.Option<Event>) =>
   Effect.flatMap(MessageStore, (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!))
+
+/** A pending mail `id` created and due at `T`, with `fields` over it. @since 0.1.0 @category fixtures */
+export const makeMail = (id: string, fields: Partial<Mail> = {}): Mail => ({
+  id,
+  to: "legal@acme.example",
+  subject: "Approve Sendline's relationship with Acme Pty Ltd",
+  text: "Acme Pty Ltd asks to send as \"Acme\" in AU.\nApprove: POST /v1/relationships/rel_1/approve\n",
+  createdAt: T,
+  status: "pending",
+  attempts: 0,
+  nextAttemptAt: T,
+  ...fields
+})
+
+/**
+ * Claims every mail still claimable (other tests' too: claims span the table) under a lease that
+ * never ends, so that a claim test sees only the mails it inserts itself.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const drainMailClaims = Effect.gen(function*() {
+  const mails = yield* MailStore
+  for (let i = 0; i < 1_000; i++) {
+    if ((yield* mails.claim(FOREVER - 1, 1_000, FOREVER)).length === 0) return
+  }
+})

@@ -1,22 +1,25 @@
 /**
  * The shared test suite of what holds when several processes share one database, for the stores
- * that allow it: each "process" is the use cases over a store layer built on a connection (or pool)
- * of its own, as another process would have, all on one database.
+ * that allow it: each "process" is the use cases (or a MailSender) over a store layer built on a
+ * connection (or pool) of its own, as another process would have, all on one database.
  *
  * @since 0.1.0
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import * as Idempotency from "../Idempotency.js"
 import * as Ids from "../Ids.js"
+import * as MailSender from "../mail/MailSender.js"
+import { MailStore } from "../mail/MailStore.js"
 import * as Markets from "../Markets.js"
 import * as Messaging from "../messaging/Messaging.js"
 import * as MessagingConfig from "../messaging/MessagingConfig.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, makeAccount, makeSenderId } from "./Fixtures.js"
+import * as CapturingMailer from "./CapturingMailer.js"
+import { fresh, makeAccount, makeMail, makeSenderId } from "./Fixtures.js"
 
 /** `Messaging` (and the stores under it) on a new build of `store`: one more process on the database. */
 const startProcess = (store: Layer.Layer<Stores, unknown>) =>
@@ -25,6 +28,12 @@ const startProcess = (store: Layer.Layer<Stores, unknown>) =>
       Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer())),
       Layer.provideMerge(store)
     )
+  )
+
+/** A MailSender (three mails a pass) and its capturing mailer on a new build of `store`: one more process's. */
+const startMailProcess = (store: Layer.Layer<Stores, unknown>) =>
+  Layer.build(
+    MailSender.layer({ batchSize: 3 }).pipe(Layer.provideMerge(CapturingMailer.layer), Layer.provideMerge(store))
   )
 
 /**
@@ -68,6 +77,30 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         }
         const listed = yield* Context.get(other, Messaging.Messaging).list(principal, { filter: {} })
         assert.strictEqual(listed.items.length, keys.length, "one message per key")
+      }).pipe(Effect.scoped))
+
+    it.live("two processes' MailSenders passing at once send each mail once", () =>
+      Effect.gen(function*() {
+        const processes = [yield* startMailProcess(store), yield* startMailProcess(store)]
+        const now = yield* Clock.currentTimeMillis
+        const mails = Array.from({ length: 12 }, () => makeMail(fresh("mail"), { createdAt: now, nextAttemptAt: now }))
+        const ours = new Set(mails.map((mail) => mail.id))
+        yield* Context.get(processes[0]!, MailStore).insert(mails)
+        // Other tests' mails on this database may be due too: only ours are counted.
+        const sentByEach = Effect.forEach(processes, (running) =>
+          Effect.map(Context.get(running, CapturingMailer.CapturingMailer).sent, (sent) => sent.filter((mail) => ours.has(mail.id))))
+        for (let pass = 0; pass < 50; pass++) {
+          yield* Effect.all(processes.map((running) => Context.get(running, MailSender.MailSender).runOnce), {
+            concurrency: "unbounded"
+          })
+          if ((yield* sentByEach).flat().length >= mails.length) break
+        }
+        const sent = (yield* sentByEach).flat().map((mail) => mail.id)
+        assert.deepStrictEqual([...sent].sort(), [...ours].sort(), "every mail sent, none twice")
+        for (const mail of mails) {
+          const stored = yield* Context.get(processes[1]!, MailStore).findById(mail.id)
+          assert.strictEqual(Option.getOrThrow(stored).status, "sent")
+        }
       }).pipe(Effect.scoped))
   })
 }

@@ -25,3 +25,10 @@ export * as SharedDatabaseSuite from "./SharedDatabaseSuite.js"
  * @since 0.1.0
  */
 export * as Fixtures from "./Fixtures.js"
+
+/**
+ * A `Mailer` that keeps what it is given and can be told to be down, for the MailSender's tests.
+ *
+ * @since 0.1.0
+ */
+export * as CapturingMailer from "./CapturingMailer.js"

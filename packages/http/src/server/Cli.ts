@@ -6,7 +6,8 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Account, Admin, BrandVerifier, Demo, Errors, Ids, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
+import { Account, Admin, BrandVerifier, Demo, Errors, Ids, Mailer, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
+import { SmtpMailer } from "@sendline/mailer-smtp"
 import { Console, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
@@ -29,6 +30,15 @@ const carrierLayer = Layer.tap(
   CarrierMock.layerConfig(Config.carrier),
   () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")
 )
+
+/** The mailer the MailSender sends through: SMTP when `SMTP_URL` is set, else the one that logs each mail. */
+const mailerLayer = (config: Config.ServerConfig) =>
+  Option.match(config.mail, {
+    onNone: () =>
+      Layer.tap(Mailer.layerLog, () => Effect.logInfo("Mail: logged, not sent (SMTP_URL is not set)")),
+    onSome: (options) =>
+      Layer.tap(SmtpMailer.layer(options), () => Effect.logInfo(`Mail: SMTP at ${SmtpMailer.location(options.url)}, from ${options.from}`))
+  })
 
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>
   Effect.flatMap(Config.server, (config) => Effect.provide(effect, coreLayer(config)))
@@ -87,7 +97,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
         trustProxy: config.trustProxy
       }),
       Workers.layerConfig(Config.workers)
-    ).pipe(Layer.provide(carrierLayer))
+    ).pipe(Layer.provide(Layer.merge(carrierLayer, mailerLayer(config))))
     // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.
     const program = Effect.scoped(Effect.gen(function*() {
       yield* Effect.logInfo(`Store: ${Store.describe(config)}`)

@@ -7,6 +7,7 @@
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
 import { MessagingConfig, type Workers } from "@sendline/core"
+import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
@@ -25,6 +26,8 @@ export interface ServerConfig {
   readonly rateLimitPerAccountPerSecond: number
   readonly authFailuresPerMinute: number
   readonly trustProxy: ReadonlyArray<string>
+  /** Where mail goes: an SMTP server (`SMTP_URL`, as `mail` reads it), or none (the mail is logged). */
+  readonly mail: Option.Option<SmtpMailer.Options>
   /** What `messaging` reads. */
   readonly messaging: Partial<MessagingConfig.Settings>
   /** What `carrier` reads. */
@@ -112,9 +115,31 @@ export const workers: Config.Config<Workers.Options> = Config.map(
   ({ leaseMillis, pollMillis }) => ({
     dispatcher: { pollMillis, leaseMillis },
     scheduler: { pollMillis, leaseMillis },
-    deliveryReports: { pollMillis }
+    deliveryReports: { pollMillis },
+    mailSender: { pollMillis, leaseMillis }
   })
 )
+
+/**
+ * The SMTP server mail goes through (`SMTP_URL`: `smtp://` or `smtps://`, credentials in the URL,
+ * redacted; a URL it cannot use is refused naming the problem, never the URL), from `MAIL_FROM`
+ * (default `sendline@localhost`); none when `SMTP_URL` is unset, and mail is logged instead.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const mail: Config.Config<Option.Option<SmtpMailer.Options>> = Config.all({
+  url: Config.option(
+    Config.mapOrFail(given("SMTP_URL"), (text) => {
+      const url = Redacted.make(text.trim())
+      return Either.match(SmtpMailer.parse(url), {
+        onLeft: (problem) => Either.left(ConfigError.InvalidData(["SMTP_URL"], `SMTP_URL ${problem}`)),
+        onRight: () => Either.right(url)
+      })
+    })
+  ),
+  from: text("MAIL_FROM", "sendline@localhost")
+}).pipe(Config.map(({ from, url }) => Option.map(url, (url): SmtpMailer.Options => ({ url, from }))))
 
 /**
  * The simulated carrier's settings (`CARRIER_*`, in milliseconds), for `CarrierMock.layerConfig`;
@@ -214,6 +239,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
     const ranges = text.split(",").map((range) => range.trim())
     return ranges.every(ClientAddress.isRange) ? ranges : undefined
   }).pipe(Config.withDefault([])),
+  mail,
   messaging,
   carrier,
   workers

@@ -9,6 +9,7 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Stores } from "@sendline/core"
+import type { Scope } from "effect"
 import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
 import { layerPg, location } from "../PgStore.js"
 
@@ -54,6 +55,19 @@ export const dropSchema = (url: string, schema: string): Effect.Effect<void, Sql
   Effect.asVoid(withClient(url, (sql) => sql`DROP SCHEMA IF EXISTS ${sql(schema)} CASCADE`))
 
 /**
+ * A fresh schema on `url` for as long as the scope lasts: `url` with its `search_path` set to it,
+ * the schema dropped (everything in it) when the scope closes.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const scopedSchema = (url: string): Effect.Effect<string, SqlError, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(createSchema(url), (schema) => Effect.orDie(dropSchema(url, schema))),
+    (schema) => withSchema(url, schema)
+  )
+
+/**
  * The test database's URL when a server answers there. When none does: fails under `CI=true`
  * (an unreachable database must not pass a CI run), else prints one loud line on stderr saying
  * how to start one and yields none, for the caller to skip its tests.
@@ -77,15 +91,11 @@ export const probe: Effect.Effect<Option.Option<string>, Error> = Effect.gen(fun
 })
 
 /**
- * The PostgreSQL store in a fresh schema of `url`, migrated, and dropped when the layer is released:
- * an empty store of its own for a test file.
+ * The PostgreSQL store in a fresh schema of `url` (`scopedSchema`), migrated, and dropped when the
+ * layer is released: an empty store of its own for a test file.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerFreshStore = (url: string): Layer.Layer<Stores.Stores, unknown> =>
-  Layer.unwrapScoped(
-    Effect.acquireRelease(createSchema(url), (schema) => Effect.orDie(dropSchema(url, schema))).pipe(
-      Effect.map((schema) => layerPg({ url: Redacted.make(withSchema(url, schema)) }))
-    )
-  )
+  Layer.unwrapScoped(Effect.map(scopedSchema(url), (inSchema) => layerPg({ url: Redacted.make(inSchema) })))
