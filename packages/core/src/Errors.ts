@@ -32,7 +32,8 @@ export const RuleCode = Schema.Literal(
   "schedule_in_past",
   "schedule_too_far",
   "invalid_identifier",
-  "invalid_contact"
+  "invalid_contact",
+  "immutable_field"
 )
 /** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type

@@ -6,6 +6,8 @@
  */
 import type { ConfigError } from "effect"
 import { Config, Context, Effect, Layer, Option } from "effect"
+import { rule, type RuleViolation } from "./Errors.js"
+import * as CountryCode from "./internal/countryCode.js"
 import type * as Message from "./messaging/Message.js"
 
 /** One configured market. Prices are decimal strings with up to 4 places. @since 0.1.0 @category models */
@@ -50,6 +52,28 @@ export const price = (market: Market, segments: number): Price => ({
   amount: fromTenThousandths(toTenThousandths(market.pricePerSegment) * BigInt(segments)),
   currency: market.currency
 })
+
+/**
+ * The configured market of `code`: `invalid_market` when it is no ISO 3166-1 alpha-2 code,
+ * `unsupported_market` when no market of `markets` has it ("`doing` market XX is not supported").
+ *
+ * @since 0.1.0
+ * @category checks
+ */
+export const check = (
+  markets: Context.Tag.Service<Markets>,
+  code: string,
+  doing: string
+): Effect.Effect<Market, RuleViolation> => {
+  if (!CountryCode.isAssigned(code)) {
+    const hint = code === "UK" ? " (the United Kingdom's is GB)" : ""
+    return Effect.fail(rule("invalid_market", "market", `market must be an ISO 3166-1 alpha-2 code such as AU${hint}.`))
+  }
+  return Option.match(markets.get(code), {
+    onNone: () => Effect.fail(rule("unsupported_market", "market", `${doing} market ${code} is not supported.`)),
+    onSome: Effect.succeed
+  })
+}
 
 /** Markets from a list (for embedders that configure their own). @since 0.1.0 @category layers */
 export const layerFrom = (markets: ReadonlyArray<Market>): Layer.Layer<Markets> => {

@@ -1,7 +1,7 @@
 /**
  * Every use case in one layer, for embedders and the server: provide a store, and optionally your
- * own markets, id generator and messaging settings. `layer` provides the defaults itself (and the
- * mailer that logs, `Mailer.layerLog`, which the workers' MailSender sends through), so
+ * own markets, id generator, messaging settings and brand verifier. `layer` provides the defaults
+ * itself (and the mailer that logs, `Mailer.layerLog`, which the workers' MailSender sends through), so
  * settings given to it are not seen; to give your own, build on `layerWithoutDefaults`:
  *
  * ```ts
@@ -17,6 +17,8 @@ import { FiberRef, Layer } from "effect"
 import * as Admin from "./accounts/Admin.js"
 import * as Auth from "./accounts/Auth.js"
 import * as CachedLookups from "./accounts/CachedLookups.js"
+import * as Brands from "./brands/Brands.js"
+import * as BrandVerifier from "./brands/BrandVerifier.js"
 import * as Idempotency from "./Idempotency.js"
 import * as Ids from "./Ids.js"
 import * as Mailer from "./mail/Mailer.js"
@@ -26,11 +28,11 @@ import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
 
 /** The use cases. @since 0.1.0 @category models */
-export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempotency.Idempotency
+export type UseCases = Messaging.Messaging | Brands.Brands | Auth.Auth | Admin.Admin | Idempotency.Idempotency
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
- * generator and the messaging settings. They read API keys and registered Sender IDs through
+ * generator, the messaging settings and the brand verifier. They read API keys and registered Sender IDs through
  * `CachedLookups` (five seconds; see there for what that means).
  *
  * @since 0.1.0
@@ -39,24 +41,27 @@ export type UseCases = Messaging.Messaging | Auth.Auth | Admin.Admin | Idempoten
 export const layerWithoutDefaults: Layer.Layer<
   UseCases,
   never,
-  Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig
-> = Layer.mergeAll(Messaging.layer, Auth.layer, Admin.layer, Idempotency.layer).pipe(
+  Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier
+> = Layer.mergeAll(Messaging.layer, Brands.layer, Auth.layer, Admin.layer, Idempotency.layer).pipe(
   Layer.provide(CachedLookups.layer())
 )
 
 /**
- * The use cases over a store, with default markets, ULIDs and default settings, and the mailer that
- * logs each mail (`Mailer.layerLog`): the workers send through it unless a mailer of your own is
- * provided to them first.
+ * The use cases over a store, with default markets, ULIDs and default settings, the brand verifier
+ * that decides at once (`BrandVerifier.layer`), and the mailer that logs each mail
+ * (`Mailer.layerLog`): the workers send through it unless a mailer of your own is provided to them first.
  *
  * @since 0.1.0
  * @category layers
  */
 export const layer: Layer.Layer<
-  UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | Mailer.Mailer,
+  UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier | Mailer.Mailer,
   never,
   Stores
-> = Layer.provideMerge(layerWithoutDefaults, Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), Mailer.layerLog))
+> = Layer.provideMerge(
+  layerWithoutDefaults,
+  Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), BrandVerifier.layer, Mailer.layerLog)
+)
 
 /**
  * `self` built with tracing off, so that its use cases are made without spans

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import type { AccountStore } from "./accounts/AccountStore.js"
+import type { BrandStore } from "./brands/BrandStore.js"
 import type { EventStore } from "./EventStore.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
 import type { MailStore } from "./mail/MailStore.js"
@@ -20,4 +21,5 @@ export type Stores =
   | SenderIdStore
   | SubscriptionStore
   | IdempotencyStore
+  | BrandStore
   | MailStore

@@ -16,6 +16,7 @@ export * as IdempotencyPurger from "./IdempotencyPurger.js"
 export * as IdempotencyStore from "./IdempotencyStore.js"
 export * as Ids from "./Ids.js"
 export * as Markets from "./Markets.js"
+export * as Pagination from "./Pagination.js"
 export * as Services from "./Services.js"
 export * as Stores from "./Stores.js"
 export * as Timestamp from "./Timestamp.js"
@@ -44,9 +45,15 @@ export * as Phone from "./messaging/Phone.js"
 export * as Scheduler from "./messaging/Scheduler.js"
 export * as Segments from "./messaging/Segments.js"
 
-// --- brands: legal identifiers and contacts ---------------------------------------------------
+// --- brands: brands, relationships, verification, legal identifiers and contacts --------------
+export * as Brand from "./brands/Brand.js"
+export * as BrandJson from "./brands/BrandJson.js"
+export * as Brands from "./brands/Brands.js"
+export * as BrandStore from "./brands/BrandStore.js"
+export * as BrandVerifier from "./brands/BrandVerifier.js"
 export * as Contact from "./brands/Contact.js"
 export * as Identifier from "./brands/Identifier.js"
+export * as RelationshipMail from "./brands/RelationshipMail.js"
 
 // --- mail: the outbox of e-mails, the mailer port and the worker that sends them ---------------
 export * as Mail from "./mail/Mail.js"

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Admin, Auth, Idempotency, Ids, Markets, Messaging, MessagingConfig, Services } from "@sendline/core"
+import { Admin, Auth, BrandVerifier, Idempotency, Ids, Markets, Messaging, MessagingConfig, Services } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Layer, Tracer } from "effect"
 import * as TestCore from "./TestCore.js"
@@ -51,7 +51,7 @@ layer(TestCore.layer)("use case spans", (it) => {
 })
 
 const untraced = Services.withoutSpans(Services.layerWithoutDefaults).pipe(
-  Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer())),
+  Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layerTest, MessagingConfig.layer(), BrandVerifier.layer)),
   Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" }))
 )
 

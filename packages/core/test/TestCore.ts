@@ -2,15 +2,19 @@
  * The core's use cases over a real SQLite `:memory:` store, with deterministic ids, for tests
  * that drive time with TestClock.
  */
-import { Admin, Ids, Markets, MessagingConfig, Services } from "@sendline/core"
+import { Admin, BrandVerifier, Ids, Markets, MessagingConfig, Services } from "@sendline/core"
 import type { Account, Permission } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Either, Layer } from "effect"
 
-/** Use cases over `stores` (every store port, and whatever else that layer gives), with `markets` (the defaults unless given), counter ids and default settings. */
-export const layerOn = <ROut, E>(stores: Layer.Layer<ROut, E>, markets: Layer.Layer<Markets.Markets> = Markets.layer) =>
+/** Use cases over `stores` (every store port, and whatever else that layer gives), with `markets` and `verifier` (the defaults unless given), counter ids and default settings. */
+export const layerOn = <ROut, E>(
+  stores: Layer.Layer<ROut, E>,
+  markets: Layer.Layer<Markets.Markets> = Markets.layer,
+  verifier: Layer.Layer<BrandVerifier.BrandVerifier> = BrandVerifier.layer
+) =>
   Services.layerWithoutDefaults.pipe(
-    Layer.provideMerge(Layer.mergeAll(markets, Ids.layerTest, MessagingConfig.layer())),
+    Layer.provideMerge(Layer.mergeAll(markets, Ids.layerTest, MessagingConfig.layer(), verifier)),
     Layer.provideMerge(stores)
   )
 

@@ -4,10 +4,9 @@
  * failure under CI=true).
  */
 import type { Stores } from "@sendline/core"
-import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, type Layer, Option } from "effect"
 
 /** A store the tests can make afresh. */
 export interface TestStore {
@@ -16,11 +15,7 @@ export interface TestStore {
   readonly layer: () => Layer.Layer<Stores.Stores, unknown>
 }
 
-const postgres = (url: string): TestStore => ({
-  name: "postgres",
-  layer: () =>
-    Layer.unwrapScoped(Effect.map(TestDatabase.scopedSchema(url), (inSchema) => PgStore.layerPg({ url: Redacted.make(inSchema) })))
-})
+const postgres = (url: string): TestStore => ({ name: "postgres", layer: () => TestDatabase.layerFreshStore(url) })
 
 const sqlite: TestStore = { name: "sqlite", layer: () => SqliteStore.layerSqlite({ filename: ":memory:" }) }
 

@@ -7,6 +7,8 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import * as ApiDocs from "./envelope/ApiDocs.js"
+import { BrandRelationshipsApi } from "./brandRelationships/BrandRelationshipsApi.js"
+import { BrandsApi } from "./brands/BrandsApi.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messages/MessagesApi.js"
@@ -14,6 +16,8 @@ import { MessagesApi } from "./messages/MessagesApi.js"
 /** The whole API. @since 0.1.0 @category api */
 export class Api extends HttpApi.make("sendline")
   .add(MessagesApi)
+  .add(BrandsApi)
+  .add(BrandRelationshipsApi)
   .add(HealthApi)
   .annotate(HttpApi.AdditionalSchemas, [ErrorEnvelope])
   .annotate(OpenApi.Transform, ApiDocs.document)

@@ -3,9 +3,14 @@
  * later cannot be left out: every endpoint that needs a permission refuses a key without it (403,
  * naming it); every resource of one account, read or changed with another account's key, is 404, and
  * never listed to it. An endpoint with a path parameter needs a fixture below, or this test fails.
+ *
+ * Brands are the one resource two accounts share: its provider (an approved relationship) and its
+ * Brand Owner (the brand account owning its identifier). The Brand Owner's key reads its brand and
+ * decides its relationships, and nothing else of the provider's (INTERFACE.md rule 3): every
+ * endpoint on a resource of the provider answers it 404 but those `brandOwnerMay` lists.
  */
 import { assert, layer } from "@effect/vitest"
-import { Permission } from "@sendline/core"
+import { type Admin, Permission } from "@sendline/core"
 import { Context, Effect, Option } from "effect"
 import { Api } from "../src/Api.js"
 import { RequiredPermission } from "../src/middleware/Pipeline.js"
@@ -34,7 +39,16 @@ const call = (endpoint: { readonly method: string }, path: string, key: string) 
  * How to make a resource of `owner` for the endpoints under a path: by the path before its first
  * parameter. A scheduled message, so that every endpoint on it (cancel included) could act on it.
  */
-const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never, H.Harness>> = {
+const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never, H.Harness | Admin.Admin>> = {
+  // a brand whose Brand Owner approved the relationship: its provider reads and changes it
+  "/v1/brands": (owner) => Effect.map(H.approvedBrand(owner), ({ brandId }) => brandId),
+  // a pending relationship, which a Brand Owner could approve or reject
+  "/v1/brand-relationships": (owner) =>
+    Effect.gen(function*() {
+      const acn = H.freshAcn()
+      yield* H.newBrandOwner(acn)
+      return (yield* H.submitBrand(owner, acn)).relationshipId
+    }),
   "/v1/messaging/messages": (owner) =>
     Effect.map(
       H.send({ ...H.validSend, scheduled_at: new Date(H.start + 3_600_000).toISOString() }, { key: owner.key }),
@@ -46,6 +60,19 @@ const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never,
 }
 
 const fixtureOf = (path: string) => fixtures[path.split("/:")[0]!]
+
+/**
+ * What the Brand Owner of the provider's brand may do on it, by endpoint (its relationship already
+ * approved: a decision again is 409); every other endpoint on a resource of the provider is 404.
+ * PATCH is 404 too: the owner reads the brand, and CONTRACT §5 gives "none" (no relationship of
+ * its own) 404.
+ */
+const brandOwnerMay: Record<string, number> = {
+  "GET /v1/brands/:id": 200,
+  "GET /v1/brand-relationships/:id": 200,
+  "POST /v1/brand-relationships/:id/approve": 409,
+  "POST /v1/brand-relationships/:id/reject": 409
+}
 
 layer(H.layer())("access matrix", (it) => {
   it("every endpoint needs a permission, but the open ones", () => {
@@ -92,4 +119,29 @@ layer(H.layer())("access matrix", (it) => {
         assert.strictEqual(theirs.json.data.length, 1)
       }))
   }
+
+  for (const endpoint of endpoints.filter((e) => e.path.includes("/:"))) {
+    const expected = brandOwnerMay[endpoint.name] ?? 404
+    it.effect(`${endpoint.name} with the key of the Brand Owner of the provider's brand: ${expected}`, () =>
+      Effect.gen(function*() {
+        const provider = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+        const { brandId, owner, relationshipId } = yield* H.approvedBrand(provider)
+        const prefix = endpoint.path.split("/:")[0]!
+        const id = prefix === "/v1/brands" ? brandId : prefix === "/v1/brand-relationships" ? relationshipId : yield* fixtureOf(endpoint.path)!(provider)
+        const reply = yield* call(endpoint, withId(endpoint.path, id), owner.key)
+        assert.strictEqual(reply.status, expected, reply.text)
+      }))
+  }
+
+  it.effect("the Brand Owner lists the provider's brand, and none of the provider's messages", () =>
+    Effect.gen(function*() {
+      const provider = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+      const { brandId, owner } = yield* H.approvedBrand(provider)
+      const message = yield* fixtureOf("/v1/messaging/messages")!(provider)
+      const brands = yield* H.request("GET", "/v1/brands", { key: owner.key })
+      assert.deepStrictEqual(brands.json.data.map((b: { id: string }) => b.id), [brandId])
+      const messages = yield* H.request("GET", "/v1/messaging/messages", { key: owner.key })
+      assert.notInclude(messages.json.data.map((m: { id: string }) => m.id), message)
+      assert.deepStrictEqual(messages.json.data, [])
+    }))
 })

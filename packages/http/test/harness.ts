@@ -9,7 +9,7 @@
  */
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
-import { Admin, Demo, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
+import { Admin, BrandVerifier, Demo, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer, Schema, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
@@ -117,6 +117,62 @@ export const newCaller = (options: {
     return yield* newKey(account.id, options.permissions ?? Permission.all)
   }).pipe(Effect.orDie)
 
+let acns = 0
+const acnBase = Math.floor(Math.random() * 90_000) * 1_000
+
+/** A new valid ACN (9 digits, ASIC's check digit), unique within this run: an identifier no Brand Owner owns yet. */
+export const freshAcn = (): string => {
+  const digits = String(acnBase + ++acns).padStart(8, "0")
+  const sum = [...digits].reduce((total, digit, i) => total + Number(digit) * (8 - i), 0)
+  return digits + String((10 - sum % 10) % 10)
+}
+
+/** A valid `POST /v1/brands` body for an AU brand of the ACN `acn`; override fields as needed. */
+export const brandBody = (acn: string) => ({
+  name: "Acme Pty Ltd",
+  identifier_type: "ACN",
+  identifier_value: acn,
+  market: "AU",
+  contact: { name: "Jo Citizen", email: "jo@acme.example", phone: "+61412345678" },
+  website: "https://acme.example"
+})
+
+/** A new Brand Owner: a `brand` account owning the ACN `acn`, with a key holding every permission. */
+export const newBrandOwner = (acn: string): Effect.Effect<Caller, never, Admin.Admin> =>
+  Effect.gen(function*() {
+    const admin = yield* Admin.Admin
+    const account = yield* admin.createAccount({
+      name: "Acme Pty Ltd",
+      type: "brand",
+      adminEmail: "legal@acme.example",
+      identifiers: [{ identifierType: "ACN", identifierValue: acn }]
+    })
+    return yield* newKey(account.id, Permission.all)
+  }).pipe(Effect.orDie)
+
+/** A brand of the ACN `acn` submitted with `provider`'s key, and its relationship's id (201 asserted). */
+export const submitBrand = (provider: Caller, acn: string) =>
+  Effect.gen(function*() {
+    const created = yield* request("POST", "/v1/brands", { key: provider.key, json: brandBody(acn) })
+    assert.strictEqual(created.status, 201, created.text)
+    const brandId = created.json.data.id as string
+    const listed = yield* request("GET", "/v1/brand-relationships?page_size=100", { key: provider.key })
+    const relationship = (listed.json.data as Array<{ id: string; brand: { id: string } }>).find((r) => r.brand.id === brandId)
+    assert.isDefined(relationship, listed.text)
+    return { brandId, relationshipId: relationship!.id }
+  })
+
+/** A brand `provider` submitted and a new Brand Owner approved: the provider reads and changes it. */
+export const approvedBrand = (provider: Caller) =>
+  Effect.gen(function*() {
+    const acn = freshAcn()
+    const owner = yield* newBrandOwner(acn)
+    const { brandId, relationshipId } = yield* submitBrand(provider, acn)
+    const approved = yield* request("POST", `/v1/brand-relationships/${relationshipId}/approve`, { key: owner.key })
+    assert.strictEqual(approved.status, 200, approved.text)
+    return { brandId, relationshipId, owner }
+  })
+
 /** A new key of `accountId`. */
 export const newKey = (
   accountId: string,
@@ -168,11 +224,13 @@ export const layer = <S = Stores.Stores>(
     /** Every storage port, and whatever else the tests need of it (its `SqlClient`). */
     readonly store?: Layer.Layer<S, unknown>
     readonly messaging?: Partial<MessagingConfig.Settings>
+    /** The brand verifier; the default one (verified at once) unless given. */
+    readonly verifier?: Layer.Layer<BrandVerifier.BrandVerifier>
   } = {}
 ) => {
-  const { messaging, store: given, ...serving } = options
+  const { messaging, store: given, verifier = BrandVerifier.layer, ...serving } = options
   const store = (given ?? SqliteStore.layerSqlite({ filename: ":memory:" })) as Layer.Layer<S | Stores.Stores, unknown>
-  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging))
+  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging), verifier)
   const core = Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store))
   const harness = Layer.effect(
     Harness,

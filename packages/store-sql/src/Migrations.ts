@@ -4,7 +4,7 @@
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
- * `0008_mails`) and the statements are those every existing database was migrated with: change
+ * `0008_mails`, `0009_brands`) and the statements are those every existing database was migrated with: change
  * neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -79,6 +79,8 @@ export const ownedIdentifiers: UniqueIndex = {
 export const tables: ReadonlyArray<string> = [
   "sendline_accounts",
   "sendline_api_keys",
+  "sendline_brand_relationships",
+  "sendline_brands",
   "sendline_events",
   "sendline_idempotency_keys",
   "sendline_mails",
@@ -287,6 +289,36 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       claimed_until ${d.int8}
     )${d.tableOptions}`,
       `CREATE INDEX sendline_mails_due ON sendline_mails (next_attempt_at, id) WHERE status = 'pending'`
+    ),
+    // Brands and their relationships (CONTRACT §5): a brand is found by its identifier (its Brand
+    // Owner's brands), a relationship by its brand (one each) and by its provider, newest first;
+    // a Brand Owner's identifiers by its account.
+    "0009_brands": (d) => statements(
+      `CREATE TABLE sendline_brands (
+      id ${d.textKey},
+      name TEXT NOT NULL,
+      identifier_type TEXT NOT NULL,
+      identifier_value TEXT NOT NULL,
+      market TEXT NOT NULL,
+      status TEXT NOT NULL,
+      contact TEXT NOT NULL,
+      website TEXT,
+      created_at ${d.int8} NOT NULL
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_brands_identifier ON sendline_brands (identifier_type, identifier_value)`,
+      `CREATE TABLE sendline_brand_relationships (
+      id ${d.textKey},
+      brand_id TEXT NOT NULL UNIQUE REFERENCES sendline_brands (id),
+      provider_account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      provider_name TEXT NOT NULL,
+      provider_type TEXT NOT NULL,
+      status TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL,
+      decided_at ${d.int8}
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_brand_relationships_provider
+      ON sendline_brand_relationships (provider_account_id, status, created_at, id)`,
+      `CREATE INDEX sendline_owned_identifiers_account ON sendline_owned_identifiers (account_id)`
     )
 }
 

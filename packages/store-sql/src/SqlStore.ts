@@ -1,7 +1,7 @@
 /**
  * Every storage port of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `IdempotencyKeys`, `Mails`) on one `Database`. Each store passes in its migration and a `Dialect`: the
+ * `IdempotencyKeys`, `Mails`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
  * few places where the two databases must differ, with the reason written beside each in the store.
  *
  * @since 0.1.0
@@ -9,6 +9,7 @@
 import type { Stores } from "@sendline/core"
 import {
   AccountStore,
+  BrandStore,
   Errors,
   EventStore,
   IdempotencyStore,
@@ -23,6 +24,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type { Scope } from "effect"
 import { Cause, Context, Effect, Layer } from "effect"
 import * as Accounts from "./Accounts.js"
+import * as Brands from "./Brands.js"
 import * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./IdempotencyKeys.js"
@@ -92,7 +94,8 @@ export const make = (
       events: Events.make(db),
       subscriptions: Subscriptions.make(db),
       idempotencyKeys: IdempotencyKeys.make(db),
-      mails: Mails.make(db)
+      mails: Mails.make(db),
+      brands: Brands.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
       Context.add(SenderIdStore.SenderIdStore, stores.senderIds),
@@ -100,7 +103,8 @@ export const make = (
       Context.add(EventStore.EventStore, stores.events),
       Context.add(SubscriptionStore.SubscriptionStore, stores.subscriptions),
       Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
-      Context.add(MailStore.MailStore, stores.mails)
+      Context.add(MailStore.MailStore, stores.mails),
+      Context.add(BrandStore.BrandStore, stores.brands)
     )
   }).pipe(
     Effect.catchTags({

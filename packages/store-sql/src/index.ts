@@ -73,6 +73,13 @@ export * as IdempotencyKeys from "./IdempotencyKeys.js"
 export * as Mails from "./Mails.js"
 
 /**
+ * `BrandStore`: brands and their relationships.
+ *
+ * @since 0.1.0
+ */
+export * as Brands from "./Brands.js"
+
+/**
  * Every storage port on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0

@@ -112,6 +112,8 @@ describe("SqliteStore", () => {
       yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
       // and of every later migration: the Migrator runs only those after the last one recorded
+      yield* sql`DROP TABLE sendline_brand_relationships` // 0009
+      yield* sql`DROP TABLE sendline_brands`
       yield* sql`DROP TABLE sendline_mails` // 0008
       yield* sql`DROP TABLE sendline_owned_identifiers` // 0007, which runs again too
       yield* sql`ALTER TABLE sendline_idempotency_keys DROP COLUMN response_recompute`
@@ -153,8 +155,10 @@ describe("SqliteStore", () => {
       const sql = yield* SqlClient.SqlClient
       const stores = yield* SqliteStore.make
       // back to a database of 0006, whose brand accounts list identifiers unchecked, some twice
-      yield* sql`DROP TABLE sendline_owned_identifiers`
+      yield* sql`DROP TABLE sendline_brand_relationships` // 0009, which runs again too
+      yield* sql`DROP TABLE sendline_brands`
       yield* sql`DROP TABLE sendline_mails` // 0008, which runs again too: the Migrator runs those after the last one recorded
+      yield* sql`DROP TABLE sendline_owned_identifiers`
       yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 7`
       const account = (id: string, createdAt: number, identifiers: ReadonlyArray<readonly [string, string]>, type: Account.AccountType = "brand") =>
         ({

@@ -6,16 +6,14 @@
  *
  * @since 0.1.0
  */
-import { Either } from "effect"
+import { Either, Schema } from "effect"
 import { rule, type RuleViolation } from "../Errors.js"
 import * as Phone from "../messaging/Phone.js"
 
 /** A brand's authorised representative. @since 0.1.0 @category models */
-export interface Contact {
-  readonly name: string
-  readonly email: string
-  readonly phone: string
-}
+export const Contact = Schema.Struct({ name: Schema.String, email: Schema.String, phone: Schema.String })
+/** A brand's authorised representative. @since 0.1.0 @category models */
+export type Contact = typeof Contact.Type
 
 const emailAddress = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 

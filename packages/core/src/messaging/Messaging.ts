@@ -6,15 +6,14 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
-import * as CountryCode from "../internal/countryCode.js"
-import * as Cursor from "../Cursor.js"
-import { Conflict, InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
+import { Conflict, type InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
 import * as MessageEvents from "./MessageEvents.js"
 import * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
 import * as KeyedLock from "../internal/keyedLock.js"
 import type * as Markets from "../Markets.js"
+import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
 import type { Message, MessageFilter } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
@@ -26,6 +25,7 @@ import * as Segments from "./Segments.js"
 import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
 import * as UrlPolicy from "../webhooks/UrlPolicy.js"
 import * as UseCase from "../internal/useCase.js"
+import * as Pagination from "../Pagination.js"
 
 /** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.1.0 @category models */
 export interface SendInput {
@@ -60,17 +60,6 @@ export interface ListInput {
   readonly pageSize?: number | undefined
 }
 
-/** One page of a keyset-paginated list. @since 0.1.0 @category models */
-export interface Page<A> {
-  readonly items: ReadonlyArray<A>
-  readonly hasMore: boolean
-  readonly nextCursor: string | null
-  readonly pageSize: number
-}
-
-/** Default and largest page sizes (CONTRACT §1). @since 0.1.0 @category constants */
-export const pageSizes = { default: 50, max: 100 } as const
-
 /** The messaging use case. @since 0.1.0 @category services */
 export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging, {
   readonly send: (
@@ -85,7 +74,7 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
   readonly list: (
     principal: Principal,
     input: ListInput
-  ) => Effect.Effect<Page<Message>, InvalidRequest | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<Pagination.Page<Message>, InvalidRequest | PermissionDenied | StoreUnavailable>
   readonly cancel: (
     principal: Principal,
     id: string
@@ -143,16 +132,7 @@ export const make = Effect.gen(function*() {
   const config = yield* MessagingConfig
   const tooFar = `scheduled_at must be at most ${spell(config.maxScheduleAheadMillis)} ahead.`
 
-  const checkMarket = (code: string): Effect.Effect<Markets.Market, RuleViolation> => {
-    if (!CountryCode.isAssigned(code)) {
-      const hint = code === "UK" ? " (the United Kingdom's is GB)" : ""
-      return Effect.fail(rule("invalid_market", "market", `market must be an ISO 3166-1 alpha-2 code such as AU${hint}.`))
-    }
-    return Option.match(markets.get(code), {
-      onNone: () => Effect.fail(rule("unsupported_market", "market", `Sending to market ${code} is not supported.`)),
-      onSome: Effect.succeed
-    })
-  }
+  const checkMarket = (code: string) => MarketsModule.check(markets, code, "Sending to")
 
   /** The message that holds the key `input` was sent with: the answer when `input` asks for it, else a conflict. */
   const answerHeld = (held: Message, input: SendInput): Effect.Effect<Message, Conflict> =>
@@ -316,39 +296,15 @@ export const make = Effect.gen(function*() {
   const list = fn("Messaging.list")(
     function*(principal: Principal, input: ListInput) {
       yield* requirePermission(principal, "messaging:read")
-      const requested = input.pageSize ?? pageSizes.default
-      // any size above the largest is clamped, however large (`Infinity` too)
-      if (!(requested >= 1) || (Number.isFinite(requested) && !Number.isInteger(requested))) {
-        return yield* invalidParameter("page_size", "page_size must be an integer of at least 1.")
-      }
-      const pageSize = Math.min(requested, pageSizes.max)
+      const pageSize = yield* Pagination.pageSizeOf(input.pageSize)
       const market = input.filter.market
       if (market !== undefined && Option.isNone(markets.get(market))) {
         return yield* invalidParameter("market", `market must be one of ${markets.all.map((m) => m.code).join(", ")}.`)
       }
       const filters = { ...input.filter }
-      let after = Option.none<{ readonly createdAt: number; readonly id: string }>()
-      if (input.cursor !== undefined) {
-        const position = Cursor.decode(input.cursor, filters)
-        if (Option.isNone(position)) {
-          return yield* new InvalidRequest({
-            code: "invalid_cursor",
-            field: "cursor",
-            message: "cursor is not valid for this list and these filters."
-          })
-        }
-        after = Option.some({ createdAt: position.value.sortKey, id: position.value.id })
-      }
+      const after = yield* Pagination.after(input.cursor, filters)
       const rows = yield* messages.list(principal.accountId, input.filter, after, pageSize + 1)
-      const hasMore = rows.length > pageSize
-      const items = hasMore ? rows.slice(0, pageSize) : rows
-      const last = items[items.length - 1]
-      return {
-        items,
-        hasMore,
-        nextCursor: hasMore && last !== undefined ? Cursor.encode({ sortKey: last.createdAt, id: last.id }, filters) : null,
-        pageSize
-      } satisfies Page<Message>
+      return Pagination.of(rows, pageSize, filters, (m) => m)
     }
   )
 

@@ -2,8 +2,8 @@
  * The shared test suite of the storage ports: every store (`store-sqlite`, `store-postgres`, …)
  * runs it against a real database, so that they all behave alike. The tests of each port live in
  * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `MessageStoreSuite`,
- * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`, `MailStoreSuite`), their
- * fixtures in `Fixtures`.
+ * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`, `MailStoreSuite`,
+ * `BrandStoreSuite`), their fixtures in `Fixtures`.
  *
  * @since 0.1.0
  */
@@ -11,6 +11,7 @@ import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
 import type { Stores } from "../Stores.js"
 import * as AccountStoreSuite from "./AccountStoreSuite.js"
+import * as BrandStoreSuite from "./BrandStoreSuite.js"
 import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
 import * as MailStoreSuite from "./MailStoreSuite.js"
@@ -34,4 +35,5 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
     SubscriptionStoreSuite.tests(it)
     IdempotencyStoreSuite.tests(it)
     MailStoreSuite.tests(it)
+    BrandStoreSuite.tests(it)
   })

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { HttpServerResponse } from "@effect/platform"
-import { Errors, MessageJson, type Messaging } from "@sendline/core"
+import { Errors, MessageJson, Pagination as Paging } from "@sendline/core"
 import { Effect, Schema } from "effect"
 import * as RequestContext from "./RequestContext.js"
 
@@ -18,6 +18,18 @@ export const Pagination = Schema.Struct({
   next_cursor: Schema.NullOr(Schema.String),
   page_size: Schema.Int
 })
+
+// Digits only (no sign, exponent, hex or spaces), as many as sent: core's `Pagination` clamps.
+const pageSizeMessage = () => ({ message: "Expected an integer of at least 1", override: true })
+
+/** The `page_size` query parameter of every list (CONTRACT §1). @since 0.1.0 @category schemas */
+export const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotations({
+  description: `results per page, default ${Paging.pageSizes.default}; above ${Paging.pageSizes.max} is clamped to ${Paging.pageSizes.max}`,
+  message: pageSizeMessage
+}).pipe(
+  Schema.compose(Schema.NumberFromString),
+  Schema.greaterThanOrEqualTo(1, { message: pageSizeMessage })
+)
 
 /** The success envelope around one resource. @since 0.1.0 @category schemas */
 export const Envelope = <S extends Schema.Schema.Any>(data: S) => Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })
@@ -53,7 +65,7 @@ export const success = (status: number, data: unknown): Effect.Effect<Body> =>
   Effect.map(RequestContext.meta, (meta) => ({ status, body: JSON.stringify({ ok: true, data, meta }) }))
 
 /** The list envelope around a page, each item turned to JSON by `toJson`. @since 0.1.0 @category bodies */
-export const page = <A>(page: Messaging.Page<A>, toJson: (a: A) => unknown): Effect.Effect<Body> =>
+export const page = <A>(page: Paging.Page<A>, toJson: (a: A) => unknown): Effect.Effect<Body> =>
   Effect.map(RequestContext.meta, (meta) => ({
     status: 200,
     body: JSON.stringify({

@@ -55,6 +55,7 @@ export const table: { readonly [C in Code]: Row } = {
   schedule_too_far: rule("scheduled_at is too far ahead"),
   invalid_identifier: rule("the legal identifier is of a type the market does not use, fails its format or check digits, or is owned by another Brand Owner"),
   invalid_contact: rule("the contact's e-mail is not an address, its phone not E.164, or the website not an http(s) URL"),
+  immutable_field: rule("the field cannot be changed once the resource exists (a brand's identifier and market)"),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }

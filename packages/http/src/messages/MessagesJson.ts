@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Message, Messaging, Timestamp } from "@sendline/core"
+import { Message, type Messaging, Timestamp } from "@sendline/core"
+import { PageSize } from "../envelope/Envelope.js"
 import { Option, ParseResult, Schema } from "effect"
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
@@ -26,15 +27,6 @@ export const PreviewMessage = Schema.Struct({
   market: optionalNullable(Schema.String)
 }).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
 
-// Digits only (no sign, exponent, hex or spaces), as many as sent: `Messaging.list` clamps.
-const pageSizeMessage = () => ({ message: "Expected an integer of at least 1", override: true })
-const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotations({
-  description: `results per page, default ${Messaging.pageSizes.default}; above ${Messaging.pageSizes.max} is clamped to ${Messaging.pageSizes.max}`,
-  message: pageSizeMessage
-}).pipe(
-  Schema.compose(Schema.NumberFromString),
-  Schema.greaterThanOrEqualTo(1, { message: pageSizeMessage })
-)
 const StatusFilter = Message.MessageStatus.annotations({
   message: () => ({ message: `Expected one of ${Message.MessageStatus.literals.join(", ")}`, override: true })
 })

@@ -6,7 +6,7 @@
  */
 import { Args, Command, Options } from "@effect/cli"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Account, Admin, Demo, Errors, Ids, Mailer, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
+import { Account, Admin, BrandVerifier, Demo, Errors, Ids, Mailer, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { Console, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
@@ -19,7 +19,9 @@ import * as Store from "./Store.js"
  */
 const coreLayer = (config: Config.ServerConfig) =>
   Services.withoutSpans(Services.layerWithoutDefaults).pipe(
-    Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layerConfig(Config.messaging))),
+    Layer.provideMerge(
+      Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layerConfig(Config.messaging), BrandVerifier.layer)
+    ),
     Layer.provideMerge(Store.layer(config))
   )
 

@@ -8,9 +8,10 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { Stores } from "@sendline/core"
 import type { Scope } from "effect"
-import { Config, Console, Effect, Option, Redacted } from "effect"
-import { location } from "../PgStore.js"
+import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
+import { layerPg, location } from "../PgStore.js"
 
 /** The local test server, used when TEST_DATABASE_URL is unset. @since 0.1.0 @category constants */
 export const defaultUrl = "postgres://postgres@127.0.0.1:5432/test"
@@ -88,3 +89,13 @@ export const probe: Effect.Effect<Option.Option<string>, Error> = Effect.gen(fun
   )
   return Option.none()
 })
+
+/**
+ * The PostgreSQL store in a fresh schema of `url` (`scopedSchema`), migrated, and dropped when the
+ * layer is released: an empty store of its own for a test file.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerFreshStore = (url: string): Layer.Layer<Stores.Stores, unknown> =>
+  Layer.unwrapScoped(Effect.map(scopedSchema(url), (inSchema) => layerPg({ url: Redacted.make(inSchema) })))

@@ -1,0 +1,82 @@
+/**
+ * Storage port for brands and their relationships. A brand is written with its relationship, its
+ * event and its mail, if any, in one transaction (the outbox, as messages are); a status changes only from
+ * the status stored, with its event in the same transaction.
+ *
+ * @since 0.1.0
+ */
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { StoreUnavailable } from "../Errors.js"
+import type { Event } from "../Event.js"
+import type { Mail } from "../mail/Mail.js"
+import type { Keyset } from "../Pagination.js"
+import type { Brand, BrandRelationship, BrandStatus, Linked, RelationshipStatus } from "./Brand.js"
+
+/** Brands, their relationships and their events. @since 0.1.0 @category ports */
+export class BrandStore extends Context.Tag("@sendline/core/BrandStore")<BrandStore, {
+  /** Inserts a new brand, its relationship, its events and its mails (the outbox), in one transaction: all or nothing. */
+  readonly insert: (
+    brand: Brand,
+    relationship: BrandRelationship,
+    events: ReadonlyArray<Event>,
+    mails: ReadonlyArray<Mail>
+  ) => Effect.Effect<void, StoreUnavailable>
+  /** The brand `id` with its relationship, whoever's it is: the use case decides who may see it. */
+  readonly findById: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
+  /** The relationship `id` with its brand, whoever's it is. */
+  readonly findRelationship: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
+  /** Replaces what a brand's owner may change (`name`, `contact`, `website`), leaving its status as stored. */
+  readonly update: (brand: Brand) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Applies the moves in order, in one transaction: each replaces its brand's status with
+   * `next.status` only while the stored status is still its `from`, writing its event with it;
+   * for each move, whether it did.
+   */
+  readonly transition: (moves: ReadonlyArray<Move>) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
+  /**
+   * Applies the moves in order, in one transaction: each sets its relationship's status and
+   * `decidedAt` from `next` only while the stored status is still its `from`; for each, whether it did.
+   */
+  readonly transitionRelationships: (
+    moves: ReadonlyArray<RelationshipMove>
+  ) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
+  /**
+   * The brands `accountId` may read, newest first (createdAt desc, id desc), after `after`: those
+   * of its approved relationships, and those whose identifier it owns (`AccountStore.findBrandOwner`).
+   */
+  readonly list: (
+    accountId: string,
+    after: Option.Option<Keyset>,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<Brand>, StoreUnavailable>
+  /**
+   * The relationships `accountId` may read, with their brands, newest first, after `after`: its
+   * own (as the provider), and those of the brands whose identifier it owns; of `status` when given.
+   */
+  readonly listRelationships: (
+    accountId: string,
+    filter: RelationshipFilter,
+    after: Option.Option<Keyset>,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<Linked>, StoreUnavailable>
+}>() {}
+
+/** One status change of a brand: `next` replaces its status while it is `from`. @since 0.1.0 @category models */
+export interface Move {
+  readonly next: Brand
+  readonly from: BrandStatus
+  /** The `brand.*` event the change emits, written only if the move happens. */
+  readonly event: Option.Option<Event>
+}
+
+/** One decision on a relationship: `next` replaces its status and `decidedAt` while it is `from`. @since 0.1.0 @category models */
+export interface RelationshipMove {
+  readonly next: BrandRelationship
+  readonly from: RelationshipStatus
+}
+
+/** The filters of `listRelationships`. @since 0.1.0 @category models */
+export interface RelationshipFilter {
+  readonly status?: RelationshipStatus | undefined
+}

@@ -1,0 +1,360 @@
+/**
+ * The brands use case (CONTRACT §5, INTERFACE.md's brand rules 1–3): creating a brand with its
+ * relationship, reading, listing and changing brands, the Brand Owner's decision on a
+ * relationship, and the verifier's later decision. Who may see a brand is decided here, once
+ * (`accessTo`): the provider of an approved relationship reads and changes it; its Brand Owner
+ * reads it; a pending relationship is 403 `brand_relationship_pending`; anything else is 404.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import { requirePermission } from "../accounts/Auth.js"
+import { Conflict, type InvalidRequest, invalidParameter, NotFound, PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
+import type { Event } from "../Event.js"
+import { IdGenerator } from "../Ids.js"
+import * as UseCase from "../internal/useCase.js"
+import * as Mail from "../mail/Mail.js"
+import * as Markets from "../Markets.js"
+import * as Pagination from "../Pagination.js"
+import type { Brand, BrandRelationship, Linked, RelationshipStatus } from "./Brand.js"
+import * as BrandJson from "./BrandJson.js"
+import { BrandStore } from "./BrandStore.js"
+import { BrandVerifier } from "./BrandVerifier.js"
+import * as Contact from "./Contact.js"
+import * as Identifier from "./Identifier.js"
+import * as RelationshipMail from "./RelationshipMail.js"
+
+/** A new brand, as `POST /v1/brands` takes it. @since 0.1.0 @category models */
+export interface CreateBrand {
+  readonly name: string
+  readonly identifierType: string
+  readonly identifierValue: string
+  readonly market: string
+  readonly contact: Contact.Contact
+  readonly website?: string | undefined
+}
+
+/**
+ * A change to a brand: `name`, `contact` and `website` (null removes it) may change; the
+ * identifier and the market may only be given as they are (`immutable_field` otherwise).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UpdateBrand {
+  readonly name?: string | undefined
+  readonly contact?: Contact.Contact | undefined
+  readonly website?: string | null | undefined
+  readonly identifierType?: string | undefined
+  readonly identifierValue?: string | undefined
+  readonly market?: string | undefined
+}
+
+/** A list of relationships: an optional status, and paging. @since 0.1.0 @category models */
+export interface ListRelationships extends Pagination.Paging {
+  readonly status?: RelationshipStatus | undefined
+}
+
+/** The decision of an asynchronous verifier on a brand left `pending_verification`. @since 0.1.0 @category models */
+export type Decision = "verified" | "rejected"
+
+/** The brands use case. @since 0.1.0 @category services */
+export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
+  /**
+   * Checks and creates a brand with its relationship to the caller (approved at once when the
+   * caller is its Brand Owner, else pending), its verdict's event and, for a pending relationship,
+   * the e-mail to the brand's contact (`RelationshipMail`), in one write.
+   */
+  readonly create: (
+    principal: Principal,
+    input: CreateBrand
+  ) => Effect.Effect<Linked, RuleViolation | InvalidRequest | PermissionDenied | StoreUnavailable>
+  /** The brands the caller may read (approved relationships, and those it owns), newest first. */
+  readonly list: (
+    principal: Principal,
+    paging: Pagination.Paging
+  ) => Effect.Effect<Pagination.Page<Brand>, InvalidRequest | PermissionDenied | StoreUnavailable>
+  /** The brand, to its approved provider or its Brand Owner; pending → `brand_relationship_pending`; else not found. */
+  readonly get: (principal: Principal, id: string) => Effect.Effect<Brand, NotFound | PermissionDenied | StoreUnavailable>
+  /** Changes the brand's name, contact or website, for its approved provider only (pending → 403; else 404). */
+  readonly update: (
+    principal: Principal,
+    id: string,
+    input: UpdateBrand
+  ) => Effect.Effect<Brand, RuleViolation | InvalidRequest | NotFound | PermissionDenied | StoreUnavailable>
+  /**
+   * The brand `brandId` when the caller's relationship with it is approved: what `POST /v1/sids`
+   * needs of its `brand_id`. Pending → 403 `brand_relationship_pending`; rejected, none, or a brand
+   * the caller only owns → 404. Needs no permission of its own: the caller's endpoint checks its own.
+   */
+  readonly requireApproved: (
+    principal: Principal,
+    brandId: string
+  ) => Effect.Effect<Brand, NotFound | PermissionDenied | StoreUnavailable>
+  /** The relationships the caller may read (its own, and those of brands it owns), newest first. */
+  readonly listRelationships: (
+    principal: Principal,
+    input: ListRelationships
+  ) => Effect.Effect<Pagination.Page<Linked>, InvalidRequest | PermissionDenied | StoreUnavailable>
+  /** The relationship, to its provider or its brand's Brand Owner; else not found. */
+  readonly getRelationship: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Linked, NotFound | PermissionDenied | StoreUnavailable>
+  /** Approves a pending relationship: the Brand Owner only (its provider gets 403); not pending → 409. */
+  readonly approve: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Linked, NotFound | PermissionDenied | Conflict | StoreUnavailable>
+  /** Rejects a pending relationship: the Brand Owner only (its provider gets 403); not pending → 409. */
+  readonly reject: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Linked, NotFound | PermissionDenied | Conflict | StoreUnavailable>
+  /**
+   * An asynchronous verifier's decision on a brand it left `pending_verification`: the brand moves
+   * to `decision` with its `brand.verified` or `brand.rejected` event, in one write. Any other
+   * status → 409 `invalid_state_transition`. Not an API call: the embedder's verifier makes it.
+   */
+  readonly completeVerification: (
+    brandId: string,
+    decision: Decision
+  ) => Effect.Effect<Brand, NotFound | Conflict | StoreUnavailable>
+}>() {}
+
+/** What the caller may do with a brand: read and change it, only read it, nothing yet (pending), or nothing. */
+type Access = "provider" | "owner" | "pending" | "none"
+
+const brandNotFound = (id: string) => new NotFound({ message: `No brand ${id}.` })
+const relationshipNotFound = (id: string) => new NotFound({ message: `No brand relationship ${id}.` })
+const pending = (id: string) =>
+  new PermissionDenied({
+    code: "brand_relationship_pending",
+    message: `Your relationship with brand ${id} is pending: its Brand Owner has not approved it yet.`
+  })
+
+/** `name` when it is not blank and at most 255 characters, else `invalid_parameter`. */
+const checkName = (name: string): Effect.Effect<string, InvalidRequest> =>
+  name.trim() === ""
+    ? Effect.fail(invalidParameter("name", "name must not be blank."))
+    : name.length > 255
+    ? Effect.fail(invalidParameter("name", "name must be at most 255 characters."))
+    : Effect.succeed(name)
+
+/** Builds the brands use case on the stores, the markets and the verifier. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
+  const brands = yield* BrandStore
+  const accounts = yield* AccountStore
+  const markets = yield* Markets.Markets
+  const verifier = yield* BrandVerifier
+  const ids = yield* IdGenerator
+
+  const ownerOf = (brand: Brand) => accounts.findBrandOwner(brand.identifierType, brand.identifierValue)
+
+  /** The one rule of who sees a brand (CONTRACT §5; INTERFACE.md rules 2 and 3). */
+  const accessTo = (principal: Principal, { brand, relationship }: Linked): Effect.Effect<Access, StoreUnavailable> =>
+    relationship.provider.accountId === principal.accountId && relationship.status === "approved"
+      ? Effect.succeed("provider")
+      : Effect.map(ownerOf(brand), (owner): Access =>
+        Option.contains(owner, principal.accountId)
+          ? "owner"
+          : relationship.provider.accountId === principal.accountId && relationship.status === "pending"
+          ? "pending"
+          : "none")
+
+  /** The brand `id` when the caller's access is one of `allowed`; pending → 403; else 404. */
+  const findAs = (principal: Principal, id: string, allowed: ReadonlyArray<Access>) =>
+    Effect.gen(function*() {
+      const found = yield* brands.findById(id)
+      if (Option.isNone(found)) return yield* brandNotFound(id)
+      const access = yield* accessTo(principal, found.value)
+      if (allowed.includes(access)) return found.value
+      return yield* access === "pending" ? pending(id) : brandNotFound(id)
+    })
+
+  /** The `brand.verified` or `brand.rejected` event of `brand`'s status, for the provider `accountId`; none while pending. */
+  const eventOf = (brand: Brand, accountId: string, at: number): Effect.Effect<Option.Option<Event>> => {
+    const { status } = brand
+    if (status === "pending_verification") return Effect.succeed(Option.none())
+    return Effect.map(ids.make("evt"), (id) =>
+      Option.some<Event>({
+        id,
+        accountId,
+        type: `brand.${status}`,
+        subjectId: brand.id,
+        createdAt: at,
+        data: BrandJson.eventData(brand)
+      }))
+  }
+
+  const create = fn("Brands.create")(function*(principal: Principal, input: CreateBrand) {
+    yield* requirePermission(principal, "brands:write")
+    const name = yield* checkName(input.name)
+    const market = yield* Markets.check(markets, input.market, "Brands of")
+    const identifierValue = yield* Identifier.checkIn(market, input.identifierType, input.identifierValue)
+    const contact = yield* Contact.check(input.contact)
+    const website = input.website === undefined ? undefined : yield* Contact.checkWebsite(input.website)
+    const account = yield* accounts.findAccount(principal.accountId)
+    if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
+    const now = yield* Clock.currentTimeMillis
+    const checked: Brand = {
+      id: yield* ids.make("brand"),
+      name,
+      identifierType: input.identifierType,
+      identifierValue,
+      market: market.code,
+      status: "pending_verification",
+      contact,
+      ...(website === undefined ? {} : { website }),
+      createdAt: now
+    }
+    const brand: Brand = { ...checked, status: yield* verifier.verify(checked) }
+    const owner = yield* ownerOf(brand)
+    const relationship: BrandRelationship = {
+      id: yield* ids.make("rel"),
+      brandId: brand.id,
+      provider: { accountId: account.value.id, name: account.value.name, type: account.value.type },
+      status: Option.contains(owner, principal.accountId) ? "approved" : "pending",
+      createdAt: now
+    }
+    const event = yield* eventOf(brand, principal.accountId, now)
+    // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
+    const mails = relationship.status === "pending" ? [yield* Effect.provideService(Mail.make(RelationshipMail.make(brand, relationship)), IdGenerator, ids)] : []
+    yield* brands.insert(brand, relationship, Option.toArray(event), mails)
+    return { brand, relationship } satisfies Linked
+  })
+
+  const list = fn("Brands.list")(function*(principal: Principal, paging: Pagination.Paging) {
+    yield* requirePermission(principal, "brands:read")
+    const pageSize = yield* Pagination.pageSizeOf(paging.pageSize)
+    const filters = { list: "brands" }
+    const after = yield* Pagination.after(paging.cursor, filters)
+    const rows = yield* brands.list(principal.accountId, after, pageSize + 1)
+    return Pagination.of(rows, pageSize, filters, (b) => b)
+  })
+
+  const get = fn("Brands.get")(function*(principal: Principal, id: string) {
+    yield* requirePermission(principal, "brands:read")
+    return (yield* findAs(principal, id, ["provider", "owner"])).brand
+  })
+
+  /** `given` for an immutable field: refused when it differs from `stored`. */
+  const unchanged = (field: string, given: string | undefined, stored: string) =>
+    given === undefined || given === stored
+      ? Effect.void
+      : Effect.fail(rule("immutable_field", field, `${field} cannot be changed; create a new brand instead.`))
+
+  const update = fn("Brands.update")(function*(principal: Principal, id: string, input: UpdateBrand) {
+    yield* requirePermission(principal, "brands:write")
+    const { brand } = yield* findAs(principal, id, ["provider"])
+    yield* unchanged("identifier_type", input.identifierType, brand.identifierType)
+    yield* unchanged(
+      "identifier_value",
+      input.identifierValue === undefined ? undefined : Identifier.normalise(input.identifierValue),
+      brand.identifierValue
+    )
+    yield* unchanged("market", input.market, brand.market)
+    const name = input.name === undefined ? brand.name : yield* checkName(input.name)
+    const contact = input.contact === undefined ? brand.contact : yield* Contact.check(input.contact)
+    const website = input.website === undefined
+      ? brand.website
+      : input.website === null
+      ? undefined
+      : yield* Contact.checkWebsite(input.website)
+    const { website: _, ...rest } = brand
+    const changed: Brand = { ...rest, name, contact, ...(website === undefined ? {} : { website }) }
+    yield* brands.update(changed)
+    // the status as stored now: a verifier may have decided meanwhile
+    return Option.match(yield* brands.findById(id), { onNone: () => changed, onSome: (found) => ({ ...changed, status: found.brand.status }) })
+  })
+
+  const requireApproved = fn("Brands.requireApproved")(function*(principal: Principal, brandId: string) {
+    return (yield* findAs(principal, brandId, ["provider"])).brand
+  })
+
+  const listRelationships = fn("Brands.listRelationships")(function*(principal: Principal, input: ListRelationships) {
+    yield* requirePermission(principal, "brands:read")
+    const pageSize = yield* Pagination.pageSizeOf(input.pageSize)
+    const filters = { list: "brand_relationships", status: input.status }
+    const after = yield* Pagination.after(input.cursor, filters)
+    const rows = yield* brands.listRelationships(principal.accountId, { status: input.status }, after, pageSize + 1)
+    return Pagination.of(rows, pageSize, filters, ({ relationship }) => relationship)
+  })
+
+  /** The relationship `id` with whether the caller is its brand's owner; not found unless it is the owner or the provider. */
+  const findRelationshipAs = (principal: Principal, id: string) =>
+    Effect.gen(function*() {
+      const found = yield* brands.findRelationship(id)
+      if (Option.isNone(found)) return yield* relationshipNotFound(id)
+      const isOwner = Option.contains(yield* ownerOf(found.value.brand), principal.accountId)
+      if (!isOwner && found.value.relationship.provider.accountId !== principal.accountId) return yield* relationshipNotFound(id)
+      return { linked: found.value, isOwner }
+    })
+
+  const getRelationship = fn("Brands.getRelationship")(function*(principal: Principal, id: string) {
+    yield* requirePermission(principal, "brands:read")
+    return (yield* findRelationshipAs(principal, id)).linked
+  })
+
+  const notPending = (id: string, status: string) =>
+    new Conflict({ code: "invalid_state_transition", message: `Only a pending relationship can be decided; ${id} is ${status}.` })
+
+  const decide = (status: "approved" | "rejected") =>
+    function*(principal: Principal, id: string) {
+      yield* requirePermission(principal, "brands:write")
+      const { isOwner, linked } = yield* findRelationshipAs(principal, id)
+      if (!isOwner) {
+        return yield* new PermissionDenied({
+          code: "permission_denied",
+          message: `Only the Brand Owner of ${linked.brand.identifierType} ${linked.brand.identifierValue} may decide relationship ${id}.`
+        })
+      }
+      if (linked.relationship.status !== "pending") return yield* notPending(id, linked.relationship.status)
+      const next: BrandRelationship = { ...linked.relationship, status, decidedAt: yield* Clock.currentTimeMillis }
+      const [moved] = yield* brands.transitionRelationships([{ next, from: "pending" }])
+      if (moved) return { brand: linked.brand, relationship: next } satisfies Linked
+      const now = yield* brands.findRelationship(id)
+      return yield* notPending(id, Option.match(now, { onNone: () => "gone", onSome: (l) => l.relationship.status }))
+    }
+
+  const completeVerification = fn("Brands.completeVerification")(function*(brandId: string, decision: Decision) {
+    const found = yield* brands.findById(brandId)
+    if (Option.isNone(found)) return yield* brandNotFound(brandId)
+    const { brand, relationship } = found.value
+    const notPendingVerification = (status: string) =>
+      new Conflict({
+        code: "invalid_state_transition",
+        message: `Only a brand pending verification can be decided; ${brandId} is ${status}.`
+      })
+    if (brand.status !== "pending_verification") return yield* notPendingVerification(brand.status)
+    const next: Brand = { ...brand, status: decision }
+    const event = yield* eventOf(next, relationship.provider.accountId, yield* Clock.currentTimeMillis)
+    const [moved] = yield* brands.transition([{ next, from: "pending_verification", event }])
+    if (moved) return next
+    const now = yield* brands.findById(brandId)
+    return yield* notPendingVerification(Option.match(now, { onNone: () => "gone", onSome: (l) => l.brand.status }))
+  })
+
+  return Brands.of({
+    create,
+    list,
+    get,
+    update,
+    requireApproved,
+    listRelationships,
+    getRelationship,
+    approve: fn("Brands.approve")(decide("approved")),
+    reject: fn("Brands.reject")(decide("rejected")),
+    completeVerification
+  })
+})
+
+/** `make` as a layer. @since 0.1.0 @category layers */
+export const layer: Layer.Layer<
+  Brands,
+  never,
+  BrandStore | AccountStore | Markets.Markets | BrandVerifier | IdGenerator
+> = Layer.effect(Brands, make)

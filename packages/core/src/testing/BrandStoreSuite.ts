@@ -1,0 +1,182 @@
+/**
+ * The store suite's tests of `BrandStore`: brands, their relationships and their events.
+ *
+ * @since 0.1.0
+ */
+import type { Vitest } from "@effect/vitest"
+import { assert } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import type { Brand, BrandRelationship, Linked } from "../brands/Brand.js"
+import { BrandStore } from "../brands/BrandStore.js"
+import type { Event } from "../Event.js"
+import { EventStore } from "../EventStore.js"
+import type { Stores } from "../Stores.js"
+import { MailStore } from "../mail/MailStore.js"
+import { fresh, freshAccount, makeMail, T } from "./Fixtures.js"
+
+/** A verified AU brand created at `at`, with `fields` over it. */
+const makeBrand = (at: number, fields: Partial<Brand> = {}): Brand => ({
+  id: fresh("brand"),
+  name: "Acme Pty Ltd",
+  identifierType: "ABN",
+  identifierValue: fresh("ABN"),
+  market: "AU",
+  status: "verified",
+  contact: { name: "Jo Citizen", email: "jo@acme.example", phone: "+61412345678" },
+  website: "https://acme.example",
+  createdAt: at,
+  ...fields
+})
+
+/** The relationship of `brand` with the provider `accountId`, in `status`. */
+const makeRelationship = (brand: Brand, accountId: string, status: BrandRelationship["status"]): BrandRelationship => ({
+  id: fresh("rel"),
+  brandId: brand.id,
+  provider: { accountId, name: "Acme CPaaS", type: "cpaas" },
+  status,
+  createdAt: brand.createdAt
+})
+
+/** The `brand.<status>` event of `brand` for `accountId`. */
+const makeBrandEvent = (brand: Brand, accountId: string, at: number): Event => ({
+  id: fresh("evt"),
+  accountId,
+  type: brand.status === "rejected" ? "brand.rejected" : "brand.verified",
+  subjectId: brand.id,
+  createdAt: at,
+  data: { id: brand.id, status: brand.status }
+})
+
+/** Inserts a brand of `fields` with a relationship of `accountId` in `status`, without an event. */
+const insertLinked = (accountId: string, status: BrandRelationship["status"], at: number, fields: Partial<Brand> = {}) =>
+  Effect.gen(function*() {
+    const brand = makeBrand(at, fields)
+    const relationship = makeRelationship(brand, accountId, status)
+    yield* (yield* BrandStore).insert(brand, relationship, [], [])
+    return { brand, relationship } satisfies Linked
+  })
+
+/** The id of a brand account's one identifier, as `Fixtures.makeAccount` makes it: its brands are the account's to own. */
+const ownedBy = (ownerId: string): Partial<Brand> => ({ identifierType: "ABN", identifierValue: `ABN-${ownerId}` })
+
+/** Registers the tests of `BrandStore` on a suite's `it`. @since 0.1.0 @category suites */
+export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
+  it.effect("BrandStore: inserts a brand with its relationship, its event and its mail; finds both by either id", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const brand = makeBrand(T)
+      const { website: _, ...withoutWebsite } = makeBrand(T + 1)
+      const relationship = makeRelationship(brand, accountId, "pending")
+      const event = makeBrandEvent(brand, accountId, T)
+      const mail = makeMail(fresh("mail"))
+      yield* brands.insert(brand, relationship, [event], [mail])
+      assert.deepStrictEqual(yield* (yield* MailStore).findById(mail.id), Option.some(mail))
+      const linked = { brand, relationship }
+      assert.deepStrictEqual(yield* brands.findById(brand.id), Option.some(linked))
+      assert.deepStrictEqual(yield* brands.findRelationship(relationship.id), Option.some(linked))
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [event])
+      const decided = { ...makeRelationship(withoutWebsite, accountId, "rejected"), decidedAt: T + 5 }
+      yield* brands.insert(withoutWebsite, decided, [], [])
+      assert.deepStrictEqual(yield* brands.findById(withoutWebsite.id), Option.some({ brand: withoutWebsite, relationship: decided }))
+      assert.isTrue(Option.isNone(yield* brands.findById(fresh("brand"))))
+      assert.isTrue(Option.isNone(yield* brands.findRelationship(fresh("rel"))))
+    }))
+
+  it.effect("BrandStore: insert writes nothing, mail included, when one of its rows is refused", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const first = yield* insertLinked(accountId, "pending", T)
+      const brand = makeBrand(T)
+      // the same relationship id again: its row is refused, so the brand and the event are not written
+      const clash = { ...makeRelationship(brand, accountId, "pending"), id: first.relationship.id }
+      const mail = makeMail(fresh("mail"))
+      const failed = yield* Effect.either(brands.insert(brand, clash, [makeBrandEvent(brand, accountId, T)], [mail]))
+      assert.isTrue(failed._tag === "Left")
+      assert.isTrue(Option.isNone(yield* brands.findById(brand.id)))
+      assert.isTrue(Option.isNone(yield* (yield* MailStore).findById(mail.id)))
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [])
+    }))
+
+  it.effect("BrandStore: transition moves a brand only from its stored status, with its event, one result per move", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const { brand } = yield* insertLinked(accountId, "approved", T, { status: "pending_verification" })
+      const verified: Brand = { ...brand, status: "verified" }
+      const rejected: Brand = { ...brand, status: "rejected" }
+      const event = makeBrandEvent(verified, accountId, T + 1)
+      const lost = makeBrandEvent(rejected, accountId, T + 1)
+      const moved = yield* brands.transition([
+        { next: verified, from: "pending_verification", event: Option.some(event) },
+        { next: rejected, from: "pending_verification", event: Option.some(lost) }
+      ])
+      assert.deepStrictEqual(moved, [true, false])
+      assert.strictEqual(Option.getOrThrow(yield* brands.findById(brand.id)).brand.status, "verified")
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [event])
+      assert.deepStrictEqual(yield* brands.transition([]), [])
+    }))
+
+  it.effect("BrandStore: transitionRelationships decides a relationship only from its stored status", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const { brand, relationship } = yield* insertLinked(yield* freshAccount, "pending", T)
+      const approved: BrandRelationship = { ...relationship, status: "approved", decidedAt: T + 7 }
+      const rejected: BrandRelationship = { ...relationship, status: "rejected", decidedAt: T + 8 }
+      assert.deepStrictEqual(
+        yield* brands.transitionRelationships([{ next: approved, from: "pending" }, { next: rejected, from: "pending" }]),
+        [true, false]
+      )
+      assert.deepStrictEqual(yield* brands.findRelationship(relationship.id), Option.some({ brand, relationship: approved }))
+    }))
+
+  it.effect("BrandStore: update replaces name, contact and website, and keeps the stored status", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const { brand } = yield* insertLinked(yield* freshAccount, "approved", T, { status: "pending_verification" })
+      yield* brands.transition([{ next: { ...brand, status: "verified" }, from: "pending_verification", event: Option.none() }])
+      const { website: _, ...rest } = brand
+      const changed: Brand = { ...rest, name: "Acme Holdings", contact: { name: "Al", email: "al@acme.example", phone: "+6421234567" } }
+      yield* brands.update(changed)
+      assert.deepStrictEqual(Option.getOrThrow(yield* brands.findById(brand.id)).brand, { ...changed, status: "verified" })
+    }))
+
+  it.effect("BrandStore: list answers the account's approved brands and those it owns, newest first, after a keyset", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const other = yield* freshAccount
+      const approved = yield* insertLinked(accountId, "approved", T + 1)
+      yield* insertLinked(accountId, "pending", T + 2)
+      yield* insertLinked(accountId, "rejected", T + 3)
+      const owned = yield* insertLinked(other, "pending", T + 2, ownedBy(accountId))
+      const tie = yield* insertLinked(accountId, "approved", T + 2)
+      yield* insertLinked(other, "approved", T + 4)
+      const expected = [owned, tie, approved].map((l) => l.brand).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      assert.deepStrictEqual(yield* brands.list(accountId, Option.none(), 10), expected)
+      assert.deepStrictEqual(yield* brands.list(accountId, Option.none(), 1), expected.slice(0, 1))
+      assert.deepStrictEqual(
+        yield* brands.list(accountId, Option.some({ createdAt: expected[0]!.createdAt, id: expected[0]!.id }), 10),
+        expected.slice(1)
+      )
+    }))
+
+  it.effect("BrandStore: listRelationships answers the account's own and those of brands it owns, by status, newest first", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const other = yield* freshAccount
+      const mine = yield* insertLinked(accountId, "pending", T + 1)
+      const rejected = yield* insertLinked(accountId, "rejected", T + 2)
+      const toDecide = yield* insertLinked(other, "pending", T + 3, ownedBy(accountId))
+      yield* insertLinked(other, "pending", T + 4)
+      assert.deepStrictEqual(yield* brands.listRelationships(accountId, {}, Option.none(), 10), [toDecide, rejected, mine])
+      assert.deepStrictEqual(yield* brands.listRelationships(accountId, { status: "pending" }, Option.none(), 10), [toDecide, mine])
+      assert.deepStrictEqual(
+        yield* brands.listRelationships(accountId, {}, Option.some({ createdAt: T + 2, id: rejected.relationship.id }), 10),
+        [mine]
+      )
+      assert.deepStrictEqual(yield* brands.listRelationships(other, { status: "rejected" }, Option.none(), 10), [])
+    }))
+}

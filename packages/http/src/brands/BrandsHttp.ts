@@ -1,0 +1,59 @@
+/**
+ * Handlers of the brands group: the checked body decoded (`RequestBody.payload`) → core `Brands`
+ * → envelope, under the request's `Idempotency-Key` for the POST.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { BrandJson, Brands } from "@sendline/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as Envelope from "../envelope/Envelope.js"
+import * as Idempotent from "../middleware/Idempotent.js"
+import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { payload } from "../middleware/RequestBody.js"
+import * as BrandsJson from "./BrandsJson.js"
+
+/** The brands group's handlers, over `Brands` and `Idempotency`. @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
+  Effect.gen(function*() {
+    const brands = yield* Brands.Brands
+    return handlers
+      // A body that does not decode is refused before the idempotency key is taken: not kept.
+      .handleRaw("create", () =>
+        Effect.all([CurrentPrincipal, payload(BrandsJson.CreateBrand)]).pipe(Effect.flatMap(([principal, create]) =>
+          Idempotent.run(principal, () =>
+            brands.create(principal, {
+              name: create.name,
+              identifierType: create.identifier_type,
+              identifierValue: create.identifier_value,
+              market: create.market,
+              contact: create.contact,
+              website: create.website
+            }).pipe(Effect.flatMap(({ brand }) => Envelope.success(201, BrandJson.created(brand))))))))
+      .handle("list", ({ urlParams: q }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          brands.list(principal, { cursor: q.cursor, pageSize: q.page_size }).pipe(
+            Effect.flatMap((page) => Envelope.page(page, BrandJson.full)),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          brands.get(principal, path.id).pipe(
+            Effect.flatMap((brand) => Envelope.success(200, BrandJson.full(brand))),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handleRaw("update", ({ path }) =>
+        Effect.all([CurrentPrincipal, payload(BrandsJson.UpdateBrand)]).pipe(Effect.flatMap(([principal, patch]) =>
+          brands.update(principal, path.id, {
+            name: patch.name,
+            contact: patch.contact,
+            website: patch.website,
+            identifierType: patch.identifier_type,
+            identifierValue: patch.identifier_value,
+            market: patch.market
+          }).pipe(
+            Effect.flatMap((brand) => Envelope.success(200, BrandJson.full(brand))),
+            Effect.map((body) => Envelope.toResponse(body))
+          ))))
+  }))
