@@ -9,47 +9,40 @@ import { BrandJson } from "@sendline/core"
 import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as WireErrors from "../envelope/WireErrors.js"
-import { Authentication, CheckBody, needs } from "../middleware/Pipeline.js"
+import { needs, v1 } from "../middleware/Pipeline.js"
 import * as BrandRelationshipsJson from "./BrandRelationshipsJson.js"
 
 const RelationshipId = Schema.Struct({ id: Schema.String })
 
 /** The brand relationships group. @since 0.1.0 @category groups */
-export class BrandRelationshipsApi extends HttpApiGroup.make("brandRelationships")
-  .add(
-    HttpApiEndpoint.get("list", "/brand-relationships")
-      .setUrlParams(BrandRelationshipsJson.ListRelationshipsQuery)
-      .addSuccess(ListEnvelope(BrandJson.RelationshipJson))
-      .annotate(OpenApi.Summary, "List your relationships, and those of the brands you own, newest first")
-      .annotateContext(needs("brands:read"))
-  )
-  .add(
-    HttpApiEndpoint.get("get", "/brand-relationships/:id")
-      .setPath(RelationshipId)
-      .addSuccess(Envelope(BrandJson.RelationshipJson))
-      .annotate(OpenApi.Summary, "Get a relationship")
-      .annotateContext(needs("brands:read"))
-  )
-  .add(
-    HttpApiEndpoint.post("approve", "/brand-relationships/:id/approve")
-      .setPath(RelationshipId)
-      .addSuccess(Envelope(BrandJson.RelationshipJson))
-      .annotate(OpenApi.Summary, "Approve a pending relationship (the brand's Brand Owner only)")
-      .annotateContext(needs("brands:write"))
-  )
-  .add(
-    HttpApiEndpoint.post("reject", "/brand-relationships/:id/reject")
-      .setPath(RelationshipId)
-      .addSuccess(Envelope(BrandJson.RelationshipJson))
-      .annotate(OpenApi.Summary, "Reject a pending relationship (the brand's Brand Owner only)")
-      .annotateContext(needs("brands:write"))
-  )
-  .addError(WireErrors.InvalidRequest)
-  .addError(WireErrors.PermissionDenied)
-  .addError(WireErrors.NotFound)
-  .addError(WireErrors.Conflict)
-  // the last middleware added runs first: Authentication, then CheckBody (see Pipeline)
-  .middleware(CheckBody)
-  .middleware(Authentication)
-  .prefix("/v1")
-{}
+export class BrandRelationshipsApi extends v1(
+  HttpApiGroup.make("brandRelationships")
+    .add(
+      HttpApiEndpoint.get("list", "/brand-relationships")
+        .setUrlParams(BrandRelationshipsJson.ListRelationshipsQuery)
+        .addSuccess(ListEnvelope(BrandJson.RelationshipJson))
+        .annotate(OpenApi.Summary, "List your relationships, and those of the brands you own, newest first")
+        .annotateContext(needs("brands:read"))
+    )
+    .add(
+      HttpApiEndpoint.get("get", "/brand-relationships/:id")
+        .setPath(RelationshipId)
+        .addSuccess(Envelope(BrandJson.RelationshipJson))
+        .annotate(OpenApi.Summary, "Get a relationship")
+        .annotateContext(needs("brands:read"))
+    )
+    .add(
+      HttpApiEndpoint.post("approve", "/brand-relationships/:id/approve")
+        .setPath(RelationshipId)
+        .addSuccess(Envelope(BrandJson.RelationshipJson))
+        .annotate(OpenApi.Summary, "Approve a pending relationship (the brand's Brand Owner only)")
+        .annotateContext(needs("brands:write"))
+    )
+    .add(
+      HttpApiEndpoint.post("reject", "/brand-relationships/:id/reject")
+        .setPath(RelationshipId)
+        .addSuccess(Envelope(BrandJson.RelationshipJson))
+        .annotate(OpenApi.Summary, "Reject a pending relationship (the brand's Brand Owner only)")
+        .annotateContext(needs("brands:write"))
+    )
+) {}

@@ -8,50 +8,43 @@ import { BrandJson } from "@sendline/core"
 import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as WireErrors from "../envelope/WireErrors.js"
-import { Authentication, CheckBody, needs } from "../middleware/Pipeline.js"
+import { needs, v1 } from "../middleware/Pipeline.js"
 import * as BrandsJson from "./BrandsJson.js"
 
 const BrandId = Schema.Struct({ id: Schema.String })
 
 /** The brands group. @since 0.1.0 @category groups */
-export class BrandsApi extends HttpApiGroup.make("brands")
-  .add(
-    HttpApiEndpoint.post("create", "/brands")
-      .setPayload(BrandsJson.CreateBrand)
-      .addSuccess(Envelope(BrandJson.BrandCreated), { status: 201 })
-      .addError(WireErrors.RuleViolation)
-      .annotate(OpenApi.Summary, "Submit a brand, linked to you by a relationship its Brand Owner approves")
-      .annotateContext(needs("brands:write"))
-  )
-  .add(
-    HttpApiEndpoint.get("list", "/brands")
-      .setUrlParams(BrandsJson.ListBrandsQuery)
-      .addSuccess(ListEnvelope(BrandJson.BrandFull))
-      .annotate(OpenApi.Summary, "List the brands you may read, newest first")
-      .annotateContext(needs("brands:read"))
-  )
-  .add(
-    HttpApiEndpoint.get("get", "/brands/:id")
-      .setPath(BrandId)
-      .addSuccess(Envelope(BrandJson.BrandFull))
-      .annotate(OpenApi.Summary, "Get a brand (403 brand_relationship_pending until its Brand Owner approves)")
-      .annotateContext(needs("brands:read"))
-  )
-  .add(
-    HttpApiEndpoint.patch("update", "/brands/:id")
-      .setPath(BrandId)
-      .setPayload(BrandsJson.UpdateBrand)
-      .addSuccess(Envelope(BrandJson.BrandFull))
-      .addError(WireErrors.RuleViolation)
-      .annotate(OpenApi.Summary, "Change a brand's name, contact or website")
-      .annotateContext(needs("brands:write"))
-  )
-  .addError(WireErrors.InvalidRequest)
-  .addError(WireErrors.PermissionDenied)
-  .addError(WireErrors.NotFound)
-  .addError(WireErrors.Conflict)
-  // the last middleware added runs first: Authentication, then CheckBody (see Pipeline)
-  .middleware(CheckBody)
-  .middleware(Authentication)
-  .prefix("/v1")
-{}
+export class BrandsApi extends v1(
+  HttpApiGroup.make("brands")
+    .add(
+      HttpApiEndpoint.post("create", "/brands")
+        .setPayload(BrandsJson.CreateBrand)
+        .addSuccess(Envelope(BrandJson.BrandCreated), { status: 201 })
+        .addError(WireErrors.RuleViolation)
+        .annotate(OpenApi.Summary, "Submit a brand, linked to you by a relationship its Brand Owner approves")
+        .annotateContext(needs("brands:write"))
+    )
+    .add(
+      HttpApiEndpoint.get("list", "/brands")
+        .setUrlParams(BrandsJson.ListBrandsQuery)
+        .addSuccess(ListEnvelope(BrandJson.BrandFull))
+        .annotate(OpenApi.Summary, "List the brands you may read, newest first")
+        .annotateContext(needs("brands:read"))
+    )
+    .add(
+      HttpApiEndpoint.get("get", "/brands/:id")
+        .setPath(BrandId)
+        .addSuccess(Envelope(BrandJson.BrandFull))
+        .annotate(OpenApi.Summary, "Get a brand (403 brand_relationship_pending until its Brand Owner approves)")
+        .annotateContext(needs("brands:read"))
+    )
+    .add(
+      HttpApiEndpoint.patch("update", "/brands/:id")
+        .setPath(BrandId)
+        .setPayload(BrandsJson.UpdateBrand)
+        .addSuccess(Envelope(BrandJson.BrandFull))
+        .addError(WireErrors.RuleViolation)
+        .annotate(OpenApi.Summary, "Change a brand's name, contact or website")
+        .annotateContext(needs("brands:write"))
+    )
+) {}

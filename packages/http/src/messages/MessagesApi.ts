@@ -8,56 +8,49 @@ import { MessageJson } from "@sendline/core"
 import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as WireErrors from "../envelope/WireErrors.js"
-import { Authentication, CheckBody, needs } from "../middleware/Pipeline.js"
+import { needs, v1 } from "../middleware/Pipeline.js"
 import * as MessagesJson from "./MessagesJson.js"
 
 const MessageId = Schema.Struct({ id: Schema.String })
 
 /** The messages group. @since 0.1.0 @category groups */
-export class MessagesApi extends HttpApiGroup.make("messages")
-  .add(
-    HttpApiEndpoint.post("send", "/messaging/messages")
-      .setPayload(MessagesJson.SendMessage)
-      .addSuccess(Envelope(MessageJson.MessageFull), { status: 201 })
-      .addError(WireErrors.RuleViolation)
-      .annotate(OpenApi.Summary, "Send an SMS")
-      .annotateContext(needs("messaging:send"))
-  )
-  .add(
-    HttpApiEndpoint.post("preview", "/messaging/preview")
-      .setPayload(MessagesJson.PreviewMessage)
-      .addSuccess(Envelope(MessagesJson.PreviewResult))
-      .addError(WireErrors.RuleViolation)
-      .annotate(OpenApi.Summary, "Count segments and price a body without sending")
-      .annotateContext(needs("messaging:send"))
-  )
-  .add(
-    HttpApiEndpoint.get("list", "/messaging/messages")
-      .setUrlParams(MessagesJson.ListMessagesQuery)
-      .addSuccess(ListEnvelope(MessageJson.MessageItem))
-      .annotate(OpenApi.Summary, "List messages, newest first")
-      .annotateContext(needs("messaging:read"))
-  )
-  .add(
-    HttpApiEndpoint.get("get", "/messaging/messages/:id")
-      .setPath(MessageId)
-      .addSuccess(Envelope(MessageJson.MessageFull))
-      .annotate(OpenApi.Summary, "Get a message")
-      .annotateContext(needs("messaging:read"))
-  )
-  .add(
-    HttpApiEndpoint.post("cancel", "/messaging/messages/:id/cancel")
-      .setPath(MessageId)
-      .addSuccess(Envelope(MessageJson.MessageFull))
-      .annotate(OpenApi.Summary, "Cancel a scheduled message")
-      .annotateContext(needs("messaging:send"))
-  )
-  .addError(WireErrors.InvalidRequest)
-  .addError(WireErrors.PermissionDenied)
-  .addError(WireErrors.NotFound)
-  .addError(WireErrors.Conflict)
-  // the last middleware added runs first: Authentication, then CheckBody (see Pipeline)
-  .middleware(CheckBody)
-  .middleware(Authentication)
-  .prefix("/v1")
-{}
+export class MessagesApi extends v1(
+  HttpApiGroup.make("messages")
+    .add(
+      HttpApiEndpoint.post("send", "/messaging/messages")
+        .setPayload(MessagesJson.SendMessage)
+        .addSuccess(Envelope(MessageJson.MessageFull), { status: 201 })
+        .addError(WireErrors.RuleViolation)
+        .annotate(OpenApi.Summary, "Send an SMS")
+        .annotateContext(needs("messaging:send"))
+    )
+    .add(
+      HttpApiEndpoint.post("preview", "/messaging/preview")
+        .setPayload(MessagesJson.PreviewMessage)
+        .addSuccess(Envelope(MessagesJson.PreviewResult))
+        .addError(WireErrors.RuleViolation)
+        .annotate(OpenApi.Summary, "Count segments and price a body without sending")
+        .annotateContext(needs("messaging:send"))
+    )
+    .add(
+      HttpApiEndpoint.get("list", "/messaging/messages")
+        .setUrlParams(MessagesJson.ListMessagesQuery)
+        .addSuccess(ListEnvelope(MessageJson.MessageItem))
+        .annotate(OpenApi.Summary, "List messages, newest first")
+        .annotateContext(needs("messaging:read"))
+    )
+    .add(
+      HttpApiEndpoint.get("get", "/messaging/messages/:id")
+        .setPath(MessageId)
+        .addSuccess(Envelope(MessageJson.MessageFull))
+        .annotate(OpenApi.Summary, "Get a message")
+        .annotateContext(needs("messaging:read"))
+    )
+    .add(
+      HttpApiEndpoint.post("cancel", "/messaging/messages/:id/cancel")
+        .setPath(MessageId)
+        .addSuccess(Envelope(MessageJson.MessageFull))
+        .annotate(OpenApi.Summary, "Cancel a scheduled message")
+        .annotateContext(needs("messaging:send"))
+    )
+) {}

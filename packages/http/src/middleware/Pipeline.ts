@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { type HttpApiEndpoint, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import type { Account, Permission } from "@sendline/core"
 import { Context, Schema } from "effect"
 import * as WireErrors from "../envelope/WireErrors.js"
@@ -60,3 +60,23 @@ export class CheckBody extends HttpApiMiddleware.Tag<CheckBody>()("CheckBody", {
   failure: WireErrors.InvalidRequest
 }) {}
 
+/**
+ * `group` as a group of `/v1`: under the prefix, with the refusals every authenticated endpoint may
+ * answer (400, 403, 404, 409), through `Authentication` then `CheckBody`. Applied last, once its
+ * endpoints are added (the prefix applies to the endpoints the group has).
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export const v1 = <Id extends string, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any, E, R, TopLevel extends boolean>(
+  group: HttpApiGroup.HttpApiGroup<Id, Endpoints, E, R, TopLevel>
+) =>
+  group
+    .addError(WireErrors.InvalidRequest)
+    .addError(WireErrors.PermissionDenied)
+    .addError(WireErrors.NotFound)
+    .addError(WireErrors.Conflict)
+    // the last middleware added runs first: Authentication, then CheckBody
+    .middleware(CheckBody)
+    .middleware(Authentication)
+    .prefix("/v1")
