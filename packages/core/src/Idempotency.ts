@@ -94,6 +94,20 @@ export type Key = typeof Key.Type
 export const isValidKey: (key: string) => key is Key = Schema.is(Key)
 
 /**
+ * A store wrote nothing: the record's idempotency key is held by another record of its account (a
+ * message of the account, a brand relationship of the provider), unique in the store across
+ * processes. An expected outcome, not a failure of the store: the use case looks the holder up to
+ * answer it, or releases an expired key (`internal/findOrInsert`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class IdempotencyKeyTaken extends Schema.TaggedError<IdempotencyKeyTaken>("@sendline/core/IdempotencyKeyTaken")(
+  "IdempotencyKeyTaken",
+  { accountId: Schema.String, key: Schema.String }
+) {}
+
+/**
  * What `begin` found: the key reserved for this request, or the first response to replay (whole, or
  * as what recomputes it).
  *

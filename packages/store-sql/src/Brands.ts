@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Account, Brand, BrandStore, Contact } from "@sendline/core"
+import { Account, Brand, BrandStore, Contact, Idempotency } from "@sendline/core"
 import type { Event, Pagination } from "@sendline/core"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
@@ -15,6 +15,7 @@ import { Effect, Option, Schema } from "effect"
 import type * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as Mails from "./Mails.js"
+import * as Migrations from "./Migrations.js"
 import * as Rows from "./Rows.js"
 
 /** `sendline_brands`: a brand per row, its contact as JSON. @since 0.1.0 @category tables */
@@ -42,7 +43,8 @@ const RelationshipRow = Schema.Struct({
   provider_type: Account.AccountType,
   status: Brand.RelationshipStatus,
   created_at: Rows.Int8,
-  decided_at: Schema.NullOr(Rows.Int8)
+  decided_at: Schema.NullOr(Rows.Int8),
+  idempotency_key: Schema.NullOr(Schema.String)
 })
 
 /** `sendline_brand_relationships`: a relationship per row, one per brand. @since 0.1.0 @category tables */
@@ -56,7 +58,8 @@ export const relationships = Rows.table<Brand.BrandRelationship>()(
       provider: { accountId: row.provider_account_id, name: row.provider_name, type: row.provider_type },
       status: row.status,
       createdAt: row.created_at,
-      ...(row.decided_at === null ? {} : { decidedAt: row.decided_at })
+      ...(row.decided_at === null ? {} : { decidedAt: row.decided_at }),
+      ...(row.idempotency_key === null ? {} : { idempotencyKey: row.idempotency_key })
     }),
     encode: (r) => ({
       id: r.id,
@@ -66,7 +69,8 @@ export const relationships = Rows.table<Brand.BrandRelationship>()(
       provider_type: r.provider.type,
       status: r.status,
       created_at: r.createdAt,
-      decided_at: r.decidedAt ?? null
+      decided_at: r.decidedAt ?? null,
+      idempotency_key: r.idempotencyKey ?? null
     })
   })
 )
@@ -78,7 +82,7 @@ export const relationships = Rows.table<Brand.BrandRelationship>()(
  * @category constructors
  */
 export const make = (
-  { read, sql, transaction, write }: Database.Database
+  { dialect, read, sql, transaction, unavailable, write }: Database.Database
 ): Effect.Effect<Context.Tag.Service<BrandStore.BrandStore>> => {
   /** The brands of `ids`, by id. */
   const brandsById = (ids: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, Brand.Brand>, SqlError> =>
@@ -126,14 +130,27 @@ export const make = (
       Effect.flatMap(update(move), (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(then(move), true))))
 
   return Effect.succeed(BrandStore.BrandStore.of({
+    // A transaction on both databases: the brand with everything written with it, or nothing.
     insert: (brand, relationship, written, mails) =>
-      transaction(Effect.all([
+      sql.withTransaction(Effect.all([
         sql`INSERT INTO sendline_brands ${sql.insert(brands.encode(brand))}`,
         sql`INSERT INTO sendline_brand_relationships ${sql.insert(relationships.encode(relationship))}`,
         written.length === 0 ? Effect.void : Events.insert(sql, written),
         Mails.insert(sql, mails)
-      ], { discard: true })),
+      ], { discard: true })).pipe(
+        Effect.mapError((error) => {
+          const { idempotencyKey, provider } = relationship
+          return idempotencyKey !== undefined && dialect.isUniqueViolation(error, Migrations.brandIdempotencyKeys)
+            ? new Idempotency.IdempotencyKeyTaken({ accountId: provider.accountId, key: idempotencyKey })
+            : unavailable(error)
+        })
+      ),
     findById: (id) => findLinked(sql`brand_id = ${id}`),
+    findByIdempotencyKey: (accountId, key, since) =>
+      findLinked(sql`provider_account_id = ${accountId} AND idempotency_key = ${key} AND created_at >= ${since}`),
+    releaseIdempotencyKey: (accountId, key, before) =>
+      write(Effect.asVoid(sql`UPDATE sendline_brand_relationships SET idempotency_key = NULL
+        WHERE provider_account_id = ${accountId} AND idempotency_key = ${key} AND created_at < ${before}`)),
     findRelationship: (id) => findLinked(sql`id = ${id}`),
     update: (brand) => {
       const row = brands.encode(brand)

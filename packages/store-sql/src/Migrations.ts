@@ -4,7 +4,7 @@
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
- * `0008_mails`, `0009_brands`) and the statements are those every existing database was migrated with: change
+ * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`) and the statements are those every existing database was migrated with: change
  * neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -73,6 +73,19 @@ export const ownedIdentifiers: UniqueIndex = {
   name: "sendline_owned_identifiers_key",
   table: "sendline_owned_identifiers",
   columns: ["identifier_type", "identifier_value"]
+}
+
+/**
+ * One idempotency key per provider among its brand relationships, where a relationship has one
+ * (created by `0010`: never change it, add a migration).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const brandIdempotencyKeys: UniqueIndex = {
+  name: "sendline_brand_relationships_idempotency_key_unique",
+  table: "sendline_brand_relationships",
+  columns: ["provider_account_id", "idempotency_key"]
 }
 
 /** The tables the migrations create, and the Migrator's own, by name. @since 0.1.0 @category constants */
@@ -319,6 +332,15 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       `CREATE INDEX sendline_brand_relationships_provider
       ON sendline_brand_relationships (provider_account_id, status, created_at, id)`,
       `CREATE INDEX sendline_owned_identifiers_account ON sendline_owned_identifiers (account_id)`
+    ),
+    // The idempotency key a brand was created under, kept on its relationship (the provider's
+    // key): a retry whose first answer was lost in a crash finds the brand instead of creating
+    // another. Unique per provider, so that two processes creating under one key create one brand.
+    "0010_brand_idempotency_keys": () => statements(
+      `ALTER TABLE sendline_brand_relationships ADD COLUMN idempotency_key TEXT`,
+      `CREATE UNIQUE INDEX ${brandIdempotencyKeys.name}
+        ON ${brandIdempotencyKeys.table} (${brandIdempotencyKeys.columns.join(", ")})
+        WHERE idempotency_key IS NOT NULL`
     )
 }
 

@@ -48,6 +48,8 @@ export type Provider = typeof Provider.Type
  * A relationship `rel_…` between a brand and the provider that submitted it: each brand has
  * exactly one, made with it. `decidedAt` is when the Brand Owner approved or rejected it (absent
  * while pending, and when approved at creation: the provider was the Brand Owner).
+ * `idempotencyKey` is the provider's key the brand was created under, if any: unique among the
+ * provider's relationships, so that a retry finds the brand instead of creating another.
  *
  * @since 0.1.0
  * @category models
@@ -58,7 +60,8 @@ export const BrandRelationship = Schema.Struct({
   provider: Provider,
   status: RelationshipStatus,
   createdAt: Schema.Number,
-  decidedAt: Schema.optional(Schema.Number)
+  decidedAt: Schema.optional(Schema.Number),
+  idempotencyKey: Schema.optional(Schema.String)
 })
 /** A relationship. @since 0.1.0 @category models */
 export type BrandRelationship = typeof BrandRelationship.Type

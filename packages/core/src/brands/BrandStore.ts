@@ -9,19 +9,36 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
+import type { IdempotencyKeyTaken } from "../Idempotency.js"
 import type { Mail } from "../mail/Mail.js"
 import type { Keyset } from "../Pagination.js"
 import type { Brand, BrandRelationship, BrandStatus, Linked, RelationshipStatus } from "./Brand.js"
 
 /** Brands, their relationships and their events. @since 0.1.0 @category ports */
 export class BrandStore extends Context.Tag("@sendline/core/BrandStore")<BrandStore, {
-  /** Inserts a new brand, its relationship, its events and its mails (the outbox), in one transaction: all or nothing. */
+  /**
+   * Inserts a new brand, its relationship, its events and its mails (the outbox), in one
+   * transaction: all or nothing. A relationship's `idempotencyKey` is unique among its provider's,
+   * across processes: when another relationship of the provider holds it, nothing is written and
+   * the insert fails `IdempotencyKeyTaken`.
+   */
   readonly insert: (
     brand: Brand,
     relationship: BrandRelationship,
     events: ReadonlyArray<Event>,
     mails: ReadonlyArray<Mail>
-  ) => Effect.Effect<void, StoreUnavailable>
+  ) => Effect.Effect<void, IdempotencyKeyTaken | StoreUnavailable>
+  /** The brand the provider `accountId` created under this idempotency key at or after `since`, with its relationship, if any. */
+  readonly findByIdempotencyKey: (
+    accountId: string,
+    key: string,
+    since: number
+  ) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
+  /**
+   * Takes the idempotency key `key` off the provider's relationships created before `before`, so
+   * that a new brand may be created under it once its retention has passed.
+   */
+  readonly releaseIdempotencyKey: (accountId: string, key: string, before: number) => Effect.Effect<void, StoreUnavailable>
   /** The brand `id` with its relationship, whoever's it is: the use case decides who may see it. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
   /** The relationship `id` with its brand, whoever's it is. */

@@ -13,7 +13,9 @@ import { AccountStore } from "../accounts/AccountStore.js"
 import { requirePermission } from "../accounts/Auth.js"
 import { Conflict, type InvalidRequest, invalidParameter, NotFound, PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
+import type * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
+import * as FindOrInsert from "../internal/findOrInsert.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Mail from "../mail/Mail.js"
 import * as Markets from "../Markets.js"
@@ -34,6 +36,14 @@ export interface CreateBrand {
   readonly market: string
   readonly contact: Contact.Contact
   readonly website?: string | undefined
+  /**
+   * The caller's idempotency key (`Idempotency.Key`, checked where it came in): when the caller
+   * created a brand under it within the key's 24 hours, that brand, as it is now, is the answer
+   * and nothing is created (a retry after a crash that lost the first answer); a retry that asks
+   * for another identifier or market fails `idempotency_conflict`. Creations under one key at the
+   * same moment create one brand, the answer to them all (as `Messaging.send`'s key does).
+   */
+  readonly idempotencyKey?: Idempotency.Key | undefined
 }
 
 /**
@@ -65,12 +75,13 @@ export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
   /**
    * Checks and creates a brand with its relationship to the caller (approved at once when the
    * caller is its Brand Owner, else pending), its verdict's event and, for a pending relationship,
-   * the e-mail to the brand's contact (`RelationshipMail`), in one write.
+   * the e-mail to the brand's contact (`RelationshipMail`), in one write. Under an idempotency key,
+   * the brand the caller already created under it, if any (see `CreateBrand.idempotencyKey`).
    */
   readonly create: (
     principal: Principal,
     input: CreateBrand
-  ) => Effect.Effect<Linked, RuleViolation | InvalidRequest | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<Linked, RuleViolation | InvalidRequest | PermissionDenied | Conflict | StoreUnavailable>
   /** The brands the caller may read (approved relationships, and those it owns), newest first. */
   readonly list: (
     principal: Principal,
@@ -143,6 +154,24 @@ const checkName = (name: string): Effect.Effect<string, InvalidRequest> =>
     ? Effect.fail(invalidParameter("name", "name must be at most 255 characters."))
     : Effect.succeed(name)
 
+/**
+ * Whether the brand `held` is what `input` asks to create: its identifier and market, which never
+ * change. Its name, contact and website may have been changed since (PATCH): the retry answers the
+ * brand as it is now.
+ */
+const isAskedBy = ({ brand }: Linked, input: CreateBrand): boolean =>
+  brand.identifierType === input.identifierType && brand.identifierValue === Identifier.normalise(input.identifierValue) &&
+  brand.market === input.market
+
+/** The brand that holds the key `input` was sent with: the answer when `input` asks for it, else a conflict. */
+const answerHeld = (held: Linked, input: CreateBrand): Effect.Effect<Linked, Conflict> =>
+  isAskedBy(held, input) ? Effect.succeed(held) : Effect.fail(
+    new Conflict({
+      code: "idempotency_conflict",
+      message: `This idempotency key was already used to create another brand (${held.brand.id}).`
+    })
+  )
+
 /** Builds the brands use case on the stores, the markets and the verifier. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
@@ -190,41 +219,53 @@ export const make = Effect.gen(function*() {
       }))
   }
 
+  /** The brand and relationship `input` asks for, checked in CONTRACT order, and their insert with the event and mail. */
+  const checkAndMake = (principal: Principal, input: CreateBrand, now: number) =>
+    Effect.gen(function*() {
+      const name = yield* checkName(input.name)
+      const market = yield* Markets.check(markets, input.market, "Brands of")
+      const identifierValue = yield* Identifier.checkIn(market, input.identifierType, input.identifierValue)
+      const contact = yield* Contact.check(input.contact)
+      const website = input.website === undefined ? undefined : yield* Contact.checkWebsite(input.website)
+      const account = yield* accounts.findAccount(principal.accountId)
+      if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
+      const checked: Brand = {
+        id: yield* ids.make("brand"),
+        name,
+        identifierType: input.identifierType,
+        identifierValue,
+        market: market.code,
+        status: "pending_verification",
+        contact,
+        ...(website === undefined ? {} : { website }),
+        createdAt: now
+      }
+      const brand: Brand = { ...checked, status: yield* verifier.verify(checked) }
+      const owner = yield* ownerOf(brand)
+      const relationship: BrandRelationship = {
+        id: yield* ids.make("rel"),
+        brandId: brand.id,
+        provider: { accountId: account.value.id, name: account.value.name, type: account.value.type },
+        status: Option.contains(owner, principal.accountId) ? "approved" : "pending",
+        createdAt: now,
+        ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
+      }
+      const event = yield* eventOf(brand, principal.accountId, now)
+      // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
+      const mails = relationship.status === "pending" ? [yield* Effect.provideService(Mail.make(RelationshipMail.make(brand, relationship)), IdGenerator, ids)] : []
+      const created: Linked = { brand, relationship }
+      return { created, insert: brands.insert(brand, relationship, Option.toArray(event), mails) }
+    })
+
+  // A creation with a key answers the brand the caller created under it, if any: the send path's
+  // second guard, shared (`internal/findOrInsert`).
+  const findOrInsert = FindOrInsert.make({ find: brands.findByIdempotencyKey, release: brands.releaseIdempotencyKey })
   const create = fn("Brands.create")(function*(principal: Principal, input: CreateBrand) {
     yield* requirePermission(principal, "brands:write")
-    const name = yield* checkName(input.name)
-    const market = yield* Markets.check(markets, input.market, "Brands of")
-    const identifierValue = yield* Identifier.checkIn(market, input.identifierType, input.identifierValue)
-    const contact = yield* Contact.check(input.contact)
-    const website = input.website === undefined ? undefined : yield* Contact.checkWebsite(input.website)
-    const account = yield* accounts.findAccount(principal.accountId)
-    if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
-    const now = yield* Clock.currentTimeMillis
-    const checked: Brand = {
-      id: yield* ids.make("brand"),
-      name,
-      identifierType: input.identifierType,
-      identifierValue,
-      market: market.code,
-      status: "pending_verification",
-      contact,
-      ...(website === undefined ? {} : { website }),
-      createdAt: now
-    }
-    const brand: Brand = { ...checked, status: yield* verifier.verify(checked) }
-    const owner = yield* ownerOf(brand)
-    const relationship: BrandRelationship = {
-      id: yield* ids.make("rel"),
-      brandId: brand.id,
-      provider: { accountId: account.value.id, name: account.value.name, type: account.value.type },
-      status: Option.contains(owner, principal.accountId) ? "approved" : "pending",
-      createdAt: now
-    }
-    const event = yield* eventOf(brand, principal.accountId, now)
-    // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
-    const mails = relationship.status === "pending" ? [yield* Effect.provideService(Mail.make(RelationshipMail.make(brand, relationship)), IdGenerator, ids)] : []
-    yield* brands.insert(brand, relationship, Option.toArray(event), mails)
-    return { brand, relationship } satisfies Linked
+    return yield* findOrInsert(principal.accountId, input.idempotencyKey, {
+      answerHeld: (held) => answerHeld(held, input),
+      create: (now) => checkAndMake(principal, input, now)
+    })
   })
 
   const list = fn("Brands.list")(function*(principal: Principal, paging: Pagination.Paging) {

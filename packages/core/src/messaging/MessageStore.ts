@@ -7,9 +7,10 @@
  * @since 0.1.0
  */
 import type { Effect, Option } from "effect"
-import { Context, Schema } from "effect"
+import { Context } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
+import type { IdempotencyKeyTaken } from "../Idempotency.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
 
 /** Messages and their events. @since 0.1.0 @category ports */
@@ -67,17 +68,13 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
 }>() {}
 
 /**
- * `insert` wrote nothing: the message's idempotency key is held by another message of its account.
- * An expected outcome, not a failure of the store: the caller looks the holder up
- * (`findByIdempotencyKey`) to answer it, or releases an expired key (`releaseIdempotencyKey`).
+ * `insert` wrote nothing: the message's idempotency key is held by another message of its account
+ * (`Idempotency.IdempotencyKeyTaken`, which a brand's relationship is refused with too).
  *
  * @since 0.1.0
  * @category errors
  */
-export class IdempotencyKeyTaken extends Schema.TaggedError<IdempotencyKeyTaken>("@sendline/core/IdempotencyKeyTaken")(
-  "IdempotencyKeyTaken",
-  { accountId: Schema.String, key: Schema.String }
-) {}
+export { IdempotencyKeyTaken } from "../Idempotency.js"
 
 /** Which message `findMany` looks for: its id, and the account it must belong to. @since 0.1.0 @category models */
 export interface MessageKey {

@@ -7,11 +7,10 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
 import { Conflict, type InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
-import type { Event } from "../Event.js"
 import * as MessageEvents from "./MessageEvents.js"
 import * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
-import * as KeyedLock from "../internal/keyedLock.js"
+import * as FindOrInsert from "../internal/findOrInsert.js"
 import type * as Markets from "../Markets.js"
 import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
@@ -81,9 +80,6 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
   ) => Effect.Effect<Message, NotFound | Conflict | PermissionDenied | StoreUnavailable>
 }>() {}
 
-/** The oldest `createdAt` of a message whose idempotency key still holds at `now`. */
-const keysKeptSince = (now: number): number => now - Idempotency.retentionMillis
-
 /** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
 const codePoints = (text: string): number => {
   let n = 0
@@ -143,50 +139,9 @@ export const make = Effect.gen(function*() {
       })
     )
 
-  /**
-   * Inserts `message`, whose idempotency key another message may have taken since it was looked
-   * for: a send of the same key in another process, whose message then answers this send (or
-   * conflicts with it); or a message older than `since`, the key's retention, which gives the key
-   * up for this one (once: a key taken again meanwhile is held by a send still running).
-   */
-  const insert = (
-    message: Message,
-    event: Option.Option<Event>,
-    input: SendInput,
-    since: number,
-    mayRelease = true
-  ): Effect.Effect<Message, Conflict | StoreUnavailable> =>
-    messages.insert(message, event).pipe(
-      Effect.as(message),
-      Effect.catchTag("IdempotencyKeyTaken", ({ accountId, key }) =>
-        Effect.flatMap(
-          messages.findByIdempotencyKey(accountId, key, since),
-          Option.match({
-            onSome: (held) => answerHeld(held, input),
-            onNone: () =>
-              mayRelease
-                ? Effect.zipRight(messages.releaseIdempotencyKey(accountId, key, since), insert(message, event, input, since, false))
-                : Effect.fail(
-                  new Conflict({
-                    code: "idempotency_in_progress",
-                    message: "A request with this idempotency key is still in progress."
-                  })
-                )
-          })
-        ))
-    )
-
-  // Sends of one key wait for each other, so that a later one finds the message of the first (in
-  // this process; across processes, the store's unique key refuses the second insert: see `insert`).
-  const sendingWithKey = KeyedLock.make()
-  const send = fn("Messaging.send")(
-    function*(principal: Principal, input: SendInput) {
-      yield* requirePermission(principal, "messaging:send")
-      const now = yield* Clock.currentTimeMillis
-      if (input.idempotencyKey !== undefined) {
-        const sent = yield* messages.findByIdempotencyKey(principal.accountId, input.idempotencyKey, keysKeptSince(now))
-        if (Option.isSome(sent)) return yield* answerHeld(sent.value, input)
-      }
+  /** The message `input` asks for, checked in CONTRACT order, and its insert with its event. */
+  const checkAndMake = (principal: Principal, input: SendInput, now: number) =>
+    Effect.gen(function*() {
       const market = yield* checkMarket(input.market)
       const phoneProblem = Phone.check(input.to, market.code)
       if (phoneProblem !== undefined) {
@@ -263,13 +218,19 @@ export const make = Effect.gen(function*() {
       const event = MessageEvents.isEventful(message)
         ? Option.some(MessageEvents.make(yield* ids.make("evt"), message, now))
         : Option.none()
-      return yield* insert(message, event, input, keysKeptSince(now))
-    },
-    (sendOnce, principal, input) =>
-      input.idempotencyKey === undefined
-        ? sendOnce
-        : sendingWithKey(`${principal.accountId}\u0000${input.idempotencyKey}`, sendOnce)
-  )
+      return { created: message, insert: messages.insert(message, event) }
+    })
+
+  // A send with a key answers the account's message sent with it, if any (the send path's second
+  // guard, shared with brands: `internal/findOrInsert`).
+  const findOrInsert = FindOrInsert.make({ find: messages.findByIdempotencyKey, release: messages.releaseIdempotencyKey })
+  const send = fn("Messaging.send")(function*(principal: Principal, input: SendInput) {
+    yield* requirePermission(principal, "messaging:send")
+    return yield* findOrInsert(principal.accountId, input.idempotencyKey, {
+      answerHeld: (held) => answerHeld(held, input),
+      create: (now) => checkAndMake(principal, input, now)
+    })
+  })
 
   const preview = fn("Messaging.preview")(
     function*(principal: Principal, input: { readonly body: string; readonly market?: string | undefined }) {

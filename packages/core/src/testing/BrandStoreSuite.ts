@@ -12,6 +12,7 @@ import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
 import { MailStore } from "../mail/MailStore.js"
+import { IdempotencyKeyTaken } from "../Idempotency.js"
 import { fresh, freshAccount, makeMail, T } from "./Fixtures.js"
 
 /** A verified AU brand created at `at`, with `fields` over it. */
@@ -37,6 +38,10 @@ const makeRelationship = (brand: Brand, accountId: string, status: BrandRelation
   createdAt: brand.createdAt
 })
 
+/** `relationship` under the idempotency key `key`, if given. */
+const withKey = (relationship: BrandRelationship, key: string | undefined): BrandRelationship =>
+  key === undefined ? relationship : { ...relationship, idempotencyKey: key }
+
 /** The `brand.<status>` event of `brand` for `accountId`. */
 const makeBrandEvent = (brand: Brand, accountId: string, at: number): Event => ({
   id: fresh("evt"),
@@ -47,11 +52,17 @@ const makeBrandEvent = (brand: Brand, accountId: string, at: number): Event => (
   data: { id: brand.id, status: brand.status }
 })
 
-/** Inserts a brand of `fields` with a relationship of `accountId` in `status`, without an event. */
-const insertLinked = (accountId: string, status: BrandRelationship["status"], at: number, fields: Partial<Brand> = {}) =>
+/** Inserts a brand of `fields` with a relationship of `accountId` in `status` (under `key` if given), without an event. */
+const insertLinked = (
+  accountId: string,
+  status: BrandRelationship["status"],
+  at: number,
+  fields: Partial<Brand> = {},
+  key?: string
+) =>
   Effect.gen(function*() {
     const brand = makeBrand(at, fields)
-    const relationship = makeRelationship(brand, accountId, status)
+    const relationship = withKey(makeRelationship(brand, accountId, status), key)
     yield* (yield* BrandStore).insert(brand, relationship, [], [])
     return { brand, relationship } satisfies Linked
   })
@@ -178,5 +189,74 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         [mine]
       )
       assert.deepStrictEqual(yield* brands.listRelationships(other, { status: "rejected" }, Option.none(), 10), [])
+    }))
+
+  it.effect("BrandStore: insert under a key another relationship of the provider holds fails IdempotencyKeyTaken, writing nothing", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const otherAccountId = yield* freshAccount
+      const key = fresh("idem")
+      const holder = yield* insertLinked(accountId, "pending", T, {}, key)
+      const brand = makeBrand(T + 1)
+      const again = withKey(makeRelationship(brand, accountId, "pending"), key)
+      const mail = makeMail(fresh("mail"))
+      const error = yield* Effect.flip(brands.insert(brand, again, [makeBrandEvent(brand, accountId, T + 1)], [mail]))
+      assert.deepStrictEqual(error, new IdempotencyKeyTaken({ accountId, key }))
+      assert.isTrue(Option.isNone(yield* brands.findById(brand.id)))
+      assert.isTrue(Option.isNone(yield* (yield* MailStore).findById(mail.id)))
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [])
+      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(accountId, key, 0), Option.some(holder))
+      assert.isTrue(Option.isNone(yield* brands.findByIdempotencyKey(accountId, key, T + 1)), "created before `since`")
+      assert.isTrue(Option.isNone(yield* brands.findByIdempotencyKey(accountId, fresh("idem"), 0)))
+      // the key is the provider's own; relationships without one never collide
+      const theirs = yield* insertLinked(otherAccountId, "pending", T, {}, key)
+      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(otherAccountId, key, 0), Option.some(theirs))
+      yield* insertLinked(accountId, "pending", T)
+      yield* insertLinked(accountId, "pending", T)
+    }))
+
+  it.effect("BrandStore: of concurrent inserts under one key exactly one is written; the others fail IdempotencyKeyTaken", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const key = fresh("idem")
+      const attempts = Array.from({ length: 10 }, (_, i) => {
+        const brand = makeBrand(T + i)
+        return { brand, relationship: withKey(makeRelationship(brand, accountId, "pending"), key) } satisfies Linked
+      })
+      const results = yield* Effect.all(
+        attempts.map(({ brand, relationship }) => Effect.either(brands.insert(brand, relationship, [], []))),
+        { concurrency: "unbounded" }
+      )
+      const written = attempts.filter((_, i) => results[i]!._tag === "Right")
+      assert.strictEqual(written.length, 1)
+      for (const result of results) {
+        if (result._tag === "Left") assert.deepStrictEqual(result.left, new IdempotencyKeyTaken({ accountId, key }))
+      }
+      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(accountId, key, 0), Option.some(written[0]!))
+    }))
+
+  it.effect("BrandStore: releaseIdempotencyKey takes the key off the relationships created before a time; then insert takes it", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const otherAccountId = yield* freshAccount
+      const key = fresh("idem")
+      const old = yield* insertLinked(accountId, "pending", T, {}, key)
+      const theirs = yield* insertLinked(otherAccountId, "pending", T, {}, key)
+      const brand = makeBrand(T + 86_400_000)
+      const next = withKey(makeRelationship(brand, accountId, "pending"), key)
+
+      yield* brands.releaseIdempotencyKey(accountId, key, T)
+      assert.deepStrictEqual(yield* brands.findById(old.brand.id), Option.some(old), "created at `before`: kept")
+      assert.strictEqual((yield* Effect.flip(brands.insert(brand, next, [], [])))._tag, "IdempotencyKeyTaken")
+
+      yield* brands.releaseIdempotencyKey(accountId, key, T + 1)
+      const { idempotencyKey: _, ...released } = old.relationship
+      assert.deepStrictEqual(yield* brands.findById(old.brand.id), Option.some({ brand: old.brand, relationship: released }))
+      yield* brands.insert(brand, next, [], [])
+      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(accountId, key, 0), Option.some({ brand, relationship: next }))
+      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(otherAccountId, key, 0), Option.some(theirs), "another provider's key untouched")
     }))
 }

@@ -22,14 +22,15 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
       // A body that does not decode is refused before the idempotency key is taken: not kept.
       .handleRaw("create", () =>
         Effect.all([CurrentPrincipal, payload(BrandsJson.CreateBrand)]).pipe(Effect.flatMap(([principal, create]) =>
-          Idempotent.run(principal, () =>
+          Idempotent.run(principal, (idempotencyKey) =>
             brands.create(principal, {
               name: create.name,
               identifierType: create.identifier_type,
               identifierValue: create.identifier_value,
               market: create.market,
               contact: create.contact,
-              website: create.website
+              website: create.website,
+              idempotencyKey
             }).pipe(Effect.flatMap(({ brand }) => Envelope.success(201, BrandJson.created(brand))))))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
