@@ -2,7 +2,8 @@
  * Idempotency keys of CONTRACT §1: scoped to the account, kept 24 hours; the same key with the
  * same request replays the first response, with another request it conflicts. A key left in
  * progress past `abandonedAfterMillis` (its process died before answering) is taken over by the
- * same request; `Messaging.send` then finds the message the first attempt created. A key keeps at
+ * same request; `Messaging.send` then finds the message the first attempt created (`Brands.create`
+ * its brand). A key keeps at
  * most `maxKeptBytes` of its response: a larger answer is kept as what recomputes it, which only an
  * endpoint without effect may ask for.
  *

@@ -5,8 +5,8 @@
  * a rejected one or none is 404.
  */
 import { assert, layer } from "@effect/vitest"
-import { BrandJson, EventStore, MailStore } from "@sendline/core"
-import { Effect } from "effect"
+import { BrandJson, EventStore, Idempotency, MailStore } from "@sendline/core"
+import { Clock, Effect, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
 import * as TestStores from "./stores.js"
@@ -244,6 +244,37 @@ for (const store of TestStores.all) {
           400,
           "invalid_cursor"
         )
+      }))
+
+    it.effect("a crash between the brand and its kept answer: over a minute later the retry under its Idempotency-Key answers that brand, creating nothing", () =>
+      Effect.gen(function*() {
+        const provider = yield* H.newCaller()
+        const acn = H.freshAcn()
+        const body = { ...H.brandBody(acn), contact: { ...H.brandBody(acn).contact, email: `crash-${acn}@acme.example` } }
+        const withKey = { key: provider.key, headers: { "idempotency-key": "brand-crash-1" } }
+        const first = yield* createBrand(body, withKey)
+        assert.strictEqual(first.status, 201, first.text)
+        // the brand is written; the process dies before its answer is kept
+        yield* H.crashBeforeKept(provider.accountId, "brand-crash-1")
+
+        H.assertError(yield* createBrand(body, withKey), 409, "idempotency_in_progress")
+        yield* TestClock.adjust(Idempotency.abandonedAfterMillis + 1)
+        H.assertError(yield* createBrand({ ...body, name: "Other" }, withKey), 409, "idempotency_conflict")
+        const retry = yield* createBrand(body, withKey)
+        assert.strictEqual(retry.status, 201, retry.text)
+        assert.isNull(retry.headers.get("idempotent-replayed"))
+        assert.deepStrictEqual(retry.json.data, first.json.data, "the same brand, in the same creation form")
+        const replay = yield* createBrand(body, withKey)
+        assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
+        assert.strictEqual(replay.text, retry.text)
+
+        const relationships = yield* H.request("GET", "/v1/brand-relationships", { key: provider.key })
+        assert.deepStrictEqual(relationships.json.data.map((r: { brand: { id: string } }) => r.brand.id), [first.json.data.id])
+        const events = yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, first.json.data.id)
+        assert.deepStrictEqual(events.map((e) => e.type), ["brand.verified"])
+        // every mail due (the file's other tests' too, left claimable: lease 0), to count ours
+        const due = yield* (yield* MailStore.MailStore).claim((yield* Clock.currentTimeMillis) + 86_400_000, 10_000, 0)
+        assert.strictEqual(due.filter((mail) => mail.to === body.contact.email).length, 1)
       }))
   })
 }

@@ -174,14 +174,8 @@ layer(H.layer())("Idempotency-Key", (it) => {
       const caller = yield* freshCaller
       const first = yield* H.send(H.validSend, withKey("crash-1", caller))
       assert.strictEqual(first.status, 201, first.text)
-      // What a crash before the answer was kept leaves behind: the message, and the key still in
-      // progress (the reservation's fingerprint is read back from the store, then held afresh).
-      const store = yield* IdempotencyStore.IdempotencyStore
-      const now = yield* Clock.currentTimeMillis
-      const probe = { accountId: caller.accountId, key: "crash-1", fingerprint: "probe", createdAt: now, response: Option.none() }
-      const held = Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
-      yield* store.release(held)
-      yield* store.reserve({ ...held, createdAt: now, response: Option.none() }, { expired: 0, abandoned: 0 })
+      // the message is written; the process dies before its answer is kept
+      yield* H.crashBeforeKept(caller.accountId, "crash-1")
 
       H.assertError(yield* H.send(H.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
       yield* TestClock.adjust(Idempotency.abandonedAfterMillis)

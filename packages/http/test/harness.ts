@@ -9,9 +9,9 @@
  */
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
-import { Admin, BrandVerifier, Demo, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
+import { Admin, BrandVerifier, Demo, IdempotencyStore, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Context, Effect, Layer, Schema, TestClock } from "effect"
+import { Clock, Context, Effect, Layer, Option, Schema, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as Listener from "../src/server/Listener.js"
 import * as Server from "../src/server/Server.js"
@@ -253,3 +253,17 @@ export const layer = <S = Stores.Stores>(
     Layer.provideMerge(Layer.effectDiscard(TestClock.setTime(start)))
   )
 }
+
+/**
+ * What a crash before the answer to `key` of `accountId` was kept leaves behind: the key in
+ * progress, reserved now (the reservation's fingerprint is read back from the store, then held afresh).
+ */
+export const crashBeforeKept = (accountId: string, key: string) =>
+  Effect.gen(function*() {
+    const store = yield* IdempotencyStore.IdempotencyStore
+    const now = yield* Clock.currentTimeMillis
+    const probe = { accountId, key, fingerprint: "probe", createdAt: now, response: Option.none() }
+    const held = Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
+    yield* store.release(held)
+    yield* store.reserve({ ...held, createdAt: now, response: Option.none() }, { expired: 0, abandoned: 0 })
+  })

@@ -1,8 +1,8 @@
 /**
  * `BrandStore` on SQL: the tables `sendline_brands` and `sendline_brand_relationships`, a brand
  * written with its relationship, its events (`Events`) and its mails (`Mails`) in one transaction
- * (the outbox), its
- * status and its relationship's moved only from the status stored.
+ * (the outbox), its status and its relationship's moved only from the status stored. A
+ * relationship's `idempotency_key` is unique per provider (`Migrations.brandIdempotencyKeys`).
  *
  * @since 0.1.0
  */
