@@ -62,6 +62,7 @@ export * as MailSender from "./mail/MailSender.js"
 export * as MailStore from "./mail/MailStore.js"
 
 // --- Sender IDs --------------------------------------------------------------------------------
+export * as DomainMatch from "./senderIds/DomainMatch.js"
 export * as SenderId from "./senderIds/SenderId.js"
 export * as SenderIdStore from "./senderIds/SenderIdStore.js"
 
