@@ -23,6 +23,7 @@ import { IdGenerator } from "../Ids.js"
 import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
+import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as UseCase from "../internal/useCase.js"
 
@@ -75,13 +76,14 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   readonly createKey: (input: CreateKey) => Effect.Effect<IssuedKey, InvalidRequest | NotFound | StoreUnavailable>
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
   /**
-   * Records a Sender ID registered elsewhere as `registered` for a year; when the account already
+   * Records a Sender ID registered elsewhere as `registered` for a year, if it keeps its market's
+   * rules (`SenderIdRules`, else `invalid_sender_id`); when the account already
    * has it registered in the market, that record is the answer. A Sender ID another brand holds in
    * the market (a live record of any account with another brand name) is `sender_id_taken`.
    */
   readonly importSenderId: (
     input: ImportSenderId
-  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | Conflict | StoreUnavailable>
+  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | RuleViolation | NotFound | Conflict | StoreUnavailable>
 }>() {}
 
 /** Builds the administration use case on the account and Sender ID stores. @since 0.1.0 @category constructors */
@@ -99,7 +101,10 @@ export const make = Effect.gen(function*() {
     )
 
   const requireMarket = (code: string) =>
-    Option.isSome(markets.get(code)) ? Effect.void : invalidParameter("market", `Market ${code} is not configured.`)
+    Option.match(markets.get(code), {
+      onNone: () => invalidParameter("market", `Market ${code} is not configured.`),
+      onSome: Effect.succeed
+    })
 
   /** A Brand Owner's identifiers: each of a type some market takes, valid, normalised, each once. */
   const checkIdentifiers = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
@@ -202,10 +207,7 @@ export const make = Effect.gen(function*() {
   const importSenderId = fn("Admin.importSenderId")(
     function*(input: ImportSenderId) {
       yield* requireAccount(input.accountId)
-      if (!SenderId.isValidFormat(input.senderId)) {
-        return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
-      }
-      yield* requireMarket(input.market)
+      yield* SenderIdRules.check(yield* requireMarket(input.market), input.senderId)
       if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
       const now = yield* Clock.currentTimeMillis
       // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
