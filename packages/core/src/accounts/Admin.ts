@@ -24,7 +24,7 @@ import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as UseCase from "../internal/useCase.js"
 
 /**
@@ -78,8 +78,9 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   /**
    * Records a Sender ID registered elsewhere as `registered` for a year, if it keeps its market's
    * rules (`SenderIdRules`, else `invalid_sender_id`); when the account already
-   * has it registered in the market, that record is the answer. A Sender ID another brand holds in
-   * the market (a live record of any account with another brand name) is `sender_id_taken`.
+   * has it registered in the market under this brand, that record is the answer. A Sender ID
+   * another brand holds in the market, in any case (a live record of any account with another brand
+   * name), is `sender_id_taken`, however many imports run at once.
    */
   readonly importSenderId: (
     input: ImportSenderId
@@ -210,20 +211,10 @@ export const make = Effect.gen(function*() {
       yield* SenderIdRules.check(yield* requireMarket(input.market), input.senderId)
       if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
       const now = yield* Clock.currentTimeMillis
-      // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
-      // accounts send for it.
-      const holders = yield* senderIds.findHeld(input.senderId, input.market)
-      const other = holders.find((record) => record.brandName !== input.brandName && SenderId.holdsAt(record, now))
-      if (other !== undefined) {
-        return yield* new Conflict({
-          code: "sender_id_taken",
-          message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${other.brandName}).`
-        })
-      }
-      // Importing again answers the live registration already recorded, rather than a second one
-      // (found among the holders just read: the account's own, registered and not expired).
-      const existing = holders.find((record) => record.accountId === input.accountId && SenderId.canSend(record, now))
-      if (existing !== undefined) return existing
+      // Importing again answers the account's live registration of it under this brand, rather
+      // than a second one.
+      const existing = yield* findSendable(senderIds, input.accountId, input.senderId, input.market, now)
+      if (Option.isSome(existing) && existing.value.brandName === input.brandName) return existing.value
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
         accountId: input.accountId,
@@ -235,7 +226,13 @@ export const make = Effect.gen(function*() {
         registeredAt: now,
         expiresAt: now + SenderId.termMillis
       }
-      yield* senderIds.insert(record)
+      // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
+      // accounts send for it, in any case: the store holds it, so two imports at once cannot both.
+      yield* Effect.catchTag(senderIds.insert(record), "SenderIdTaken", (taken) =>
+        new Conflict({
+          code: "sender_id_taken",
+          message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${taken.brandName}).`
+        }))
       return record
     }
   )
