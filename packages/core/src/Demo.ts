@@ -121,7 +121,8 @@ export const ensure = Effect.gen(function*() {
         createdAt: now,
         registeredAt: now,
         expiresAt: now + SenderId.termMillis
-      })
+      }).pipe(Effect.catchTag("SenderIdTaken", ({ brandName }) =>
+        Effect.logWarning(`Demo: Sender ID ${senderId} in ${market.code} is held by brand ${brandName}; no demo Sender ID there`)))
     )
     for (const network of market.networks) {
       const operatorId = fixedId("acct", `operator/${market.code}/${network}`)

@@ -1,6 +1,6 @@
 /**
  * Markets are configuration (CONTRACT §3): currency, per-segment price, the legal identifier types
- * a brand may use, and the operator networks that review Sender IDs.
+ * a brand may use, the operator networks that review Sender IDs, and the market's Sender ID rules.
  *
  * @since 0.1.0
  */
@@ -10,6 +10,23 @@ import { rule, type RuleViolation } from "./Errors.js"
 import * as CountryCode from "./internal/countryCode.js"
 import type * as Message from "./messaging/Message.js"
 
+/**
+ * A market's rules for Sender IDs, over CONTRACT §3's format (1–11 letters, digits or spaces, with
+ * a letter, no outer space): the fewest characters, words it must never contain, and words it must
+ * not consist of alone. Words are compared case-insensitively (`SenderIdRules.check`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SenderIdRules {
+  /** The fewest characters a Sender ID has (at most 11, as §3 allows). */
+  readonly minLength: number
+  /** Words a Sender ID never contains, anywhere in it (ACMA: `Unverified`). */
+  readonly forbiddenWords: ReadonlyArray<string>
+  /** Generic words a Sender ID must not consist of alone, one or several of them (ACMA's restricted words). */
+  readonly restrictedWords: ReadonlyArray<string>
+}
+
 /** One configured market. Prices are decimal strings with up to 4 places. @since 0.1.0 @category models */
 export interface Market {
   readonly code: string
@@ -17,11 +34,33 @@ export interface Market {
   readonly pricePerSegment: string
   readonly identifierTypes: ReadonlyArray<string>
   readonly networks: ReadonlyArray<string>
+  /** The market's Sender ID rules; without them, CONTRACT §3's format alone. */
+  readonly senderIdRules?: SenderIdRules | undefined
+}
+
+/**
+ * The restricted generic words of ACMA's SMS Sender ID Register (acma.gov.au, "3.1 Ensure your sender
+ * IDs meet the valid use case rules", and the list it publishes): a Sender ID of these alone is refused.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const acmaRestrictedWords: ReadonlyArray<string> = [
+  "account", "alert", "anti-fraud", "assist", "assistance", "bank", "banking", "bill", "billing", "delivery",
+  "help", "important", "info", "information", "message", "notice", "notify", "package", "password", "sale",
+  "secure", "security", "service", "support", "tax", "urgent", "verified", "verify"
+]
+
+/** AU's Sender ID rules, those of ACMA's SMS Sender ID Register: 2–11 characters, never `Unverified`, not restricted words alone. @since 0.1.0 @category constants */
+export const acmaSenderIdRules: SenderIdRules = {
+  minLength: 2,
+  forbiddenWords: ["unverified"],
+  restrictedWords: acmaRestrictedWords
 }
 
 /** The default markets of CONTRACT §3. @since 0.1.0 @category constants */
 export const defaults: ReadonlyArray<Market> = [
-  { code: "AU", currency: "AUD", pricePerSegment: "0.0500", identifierTypes: ["ABN", "ACN"], networks: ["telstra", "optus", "vodafone"] },
+  { code: "AU", currency: "AUD", pricePerSegment: "0.0500", identifierTypes: ["ABN", "ACN"], networks: ["telstra", "optus", "vodafone"], senderIdRules: acmaSenderIdRules },
   { code: "NZ", currency: "NZD", pricePerSegment: "0.0600", identifierTypes: ["NZBN"], networks: ["spark", "one", "2degrees"] },
   { code: "SG", currency: "SGD", pricePerSegment: "0.0400", identifierTypes: ["UEN"], networks: ["singtel", "starhub", "m1"] },
   { code: "GB", currency: "GBP", pricePerSegment: "0.0350", identifierTypes: ["CRN"], networks: ["ee", "vodafone", "o2", "three"] }

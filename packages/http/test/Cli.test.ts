@@ -28,6 +28,12 @@ describe("sendline CLI", () => {
     const sid = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "Acme", "--market", "AU", "--brand-name", "Acme Pty")
     expect(sid.code).toBe(0)
     expect(JSON.parse(sid.stdout)).toMatchObject({ sender_id: "Acme", market: "AU", status: "registered" })
+    const taken = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "ACME", "--market", "AU", "--brand-name", "Other Pty")
+    expect([taken.code, taken.stdout]).toEqual([1, ""])
+    expect(taken.stderr).toContain("sendline: sender_id_taken: Sender ID ACME is held in AU by another brand (Acme Pty).")
+    const restricted = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "Alert", "--market", "AU", "--brand-name", "Acme Pty")
+    expect(restricted.code).toBe(1)
+    expect(restricted.stderr).toContain("sendline: invalid_sender_id: sender_id must not consist only of restricted generic words in AU")
 
     const dated = await sendline(env, "keys", "create", "--account", acct.id, "--permissions", "messaging:read", "--expires-at", "2030-01-31")
     expect(dated.code).toBe(0)

@@ -65,6 +65,22 @@ layer(H.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)", (it) =
       assert.deepStrictEqual(listed.json.data, [])
     }))
 
+  it.effect("a Sender ID breaking AU's Sender ID rules (ACMA's) is 422 invalid_sender_id naming the rule; NZ keeps §3's", () =>
+    Effect.gen(function*() {
+      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+      for (const [senderId, rule] of [
+        ["A", "at least 2 characters in AU"],
+        ["UNVERIFIED", "must not contain the word unverified"],
+        ["Bank Alert", "must not consist only of restricted generic words in AU"]
+      ] as const) {
+        const reply = yield* H.send({ ...H.validSend, sender_id: senderId }, { key: caller.key })
+        H.assertError(reply, 422, "invalid_sender_id", "sender_id")
+        assert.include(reply.json.error.message, rule, senderId)
+      }
+      const nz = yield* H.send({ ...H.validSend, sender_id: "Alert", to: "+64211234567", market: "NZ" }, { key: caller.key })
+      H.assertError(nz, 422, "sender_id_not_registered", "sender_id")
+    }))
+
   it.effect("a Sender ID registered for another market of the same account is not registered here", () =>
     Effect.gen(function*() {
       const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })

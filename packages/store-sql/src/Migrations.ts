@@ -4,7 +4,7 @@
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
- * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`) and the statements are those every existing database was migrated with: change
+ * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`) and the statements are those every existing database was migrated with: change
  * neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -13,7 +13,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 
 /**
  * The words of DDL that differ between the databases.
@@ -88,6 +88,20 @@ export const brandIdempotencyKeys: UniqueIndex = {
   columns: ["provider_account_id", "idempotency_key"]
 }
 
+/**
+ * One brand per Sender ID string in a market, case-insensitively (CONTRACT §6): the primary key of
+ * `sendline_sender_id_holds`, keyed by `SenderId.holdKey` (created by `0011`: never change it, add
+ * a migration).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const senderIdHolds: UniqueIndex = {
+  name: "sendline_sender_id_holds_key",
+  table: "sendline_sender_id_holds",
+  columns: ["market", "sender_id_key"]
+}
+
 /** The tables the migrations create, and the Migrator's own, by name. @since 0.1.0 @category constants */
 export const tables: ReadonlyArray<string> = [
   "sendline_accounts",
@@ -100,6 +114,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_messages",
   table,
   "sendline_owned_identifiers",
+  "sendline_sender_id_holds",
   "sendline_sender_ids",
   "sendline_webhook_subscriptions"
 ]
@@ -341,7 +356,47 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       `CREATE UNIQUE INDEX ${brandIdempotencyKeys.name}
         ON ${brandIdempotencyKeys.table} (${brandIdempotencyKeys.columns.join(", ")})
         WHERE idempotency_key IS NOT NULL`
-    )
+    ),
+    // Who holds a Sender ID string in a market (CONTRACT §6: one brand while not rejected or
+    // expired), a key of the database so that two brands registering or importing one string at
+    // once cannot both hold it; in lower case, as regulators compare Sender IDs. A record inserts
+    // or takes over the hold in the transaction that writes it (`SenderIds`); the records of a
+    // string are found by the same lower case. Filled from the records that hold now, oldest first:
+    // a string live under several brands is held by the oldest one's, with a warning naming both.
+    "0011_sender_id_holds": (d) =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* statements(
+          `CREATE TABLE ${senderIdHolds.table} (
+      market TEXT NOT NULL,
+      sender_id_key TEXT NOT NULL,
+      brand_name TEXT NOT NULL,
+      CONSTRAINT ${senderIdHolds.name} PRIMARY KEY (${senderIdHolds.columns.join(", ")})
+    )${d.keyedTableOptions}`,
+          `CREATE INDEX sendline_sender_ids_held ON sendline_sender_ids (market, lower(sender_id))`
+        )
+        const now = yield* Clock.currentTimeMillis
+        const live = yield* sql<{ readonly id: string; readonly sender_id: string; readonly market: string; readonly brand_name: string }>`
+          SELECT id, sender_id, market, brand_name FROM sendline_sender_ids
+          WHERE status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${now})
+          ORDER BY created_at, id`
+        const holders = new Map<string, string>()
+        for (const record of live) {
+          const senderIdKey = record.sender_id.toLowerCase()
+          const key = JSON.stringify([record.market, senderIdKey])
+          const holder = holders.get(key)
+          if (holder === undefined) {
+            holders.set(key, record.brand_name)
+            yield* sql`INSERT INTO sendline_sender_id_holds ${
+              sql.insert({ market: record.market, sender_id_key: senderIdKey, brand_name: record.brand_name })
+            }`
+          } else if (holder !== record.brand_name) {
+            yield* Effect.logWarning(
+              `Migration 0011: Sender ID ${record.sender_id} in ${record.market} is held by brand ${holder}, not by ${record.brand_name} of record ${record.id}`
+            )
+          }
+        }
+      })
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { Account, Message } from "@sendline/core"
-import { AccountStore, Errors, MessageStore } from "@sendline/core"
+import { AccountStore, Errors, MessageStore, SenderId, SenderIdStore } from "@sendline/core"
 import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Accounts, Migrations, Rows } from "@sendline/store-sql"
+import { Accounts, Migrations, Rows, SenderIds } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Cause, Context, Effect, Exit, Layer, Option } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -27,6 +27,10 @@ afterAll(() => {
 })
 
 /** A CPaaS account with no identifiers, created at time 0. */
+/** Back to a database before migration 0011: no Sender ID holds. */
+const undoSenderIdHolds = (sql: SqlClient.SqlClient) =>
+  Effect.zipRight(sql`DROP TABLE sendline_sender_id_holds`, sql`DROP INDEX sendline_sender_ids_held`)
+
 const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>): Account.Account => ({
   id,
   name,
@@ -112,6 +116,7 @@ describe("SqliteStore", () => {
       yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
       // and of every later migration: the Migrator runs only those after the last one recorded
+      yield* undoSenderIdHolds(sql) // 0011
       yield* sql`DROP TABLE sendline_brand_relationships` // 0009
       yield* sql`DROP TABLE sendline_brands`
       yield* sql`DROP TABLE sendline_mails` // 0008
@@ -155,6 +160,7 @@ describe("SqliteStore", () => {
       const sql = yield* SqlClient.SqlClient
       const stores = yield* SqliteStore.make
       // back to a database of 0006, whose brand accounts list identifiers unchecked, some twice
+      yield* undoSenderIdHolds(sql) // 0011, which runs again too
       yield* sql`DROP TABLE sendline_brand_relationships` // 0009, which runs again too
       yield* sql`DROP TABLE sendline_brands`
       yield* sql`DROP TABLE sendline_mails` // 0008, which runs again too: the Migrator runs those after the last one recorded
@@ -187,6 +193,42 @@ describe("SqliteStore", () => {
       assert.deepStrictEqual(listed, [["ABN:51824753556", "CRN:SC123456"], ["ACN:010499966"], [], ["UEN:196800306E"]])
       const taken = yield* Effect.flip(accounts.insertAccount(account("acct_late", 3, [["ABN", "51824753556"]])))
       assert.deepStrictEqual(taken, new AccountStore.IdentifierTaken({ accountId: "acct_late" }))
+    }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
+
+  it.effect("migration 0011 gives each live Sender ID string the brand of its oldest live record, in any case, then holds it theirs", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const stores = yield* SqliteStore.make
+      // back to a database of 0010, whose records of one string may be live under several brands
+      yield* undoSenderIdHolds(sql)
+      yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 11`
+      yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount("acct_a", "A", []))
+      const now = yield* Clock.currentTimeMillis
+      const record = (id: string, senderId: string, brandName: string, createdAt: number, fields: Partial<SenderId.SenderIdRecord> = {}) =>
+        Fixtures.makeSenderId("acct_a", { id, senderId, brandName, ...fields }, createdAt)
+      const old = [
+        record("sid_1", "Acme", "Acme Pty", now + 2),
+        record("sid_2", "ACME", "Rival Pty", now + 1), // live under a second brand: a warning, no hold
+        record("sid_3", "Acme", "Acme Pty", now), // the oldest live record of "acme" in AU: its brand holds it
+        record("sid_4", "Bolt", "Bolt Pty", now, { status: "rejected" }), // holds nothing
+        record("sid_5", "Bolt", "Late Pty", now + 1),
+        record("sid_6", "Cove", "Gone Pty", now - SenderId.termMillis), // overdue: holds nothing
+        record("sid_7", "Acme", "Acme Pty", now, { market: "NZ" })
+      ]
+      for (const r of old) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(SenderIds.senderIds.encode(r))}`
+
+      yield* SqliteStore.make
+      const holds = yield* sql<{ market: string; sender_id_key: string; brand_name: string }>`SELECT market, sender_id_key, brand_name
+        FROM sendline_sender_id_holds ORDER BY market, sender_id_key`
+      assert.deepStrictEqual(holds.map((h) => [h.market, h.sender_id_key, h.brand_name]), [
+        ["AU", "acme", "Acme Pty"],
+        ["AU", "bolt", "Late Pty"],
+        ["NZ", "acme", "Acme Pty"]
+      ])
+      const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
+      const taken = yield* Effect.flip(senderIds.insert(record("sid_8", "aCME", "Rival Pty", now + 3)))
+      assert.deepStrictEqual(taken, new SenderIdStore.SenderIdTaken({ senderId: "aCME", market: "AU", brandName: "Acme Pty" }))
+      yield* senderIds.insert(record("sid_9", "Cove", "New Pty", now + 3))
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
   it.effect("a file database runs in WAL mode with foreign keys on", () =>

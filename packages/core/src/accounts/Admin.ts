@@ -23,7 +23,8 @@ import { IdGenerator } from "../Ids.js"
 import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import * as SenderIdRules from "../senderIds/SenderIdRules.js"
+import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as UseCase from "../internal/useCase.js"
 
 /**
@@ -75,13 +76,15 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   readonly createKey: (input: CreateKey) => Effect.Effect<IssuedKey, InvalidRequest | NotFound | StoreUnavailable>
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
   /**
-   * Records a Sender ID registered elsewhere as `registered` for a year; when the account already
-   * has it registered in the market, that record is the answer. A Sender ID another brand holds in
-   * the market (a live record of any account with another brand name) is `sender_id_taken`.
+   * Records a Sender ID registered elsewhere as `registered` for a year, if it keeps its market's
+   * rules (`SenderIdRules`, else `invalid_sender_id`); when the account already
+   * has it registered in the market under this brand, that record is the answer. A Sender ID
+   * another brand holds in the market, in any case (a live record of any account with another brand
+   * name), is `sender_id_taken`, however many imports run at once.
    */
   readonly importSenderId: (
     input: ImportSenderId
-  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | NotFound | Conflict | StoreUnavailable>
+  ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | RuleViolation | NotFound | Conflict | StoreUnavailable>
 }>() {}
 
 /** Builds the administration use case on the account and Sender ID stores. @since 0.1.0 @category constructors */
@@ -99,7 +102,10 @@ export const make = Effect.gen(function*() {
     )
 
   const requireMarket = (code: string) =>
-    Option.isSome(markets.get(code)) ? Effect.void : invalidParameter("market", `Market ${code} is not configured.`)
+    Option.match(markets.get(code), {
+      onNone: () => invalidParameter("market", `Market ${code} is not configured.`),
+      onSome: Effect.succeed
+    })
 
   /** A Brand Owner's identifiers: each of a type some market takes, valid, normalised, each once. */
   const checkIdentifiers = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
@@ -202,26 +208,13 @@ export const make = Effect.gen(function*() {
   const importSenderId = fn("Admin.importSenderId")(
     function*(input: ImportSenderId) {
       yield* requireAccount(input.accountId)
-      if (!SenderId.isValidFormat(input.senderId)) {
-        return yield* invalidParameter("sender_id", SenderId.invalidFormatMessage)
-      }
-      yield* requireMarket(input.market)
+      yield* SenderIdRules.check(yield* requireMarket(input.market), input.senderId)
       if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
       const now = yield* Clock.currentTimeMillis
-      // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
-      // accounts send for it.
-      const holders = yield* senderIds.findHeld(input.senderId, input.market)
-      const other = holders.find((record) => record.brandName !== input.brandName && SenderId.holdsAt(record, now))
-      if (other !== undefined) {
-        return yield* new Conflict({
-          code: "sender_id_taken",
-          message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${other.brandName}).`
-        })
-      }
-      // Importing again answers the live registration already recorded, rather than a second one
-      // (found among the holders just read: the account's own, registered and not expired).
-      const existing = holders.find((record) => record.accountId === input.accountId && SenderId.canSend(record, now))
-      if (existing !== undefined) return existing
+      // Importing again answers the account's live registration of it under this brand, rather
+      // than a second one.
+      const existing = yield* findSendable(senderIds, input.accountId, input.senderId, input.market, now)
+      if (Option.isSome(existing) && existing.value.brandName === input.brandName) return existing.value
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
         accountId: input.accountId,
@@ -233,7 +226,13 @@ export const make = Effect.gen(function*() {
         registeredAt: now,
         expiresAt: now + SenderId.termMillis
       }
-      yield* senderIds.insert(record)
+      // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
+      // accounts send for it, in any case: the store holds it, so two imports at once cannot both.
+      yield* Effect.catchTag(senderIds.insert(record), "SenderIdTaken", (taken) =>
+        new Conflict({
+          code: "sender_id_taken",
+          message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${taken.brandName}).`
+        }))
       return record
     }
   )

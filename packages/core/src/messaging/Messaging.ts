@@ -18,7 +18,7 @@ import type { Message, MessageFilter } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 import { MessagingConfig } from "./MessagingConfig.js"
 import * as Phone from "./Phone.js"
-import * as SenderId from "../senderIds/SenderId.js"
+import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as Segments from "./Segments.js"
 import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
@@ -147,9 +147,7 @@ export const make = Effect.gen(function*() {
       if (phoneProblem !== undefined) {
         return yield* rule(phoneProblem, "to", phoneMessages[phoneProblem](input.to, market.code))
       }
-      if (!SenderId.isValidFormat(input.senderId)) {
-        return yield* rule("invalid_sender_id", "sender_id", SenderId.invalidFormatMessage)
-      }
+      yield* SenderIdRules.check(market, input.senderId)
       const registered = yield* findSendable(senderIds, principal.accountId, input.senderId, market.code, now)
       if (Option.isNone(registered)) {
         return yield* rule(

@@ -45,6 +45,9 @@ export const canSend = (record: SenderIdRecord, now: number): boolean =>
 export const holdsAt = (record: SenderIdRecord, now: number): boolean =>
   record.status !== "rejected" && record.status !== "expired" && (record.expiresAt === undefined || record.expiresAt > now)
 
+/** The form in which Sender ID strings are held and compared, as regulators compare them: lower case (`SENDLINE` is `Sendline`). @since 0.1.0 @category keys */
+export const holdKey = (senderId: string): string => senderId.toLowerCase()
+
 /** A Sender ID term: 365 days. @since 0.1.0 @category constants */
 export const termMillis = 365 * 86_400_000
 

@@ -5,9 +5,9 @@
  */
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import type { SenderIdRecord } from "../senderIds/SenderId.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import { SenderIdStore, SenderIdTaken } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
 import { fresh, freshAccount, makeSenderId, T } from "./Fixtures.js"
 
@@ -73,6 +73,72 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const found = yield* senderIds.findHeld(senderId, "AU")
       assert.deepStrictEqual([...found].sort((a, b) => a.id.localeCompare(b.id)), held)
       assert.deepStrictEqual(yield* senderIds.findHeld(fresh("H"), "AU"), [])
+      const inAnotherCase = yield* senderIds.findHeld(senderId.toUpperCase(), "AU")
+      assert.deepStrictEqual([...inAnotherCase].sort((a, b) => a.id.localeCompare(b.id)), held, "in any case")
+    }))
+
+  it.effect("SenderIdStore: of two inserts at once of one Sender ID in two cases under two brands, exactly one succeeds", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const senderId = fresh("Race")
+      for (let round = 0; round < 5; round++) {
+        const market = ["AU", "NZ", "SG", "GB", "US"][round]!
+        const both = [
+          makeSenderId(yield* freshAccount, { senderId, market, brandName: "Lower Pty" }),
+          makeSenderId(yield* freshAccount, { senderId: senderId.toUpperCase(), market, brandName: "Upper Pty" })
+        ]
+        const outcomes = yield* Effect.all(both.map((record) => Effect.either(senderIds.insert(record))), { concurrency: "unbounded" })
+        const winners = both.filter((_, i) => Either.isRight(outcomes[i]!))
+        assert.strictEqual(winners.length, 1, "one insert succeeds")
+        const loser = both.find((record) => record !== winners[0])!
+        assert.deepStrictEqual(
+          outcomes.find(Either.isLeft)?.left,
+          new SenderIdTaken({ senderId: loser.senderId, market, brandName: winners[0]!.brandName })
+        )
+        assert.isTrue(Option.isNone(yield* senderIds.findById(loser.accountId, loser.id)), "the loser is not written")
+        assert.deepStrictEqual(yield* senderIds.findHeld(senderId, market), [winners[0]!])
+      }
+    }))
+
+  it.effect("SenderIdStore: a brand holds a string with several records, from several accounts, in any case; another brand is SenderIdTaken", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const senderId = fresh("Same")
+      const mine = { senderId, brandName: "Same Pty" }
+      const accountId = yield* freshAccount
+      yield* senderIds.insert(makeSenderId(accountId, mine))
+      yield* senderIds.insert(makeSenderId(accountId, mine, T + 1))
+      yield* senderIds.insert(makeSenderId(yield* freshAccount, { ...mine, senderId: senderId.toUpperCase() }, T + 2))
+      const other = makeSenderId(yield* freshAccount, { senderId: senderId.toLowerCase(), brandName: "Other Pty" }, T + 3)
+      assert.deepStrictEqual(
+        yield* Effect.flip(senderIds.insert(other)),
+        new SenderIdTaken({ senderId: other.senderId, market: "AU", brandName: "Same Pty" })
+      )
+      yield* senderIds.insert({ ...other, id: fresh("sid"), market: "NZ" })
+    }))
+
+  it.effect("SenderIdStore: a rejected, expired or overdue record does not hold its string; a brand's live record takes it", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const senderId = fresh("Gone")
+      const insertAs = (brandName: string, fields: Partial<SenderIdRecord>, at: number) =>
+        Effect.either(Effect.flatMap(freshAccount, (accountId) => senderIds.insert(makeSenderId(accountId, { senderId, brandName, ...fields }, at))))
+      // records that never held it
+      assert.isTrue(Either.isRight(yield* insertAs("First Pty", { status: "rejected" }, T)))
+      assert.isTrue(Either.isRight(yield* insertAs("Second Pty", { status: "expired" }, T)))
+      // a live record holds it until its expires_at
+      assert.isTrue(Either.isRight(yield* insertAs("Third Pty", { expiresAt: T + 1_000 }, T)))
+      assert.isTrue(Either.isLeft(yield* insertAs("Fourth Pty", {}, T + 999)), "held until it expires")
+      assert.isTrue(Either.isRight(yield* insertAs("Fourth Pty", {}, T + 1_000)), "released once it is overdue")
+      assert.deepStrictEqual(
+        yield* insertAs("Third Pty", {}, T + 1_001),
+        Either.left(new SenderIdTaken({ senderId, market: "AU", brandName: "Fourth Pty" }))
+      )
+      // a pending record holds it too
+      const pending = fresh("Wait")
+      const pendingRecord = makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Fifth Pty", status: "pending" })
+      yield* senderIds.insert(pendingRecord)
+      assert.isTrue(Either.isLeft(yield* Effect.either(senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Sixth Pty" })))))
     }))
 
   it.effect("SenderIdStore: findRegistered answers the newest of several registered records", () =>

@@ -87,6 +87,18 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       assert.notStrictEqual((yield* admin.importSenderId({ ...input, market: "NZ" })).id, first.id)
     }))
 
+  it.effect("importing a Sender ID that breaks its market's rules is invalid_sender_id naming the rule; another market's rules may allow it", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const account = yield* admin.createAccount({ name: "Ruled", type: "cpaas", adminEmail: "ops@ruled.test" })
+      const input = { accountId: account.id, senderId: "Billing", market: "AU", brandName: "Billing Pty" }
+      const error = yield* Effect.flip(admin.importSenderId(input))
+      assert.strictEqual(error.code, "invalid_sender_id")
+      assert.include(error.message, "restricted generic words in AU")
+      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, market: "GB" })), "ok")
+      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, senderId: "Acme!" })), "invalid_sender_id")
+    }))
+
   it.effect("a Sender ID another brand holds in the market is sender_id_taken; the same brand may be imported by several accounts", () =>
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
