@@ -2,22 +2,28 @@
  * The demo data of `sendline serve --demo` (CONTRACT §2): a demo organisation with a registered
  * Sender ID in every market, one operator account per network, a demo Brand Owner (a `brand`
  * account owning ABN 51 824 753 556, the Australian Business Register's own example), and fresh
- * keys that expire after 30 days: an all-permission one for the organisation (`ensure`) and a
- * brands one for the Brand Owner (`issueBrandOwnerKey`), with which a new user walks a brand from
- * its creation to its approval.
+ * keys that expire after 30 days: an all-permission one for the organisation (`ensure`), a brands
+ * one for the Brand Owner (`issueBrandOwnerKey`) and a review one for each Australian operator
+ * (`issueOperatorKeys`), with which a new user walks a brand and a Sender ID through the registry.
+ * The Australian demo Sender ID is itself registered through the registry (`registerThroughRegistry`);
+ * those of the other markets are imported, as registered elsewhere.
  *
  * @since 0.1.0
  */
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import type { Account } from "./accounts/Account.js"
+import type { Account, Principal } from "./accounts/Account.js"
+import { Brands } from "./brands/Brands.js"
 import { AccountStore } from "./accounts/AccountStore.js"
 import { Admin } from "./accounts/Admin.js"
 import type { StoreUnavailable } from "./Errors.js"
 import { encodeUlid } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import * as Permission from "./accounts/Permission.js"
+import * as KeyedLock from "./internal/keyedLock.js"
+import { OperatorReview } from "./senderIds/OperatorReview.js"
 import * as SenderId from "./senderIds/SenderId.js"
+import { SenderIds } from "./senderIds/SenderIds.js"
 import { findSendable, SenderIdStore } from "./senderIds/SenderIdStore.js"
 
 /** The demo organisation's fixed id, so that it is created once. @since 0.1.0 @category constants */
@@ -44,6 +50,75 @@ export const senderId = "Sendline"
 /** The id of one piece of demo data, the same in every process: time 0, then 80 bits of a hash of `name`. */
 const fixedId = (prefix: "acct" | "sid", name: string): string =>
   `${prefix}_${encodeUlid(0, createHash("sha256").update(`sendline-demo/${name}`).digest().subarray(0, 10))}`
+
+/** The demo operator account of `network` in `market`. @since 0.1.0 @category constants */
+export const operatorIdOf = (market: string, network: string): string => fixedId("acct", `operator/${market}/${network}`)
+
+/** The market whose demo Sender ID is registered through the registry (the demo brand is Australian); the others are imported. @since 0.1.0 @category constants */
+export const registeredMarket = "AU"
+
+/** The demo brand, the organisation's, under the Brand Owner's ABN. */
+const demoBrand = {
+  name: "Sendline Demo Pty Ltd",
+  website: "https://www.sendline.dev",
+  contact: { name: "Demo Brand Owner", email: "legal@brand-owner.demo.sendline.test", phone: "+61491570006" }
+} as const
+
+/** Demo data is made one start at a time in this process (two processes at once may both register: see `registerThroughRegistry`). */
+const demoLock = KeyedLock.make()
+
+/** An account acting inside Sendline, as a key of it with `permissions` would. */
+const actingAs = (id: string, permissions: ReadonlyArray<Permission.Permission>): Principal => ({
+  accountId: id,
+  keyId: "demo",
+  permissions: new Set(permissions)
+})
+
+/** A refusal of a demo step by a use case is a defect of the demo; the store being down is not. */
+const orDie = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>): Effect.Effect<A, StoreUnavailable> =>
+  Effect.catchAll(effect, (error) => error._tag === "StoreUnavailable" ? Effect.fail(error as unknown as StoreUnavailable) : Effect.die(error))
+
+/**
+ * The demo Sender ID in `registeredMarket` as a user's goes through the registry: the
+ * organisation creates the demo brand under the Brand Owner's ABN (pending), the Brand Owner
+ * approves the relationship, the organisation registers the Sender ID, and every operator of the
+ * market approves its registration. Each step is skipped when done, so that a start that stopped
+ * half way is completed by the next. Two processes starting at once on one database may both
+ * register it (both records then send; neither is wrong).
+ */
+const registerThroughRegistry = Effect.gen(function*() {
+  const senderIds = yield* SenderIdStore
+  const brands = yield* Brands
+  const registry = yield* SenderIds
+  const review = yield* OperatorReview
+  const markets = yield* Markets
+  if (Option.isSome(yield* findSendable(senderIds, accountId, senderId, registeredMarket, yield* Clock.currentTimeMillis))) return
+  const organisation = actingAs(accountId, Permission.all)
+  const owner = actingAs(brandOwnerId, ["brands:read", "brands:write"])
+  const { identifierType, identifierValue } = brandOwnerIdentifier
+  const relationships = yield* orDie(brands.listRelationships(organisation, { pageSize: 100 }))
+  const linked = relationships.items.find(({ brand, relationship }) =>
+    brand.identifierValue === identifierValue && brand.name === demoBrand.name && relationship.status !== "rejected"
+  ) ?? (yield* orDie(brands.create(organisation, { ...demoBrand, identifierType, identifierValue, market: registeredMarket })))
+  if (linked.relationship.status === "pending") yield* orDie(brands.approve(owner, linked.relationship.id))
+  const submitted = yield* orDie(registry.list(organisation, { market: registeredMarket, pageSize: 100 }))
+  const live = submitted.items.find(({ record }) =>
+    record.senderId === senderId && (record.status === "pending" || record.status === "info_requested")
+  ) ?? (yield* orDie(registry.register(organisation, {
+    senderId,
+    brandId: linked.brand.id,
+    market: registeredMarket,
+    useCase: "Demo messages of the Sendline quick start",
+    matchType: "domain",
+    matchValue: "sendline.dev"
+  })))
+  const market = Option.getOrThrow(markets.get(registeredMarket))
+  for (const registration of live.registrations) {
+    if (registration.status !== "pending_operator_review" && registration.status !== "resubmitted") continue
+    const operator = actingAs(operatorIdOf(market.code, registration.network), ["operator:read", "operator:write"])
+    yield* orDie(review.decide(operator, registration.id, { status: "approved" }))
+  }
+})
 
 /**
  * Inserts a record unless `find` finds it. An insert that fails because another process starting
@@ -104,10 +179,32 @@ export const ensure = Effect.gen(function*() {
       ({ accountId }) => Effect.logWarning(`Demo: ABN ${brandOwnerIdentifier.identifierValue} is owned by ${accountId}; no demo Brand Owner`)
     )
   )
+  for (const market of markets.all) {
+    for (const network of market.networks) {
+      yield* ensureOne(
+        accounts.findAccount(operatorIdOf(market.code, network)),
+        insertAccount({
+          id: operatorIdOf(market.code, network),
+          name: `${network} (${market.code})`,
+          type: "operator",
+          adminEmail: `operator@${network}.demo.sendline.test`,
+          network,
+          markets: [market.code],
+          identifiers: [],
+          createdAt: now
+        })
+      )
+    }
+  }
+  const hasOwner = Option.isSome(yield* accounts.findAccount(brandOwnerId))
   // A Sender ID's id is fixed per term of registration, so that a demo started again after its
   // Sender IDs expired registers them anew (and two processes doing so at once, once).
   const term = Math.floor(now / SenderId.termMillis)
   for (const market of markets.all) {
+    if (market.code === registeredMarket && hasOwner) {
+      yield* demoLock("registry", registerThroughRegistry)
+      continue
+    }
     yield* ensureOne(
       // by what it is, so that the Sender IDs of a database made before the ids were fixed count too
       findSendable(senderIds, accountId, senderId, market.code, now),
@@ -120,26 +217,11 @@ export const ensure = Effect.gen(function*() {
         status: "registered",
         createdAt: now,
         registeredAt: now,
-        expiresAt: now + SenderId.termMillis
-      }).pipe(Effect.catchTag("SenderIdTaken", ({ brandName }) =>
+        expiresAt: now + SenderId.termMillis,
+        version: 0
+      }, [], []).pipe(Effect.catchTag("SenderIdTaken", ({ brandName }) =>
         Effect.logWarning(`Demo: Sender ID ${senderId} in ${market.code} is held by brand ${brandName}; no demo Sender ID there`)))
     )
-    for (const network of market.networks) {
-      const operatorId = fixedId("acct", `operator/${market.code}/${network}`)
-      yield* ensureOne(
-        accounts.findAccount(operatorId),
-        insertAccount({
-          id: operatorId,
-          name: `${network} (${market.code})`,
-          type: "operator",
-          adminEmail: `operator@${network}.demo.sendline.test`,
-          network,
-          markets: [market.code],
-          identifiers: [],
-          createdAt: now
-        })
-      )
-    }
   }
   return yield* admin.createKey({ accountId, permissions: Permission.all, expiresAt: now + keyLifetimeMillis })
 })
@@ -162,4 +244,26 @@ export const issueBrandOwnerKey = Effect.gen(function*() {
     expiresAt: now + keyLifetimeMillis
   })
   return Option.some(issued)
+})
+
+/**
+ * A new review key (`operator:read`, `operator:write`) for each demo operator of
+ * `registeredMarket`, by network, expiring after `keyLifetimeMillis`.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const issueOperatorKeys = Effect.gen(function*() {
+  const admin = yield* Admin
+  const market = Option.getOrUndefined((yield* Markets).get(registeredMarket))
+  const now = yield* Clock.currentTimeMillis
+  return yield* Effect.forEach(market?.networks ?? [], (network) =>
+    Effect.map(
+      admin.createKey({
+        accountId: operatorIdOf(registeredMarket, network),
+        permissions: ["operator:read", "operator:write"],
+        expiresAt: now + keyLifetimeMillis
+      }),
+      (issued) => ({ network, issued })
+    ))
 })

@@ -15,7 +15,7 @@ export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.St
 /** One field-level problem. @since 0.1.0 @category models */
 export type FieldIssue = typeof FieldIssue.Type
 
-/** The 422 codes of CONTRACT §3 and §5: a well-formed request breaks a rule. @since 0.1.0 @category models */
+/** The 422 codes of CONTRACT §3, §5 and §6: a well-formed request breaks a rule. @since 0.1.0 @category models */
 export const RuleCode = Schema.Literal(
   "invalid_market",
   "unsupported_market",
@@ -33,7 +33,8 @@ export const RuleCode = Schema.Literal(
   "schedule_too_far",
   "invalid_identifier",
   "invalid_contact",
-  "immutable_field"
+  "immutable_field",
+  "sender_id_domain_mismatch"
 )
 /** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type

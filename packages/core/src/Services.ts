@@ -26,9 +26,18 @@ import type { Stores } from "./Stores.js"
 import * as Markets from "./Markets.js"
 import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
+import * as OperatorReview from "./senderIds/OperatorReview.js"
+import * as SenderIds from "./senderIds/SenderIds.js"
 
 /** The use cases. @since 0.1.0 @category models */
-export type UseCases = Messaging.Messaging | Brands.Brands | Auth.Auth | Admin.Admin | Idempotency.Idempotency
+export type UseCases =
+  | Messaging.Messaging
+  | Brands.Brands
+  | SenderIds.SenderIds
+  | OperatorReview.OperatorReview
+  | Auth.Auth
+  | Admin.Admin
+  | Idempotency.Idempotency
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
@@ -42,9 +51,14 @@ export const layerWithoutDefaults: Layer.Layer<
   UseCases,
   never,
   Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier
-> = Layer.mergeAll(Messaging.layer, Brands.layer, Auth.layer, Admin.layer, Idempotency.layer).pipe(
-  Layer.provide(CachedLookups.layer())
-)
+> = Layer.mergeAll(
+  Messaging.layer,
+  Layer.provideMerge(SenderIds.layer, Brands.layer),
+  OperatorReview.layer,
+  Auth.layer,
+  Admin.layer,
+  Idempotency.layer
+).pipe(Layer.provide(CachedLookups.layer()))
 
 /**
  * The use cases over a store, with default markets, ULIDs and default settings, the brand verifier

@@ -22,6 +22,7 @@ import type { Mailer } from "./mail/Mailer.js"
 import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import * as Scheduler from "./messaging/Scheduler.js"
+import * as ExpiryWatcher from "./senderIds/ExpiryWatcher.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 
 /** Settings of each worker, over its defaults. @since 0.1.0 @category models */
@@ -31,15 +32,17 @@ export interface Options {
   readonly deliveryReports?: Partial<DeliveryReports.Options>
   readonly idempotencyPurger?: Partial<IdempotencyPurger.Options>
   readonly mailSender?: Partial<MailSender.Options>
+  readonly expiryWatcher?: Partial<ExpiryWatcher.Options>
 }
 
-/** The five worker services. @since 0.1.0 @category models */
+/** The six worker services. @since 0.1.0 @category models */
 export type Workers =
   | Dispatcher.Dispatcher
   | Scheduler.Scheduler
   | DeliveryReports.DeliveryReports
   | IdempotencyPurger.IdempotencyPurger
   | MailSender.MailSender
+  | ExpiryWatcher.ExpiryWatcher
 
 /** What the workers need: a store, a carrier, its delivery reports, ids and a mailer. @since 0.1.0 @category models */
 export type Requirements =
@@ -52,19 +55,23 @@ export type Requirements =
   | IdGenerator
   | Mailer
 
-/** Runs the five loops in the foreground until interrupted. @since 0.1.0 @category runners */
+/** Runs the six loops in the foreground until interrupted. @since 0.1.0 @category runners */
 export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
   const reports = yield* DeliveryReports.DeliveryReports
   const purger = yield* IdempotencyPurger.IdempotencyPurger
   const mail = yield* MailSender.MailSender
-  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run, mail.run], { concurrency: "unbounded", discard: true })
+  const expiry = yield* ExpiryWatcher.ExpiryWatcher
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run, mail.run, expiry.run], {
+    concurrency: "unbounded",
+    discard: true
+  })
   // never reached: each loop ends only by interruption
   return yield* Effect.never
 })
 
-/** Forks the five loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
+/** Forks the six loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
 export const start: Effect.Effect<void, never, Workers | Scope.Scope> = Effect.asVoid(Effect.forkScoped(run))
 
 /** One pass of each worker in lifecycle order; returns how many items each took. @since 0.1.0 @category runners */
@@ -74,21 +81,23 @@ export const runOnce = Effect.gen(function*() {
   const reports = yield* (yield* DeliveryReports.DeliveryReports).runOnce
   const purged = yield* (yield* IdempotencyPurger.IdempotencyPurger).runOnce
   const mailed = yield* (yield* MailSender.MailSender).runOnce
-  return { scheduled, dispatched, reports, purged, mailed }
+  const watched = yield* (yield* ExpiryWatcher.ExpiryWatcher).runOnce
+  return { scheduled, dispatched, reports, purged, mailed, watched }
 })
 
-/** The five worker services, not started. @since 0.1.0 @category layers */
+/** The six worker services, not started. @since 0.1.0 @category layers */
 export const layerServices = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
   Layer.mergeAll(
     Dispatcher.layer(options.dispatcher),
     Scheduler.layer(options.scheduler),
     DeliveryReports.layer(options.deliveryReports),
     IdempotencyPurger.layer(options.idempotencyPurger),
-    MailSender.layer(options.mailSender)
+    MailSender.layer(options.mailSender),
+    ExpiryWatcher.layer(options.expiryWatcher)
   )
 
 /**
- * The five workers, started: they run while the layer's scope is open and are interrupted
+ * The six workers, started: they run while the layer's scope is open and are interrupted
  * cleanly when it closes. The services stay available, e.g. for `runOnce` in a health check.
  *
  * @since 0.1.0

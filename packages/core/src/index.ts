@@ -63,8 +63,14 @@ export * as MailStore from "./mail/MailStore.js"
 
 // --- Sender IDs --------------------------------------------------------------------------------
 export * as DomainMatch from "./senderIds/DomainMatch.js"
+export * as ExpiryWatcher from "./senderIds/ExpiryWatcher.js"
+export * as Lifecycle from "./senderIds/Lifecycle.js"
+export * as OperatorReview from "./senderIds/OperatorReview.js"
+export * as Registration from "./senderIds/Registration.js"
 export * as SenderId from "./senderIds/SenderId.js"
+export * as SenderIdJson from "./senderIds/SenderIdJson.js"
 export * as SenderIdRules from "./senderIds/SenderIdRules.js"
+export * as SenderIds from "./senderIds/SenderIds.js"
 export * as SenderIdStore from "./senderIds/SenderIdStore.js"
 
 // --- webhooks ----------------------------------------------------------------------------------

@@ -7,7 +7,6 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { AccountType } from "../accounts/Account.js"
 import { MatchType, type SenderIdStatus } from "./SenderId.js"
 
 /** A registration's status. @since 0.1.0 @category models */
@@ -54,7 +53,7 @@ export const Registration = Schema.Struct({
   useCase: Schema.String,
   matchType: MatchType,
   matchValue: Schema.String,
-  submittedBy: Schema.Struct({ accountId: Schema.String, type: AccountType, name: Schema.String }),
+  submittedBy: Schema.Struct({ accountId: Schema.String, type: SubmitterType, name: Schema.String }),
   submittedAt: Schema.Number,
   decidedAt: Schema.optional(Schema.Number),
   reason: Schema.optional(Schema.String),

@@ -44,7 +44,7 @@ export const table: { readonly [C in Code]: Row } = {
   invalid_phone_number: rule("to is not a valid E.164 number"),
   not_a_mobile_number: rule("to is not a mobile number"),
   phone_market_mismatch: rule("to is not a number of the market"),
-  invalid_sender_id: rule("sender_id is not 1–11 letters, digits or spaces with a letter"),
+  invalid_sender_id: rule("sender_id is not 1–11 letters, digits or spaces with a letter, or breaks its market's Sender ID rules (named in the message)"),
   sender_id_not_registered: rule("the Sender ID is not registered to you for the market"),
   empty_body: rule("body is empty"),
   body_too_long: rule("body needs more segments than allowed"),
@@ -56,6 +56,7 @@ export const table: { readonly [C in Code]: Row } = {
   invalid_identifier: rule("the legal identifier is of a type the market does not use, fails its format or check digits, or is owned by another Brand Owner"),
   invalid_contact: rule("the contact's e-mail is not an address, its phone not E.164, or the website not an http(s) URL"),
   immutable_field: rule("the field cannot be changed once the resource exists (a brand's identifier and market)"),
+  sender_id_domain_mismatch: rule("a domain match needs the brand's website, and the Sender ID in its registrable domain's label"),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }

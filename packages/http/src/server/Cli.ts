@@ -66,7 +66,7 @@ const keyJson = ({ apiKey, secret }: Admin.IssuedKey) => ({
 })
 
 const demo = Options.boolean("demo").pipe(
-  Options.withDescription("Create the demo organisation and Brand Owner once and print new demo keys")
+  Options.withDescription("Create the demo organisation, Brand Owner and operators once and print new demo keys")
 )
 
 // The demo key is issued once the server listens: a start that cannot listen prints no key.
@@ -77,6 +77,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
     const printDemoKey = Effect.gen(function*() {
       const issued = yield* Demo.ensure
       const owner = yield* Demo.issueBrandOwnerKey
+      const operators = yield* Demo.issueOperatorKeys
       const { identifierType, identifierValue } = Demo.brandOwnerIdentifier
       yield* Console.log(
         [
@@ -87,6 +88,9 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
             onNone: () => [],
             onSome: (key) => [`  Demo Brand Owner key (brands, owns ${identifierType} ${identifierValue}): ${key.secret}`]
           }),
+          ...operators.map(({ issued, network }) =>
+            `  Demo operator key (${network}, ${Demo.registeredMarket}: reviews Sender IDs): ${issued.secret}`
+          ),
           `  They work for ${Demo.keyLifetimeMillis / 86_400_000} days; every start prints new ones.`,
           `  Registered Sender ID "${Demo.senderId}" in ${(yield* Markets.Markets).all.map((m) => m.code).join(", ")}.`,
           ""
