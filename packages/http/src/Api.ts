@@ -12,12 +12,16 @@ import { BrandsApi } from "./brands/BrandsApi.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messages/MessagesApi.js"
+import { OperatorRegistrationsApi } from "./operatorRegistrations/OperatorRegistrationsApi.js"
+import { SidsApi } from "./sids/SidsApi.js"
 
 /** The whole API. @since 0.1.0 @category api */
 export class Api extends HttpApi.make("sendline")
   .add(MessagesApi)
   .add(BrandsApi)
   .add(BrandRelationshipsApi)
+  .add(SidsApi)
+  .add(OperatorRegistrationsApi)
   .add(HealthApi)
   .annotate(HttpApi.AdditionalSchemas, [ErrorEnvelope])
   .annotate(OpenApi.Transform, ApiDocs.document)

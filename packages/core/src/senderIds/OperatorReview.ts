@@ -37,12 +37,12 @@ export interface ListRegistrations extends Pagination.Paging {
 
 /** The operator review use case. @since 0.1.0 @category services */
 export class OperatorReview extends Context.Tag("@sendline/core/OperatorReview")<OperatorReview, {
-  /** The registrations of the caller's network in its markets, newest submitted first; only an operator account has any. */
+  /** The registrations of the caller's network in its markets, newest submitted first; any other account → 403. */
   readonly list: (
     principal: Principal,
     input: ListRegistrations
   ) => Effect.Effect<Pagination.Page<Registration>, InvalidRequest | PermissionDenied | StoreUnavailable>
-  /** The registration `id` when it is for the caller's network; else not found. */
+  /** The registration `id` when it is for the caller's network; else (another network, not an operator) not found. */
   readonly get: (principal: Principal, id: string) => Effect.Effect<Registration, NotFound | PermissionDenied | StoreUnavailable>
   /**
    * The caller's decision on a registration of its network (`operator:write`): only from
@@ -65,24 +65,27 @@ export const make = Effect.gen(function*() {
   const accounts = yield* AccountStore
   const ids = yield* IdGenerator
 
-  /** The caller's operator account, with its network; any other account → 403. */
+  /** The caller's account when it is an operator's, with its network. */
   const operatorOf = (principal: Principal) =>
-    Effect.flatMap(accounts.findAccount(principal.accountId), (account) =>
-      Option.isSome(account) && account.value.type === "operator" && account.value.network !== undefined
-        ? Effect.succeed(account.value as Account & { readonly network: string })
-        : Effect.fail(
-          new PermissionDenied({
-            code: "permission_denied",
-            message: "Only an operator account reviews Sender ID registrations."
-          })
-        ))
+    Effect.map(accounts.findAccount(principal.accountId), (account) =>
+      Option.filter(
+        account,
+        (a): a is Account & { readonly network: string } => a.type === "operator" && a.network !== undefined
+      ))
 
   const isOf = (operator: Account & { readonly network: string }) => (r: Registration) =>
     r.network === operator.network && operator.markets.includes(r.market)
 
   const list = fn("OperatorReview.list")(function*(principal: Principal, input: ListRegistrations) {
     yield* requirePermission(principal, "operator:read")
-    const operator = yield* operatorOf(principal)
+    const found = yield* operatorOf(principal)
+    if (Option.isNone(found)) {
+      return yield* new PermissionDenied({
+        code: "permission_denied",
+        message: "Only an operator account lists Sender ID registrations; yours is not one."
+      })
+    }
+    const operator = found.value
     const pageSize = yield* Pagination.pageSizeOf(input.pageSize)
     const { cursor: _, pageSize: __, ...filters } = input
     const after = yield* Pagination.after(input.cursor, { list: "operator_registrations", ...filters })
@@ -91,12 +94,14 @@ export const make = Effect.gen(function*() {
     return Pagination.of(rows, pageSize, { list: "operator_registrations", ...filters }, (r) => ({ createdAt: r.submittedAt, id: r.id }))
   })
 
-  /** The registration `id` of the caller's network, with the caller's operator account. */
+  /** The registration `id` when it is for the caller's network; not found for anyone else, as another account's resource is. */
   const findAs = (principal: Principal, id: string) =>
     Effect.gen(function*() {
       const operator = yield* operatorOf(principal)
       const found = yield* store.findRegistration(id)
-      if (Option.isNone(found) || !isOf(operator)(found.value)) return yield* new NotFound({ message: notFound(id) })
+      if (Option.isNone(operator) || Option.isNone(found) || !isOf(operator.value)(found.value)) {
+        return yield* new NotFound({ message: notFound(id) })
+      }
       return found.value
     })
 

@@ -5,8 +5,8 @@
  * @since 0.1.0
  */
 import { HttpServerResponse } from "@effect/platform"
-import { Errors, MessageJson, Pagination as Paging } from "@sendline/core"
-import { Effect, Schema } from "effect"
+import { Errors, MessageJson, Pagination as Paging, Timestamp } from "@sendline/core"
+import { Effect, Option, ParseResult, Schema } from "effect"
 import * as RequestContext from "./RequestContext.js"
 
 /** `meta` of every envelope. @since 0.1.0 @category schemas */
@@ -30,6 +30,25 @@ export const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotatio
   Schema.compose(Schema.NumberFromString),
   Schema.greaterThanOrEqualTo(1, { message: pageSizeMessage })
 )
+
+/**
+ * A date filter of a list's query, decoded to epoch milliseconds (CONTRACT §1): an RFC 3339
+ * date-time, or a plain `YYYY-MM-DD` meaning the first millisecond of that UTC day (or, with
+ * `endOfDay`, its last: for an inclusive end such as `to`).
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const DateFilter = (endOfDay: boolean) =>
+  Schema.transformOrFail(Schema.String, Schema.Number, {
+    strict: true,
+    decode: (input, _, ast) =>
+      Option.match(Timestamp.parseDateFilter(input, endOfDay), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
+        onSome: ParseResult.succeed
+      }),
+    encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
+  })
 
 /** The success envelope around one resource. @since 0.1.0 @category schemas */
 export const Envelope = <S extends Schema.Schema.Any>(data: S) => Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })

@@ -5,8 +5,8 @@
  * @since 0.1.0
  */
 import { Message, type Messaging, Timestamp } from "@sendline/core"
-import { PageSize } from "../envelope/Envelope.js"
-import { Option, ParseResult, Schema } from "effect"
+import { DateFilter, PageSize } from "../envelope/Envelope.js"
+import { Option, Schema } from "effect"
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
 
@@ -30,27 +30,14 @@ export const PreviewMessage = Schema.Struct({
 const StatusFilter = Message.MessageStatus.annotations({
   message: () => ({ message: `Expected one of ${Message.MessageStatus.literals.join(", ")}`, override: true })
 })
-// A date filter decoded to epoch milliseconds: a date-time, or a plain date meaning the first
-// (`from`) or last (`to`) millisecond of that UTC day.
-const dateFilter = (endOfDay: boolean) =>
-  Schema.transformOrFail(Schema.String, Schema.Number, {
-    strict: true,
-    decode: (input, _, ast) =>
-      Option.match(Timestamp.parseDateFilter(input, endOfDay), {
-        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
-        onSome: ParseResult.succeed
-      }),
-    encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
-  })
-
 /** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
 export const ListMessagesQuery = Schema.Struct({
   market: Schema.optional(Schema.String),
   status: Schema.optional(StatusFilter),
   sender_id: Schema.optional(Schema.String),
   reference: Schema.optional(Schema.String),
-  from: Schema.optional(dateFilter(false)),
-  to: Schema.optional(dateFilter(true)),
+  from: Schema.optional(DateFilter(false)),
+  to: Schema.optional(DateFilter(true)),
   cursor: Schema.optional(Schema.String),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })

@@ -6,12 +6,14 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Auth, Brands, Idempotency, Ids, Messaging } from "@sendline/core"
+import type { Auth, Brands, Idempotency, Ids, Messaging, OperatorReview, SenderIds } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
 import * as BrandRelationshipsHttp from "../brandRelationships/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
+import * as OperatorRegistrationsHttp from "../operatorRegistrations/OperatorRegistrationsHttp.js"
+import * as SidsHttp from "../sids/SidsHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messages/MessagesHttp.js"
 import * as AuthFailures from "../middleware/AuthFailures.js"
@@ -22,7 +24,14 @@ import * as Docs from "./Docs.js"
 import * as Listener from "./Listener.js"
 
 /** What the API needs from the core. @since 0.1.0 @category models */
-export type Requirements = Messaging.Messaging | Brands.Brands | Auth.Auth | Idempotency.Idempotency | Ids.IdGenerator
+export type Requirements =
+  | Messaging.Messaging
+  | Brands.Brands
+  | SenderIds.SenderIds
+  | OperatorReview.OperatorReview
+  | Auth.Auth
+  | Idempotency.Idempotency
+  | Ids.IdGenerator
 
 /** How the API is served. @since 0.1.0 @category models */
 export interface Options {
@@ -50,7 +59,14 @@ export const layerApi = (options: Options) =>
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
-        Layer.provide(Layer.mergeAll(MessagesHttp.layer, BrandsHttp.layer, BrandRelationshipsHttp.layer, HealthHttp.layer)),
+        Layer.provide(Layer.mergeAll(
+          MessagesHttp.layer,
+          BrandsHttp.layer,
+          BrandRelationshipsHttp.layer,
+          SidsHttp.layer,
+          OperatorRegistrationsHttp.layer,
+          HealthHttp.layer
+        )),
         Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))
       )
     ),

@@ -1,0 +1,61 @@
+/**
+ * Handlers of the operator registrations group: query or checked body → core `OperatorReview` →
+ * envelope, every decision under the request's `Idempotency-Key`.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { OperatorReview, type Registration, SenderIdJson } from "@sendline/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as Envelope from "../envelope/Envelope.js"
+import * as Idempotent from "../middleware/Idempotent.js"
+import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { payload } from "../middleware/RequestBody.js"
+import * as OperatorRegistrationsJson from "./OperatorRegistrationsJson.js"
+
+/** The operator registrations group's handlers, over `OperatorReview` and `Idempotency`. @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handlers) =>
+  Effect.gen(function*() {
+    const review = yield* OperatorReview.OperatorReview
+    const decide = (id: string, decision: Effect.Effect<Registration.Decision, any, any>) =>
+      Effect.all([CurrentPrincipal, decision]).pipe(Effect.flatMap(([principal, made]) =>
+        Idempotent.run(principal, () =>
+          review.decide(principal, id, made).pipe(
+            Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration)))
+          ))))
+    return handlers
+      .handle("list", ({ urlParams: q }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          review.list(principal, {
+            status: q.status,
+            market: q.market,
+            senderId: q.sender_id,
+            brandName: q.brand_name,
+            submitterType: q.submitter_type,
+            submittedAfter: q.submitted_after,
+            submittedBefore: q.submitted_before,
+            cursor: q.cursor,
+            pageSize: q.page_size
+          }).pipe(
+            Effect.flatMap((page) => Envelope.page(page, SenderIdJson.registration)),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          review.get(principal, path.id).pipe(
+            Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration))),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handleRaw("approve", ({ path }) => decide(path.id, Effect.succeed({ status: "approved" })))
+      .handleRaw("reject", ({ path }) =>
+        decide(
+          path.id,
+          Effect.map(payload(OperatorRegistrationsJson.RejectRegistration), ({ reason }) => ({ status: "rejected", reason }))
+        ))
+      .handleRaw("requestInfo", ({ path }) =>
+        decide(
+          path.id,
+          Effect.map(payload(OperatorRegistrationsJson.RequestInformation), ({ message }) => ({ status: "info_requested", message }))
+        ))
+  }))

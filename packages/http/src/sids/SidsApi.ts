@@ -1,0 +1,57 @@
+/**
+ * The Sender IDs group of `/v1` (CONTRACT §6, the provider's side): registering a Sender ID for an
+ * approved brand, reading and listing yours, resubmitting after an operator's question, renewing.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { SenderIdJson } from "@sendline/core"
+import { Schema } from "effect"
+import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as WireErrors from "../envelope/WireErrors.js"
+import { needs, v1 } from "../middleware/Pipeline.js"
+import * as SidsJson from "./SidsJson.js"
+
+const SidId = Schema.Struct({ id: Schema.String })
+
+/** The Sender IDs group. @since 0.1.0 @category groups */
+export class SidsApi extends v1(
+  HttpApiGroup.make("sids")
+    .add(
+      HttpApiEndpoint.post("register", "/sids")
+        .setPayload(SidsJson.RegisterSenderId)
+        .addSuccess(Envelope(SenderIdJson.SenderIdJson), { status: 201 })
+        .addError(WireErrors.RuleViolation)
+        .annotate(OpenApi.Summary, "Register a Sender ID for a brand you have an approved relationship with; every operator of the market reviews it")
+        .annotateContext(needs("sids:write"))
+    )
+    .add(
+      HttpApiEndpoint.get("list", "/sids")
+        .setUrlParams(SidsJson.ListSenderIdsQuery)
+        .addSuccess(ListEnvelope(SenderIdJson.SenderIdJson))
+        .annotate(OpenApi.Summary, "List your Sender IDs, newest first")
+        .annotateContext(needs("sids:read"))
+    )
+    .add(
+      HttpApiEndpoint.get("get", "/sids/:id")
+        .setPath(SidId)
+        .addSuccess(Envelope(SenderIdJson.SenderIdJson))
+        .annotate(OpenApi.Summary, "Get a Sender ID with its operator registrations")
+        .annotateContext(needs("sids:read"))
+    )
+    .add(
+      HttpApiEndpoint.post("resubmit", "/sids/:id/resubmit")
+        .setPath(SidId)
+        .setPayload(SidsJson.ResubmitSenderId)
+        .addSuccess(Envelope(SenderIdJson.SenderIdJson))
+        .annotate(OpenApi.Summary, "Resubmit the registrations an operator asked for information on")
+        .annotateContext(needs("sids:write"))
+    )
+    .add(
+      HttpApiEndpoint.post("renew", "/sids/:id/renew")
+        .setPath(SidId)
+        .addSuccess(Envelope(SenderIdJson.SenderIdJson))
+        .annotate(OpenApi.Summary, "Renew a registered Sender ID for another 365 days")
+        .annotateContext(needs("sids:write"))
+    )
+) {}
