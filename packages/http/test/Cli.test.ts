@@ -166,6 +166,68 @@ describe("sendline CLI", () => {
       expect(response.headers.get("x-request-id")).toBe(body.meta.request_id)
     })
 
+    it("the README's registry walk: brand, the Brand Owner's approval, a Sender ID, three operators' approvals, a send that is delivered", async () => {
+      const printed = server.output()
+      const ownerKey = /Demo Brand Owner key \(brands, owns ABN 51824753556\): (sk_\w{40})/.exec(printed)?.[1]
+      const operatorKeys = Object.fromEntries(
+        [...printed.matchAll(/Demo operator key \((\w+), AU: reviews Sender IDs\): (sk_\w{40})/g)].map((m) => [m[1]!, m[2]!])
+      )
+      expect(ownerKey).toBeDefined()
+      expect(Object.keys(operatorKeys).sort()).toEqual(["optus", "telstra", "vodafone"])
+      const call = async (method: string, path: string, key: string, json?: unknown) => {
+        const response = await fetch(`${server.origin}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
+          ...(json === undefined ? {} : { body: JSON.stringify(json) })
+        })
+        return { status: response.status, body: (await response.json()) as any }
+      }
+      const brand = await call("POST", "/v1/brands", server.key, {
+        name: "Demo Brand Owner Pty Ltd",
+        identifier_type: "ABN",
+        identifier_value: "51 824 753 556",
+        market: "AU",
+        website: "https://brand-owner.example",
+        contact: { name: "Jo Citizen", email: "jo@brand-owner.example", phone: "+61412345678" }
+      })
+      expect(brand.status).toBe(201)
+      expect((await call("GET", `/v1/brands/${brand.body.data.id}`, server.key)).status).toBe(403)
+      const pending = await call("GET", "/v1/brand-relationships?status=pending", ownerKey!)
+      expect(pending.body.data.map((r: any) => r.brand.id)).toEqual([brand.body.data.id])
+      expect((await call("POST", `/v1/brand-relationships/${pending.body.data[0].id}/approve`, ownerKey!)).status).toBe(200)
+      expect((await call("GET", `/v1/brands/${brand.body.data.id}`, server.key)).status).toBe(200)
+      const sid = await call("POST", "/v1/sids", server.key, {
+        sender_id: "BrandOwner",
+        brand_id: brand.body.data.id,
+        market: "AU",
+        use_case: "Order updates",
+        match_type: "business_name",
+        match_value: "Demo Brand Owner Pty Ltd"
+      })
+      expect(sid.status).toBe(201)
+      expect(sid.body.data.status).toBe("pending")
+      for (const network of ["telstra", "optus", "vodafone"]) {
+        const listed = await call("GET", "/v1/operator-registrations?sender_id=brandowner", operatorKeys[network]!)
+        expect(listed.body.data.map((r: any) => [r.sender_id, r.network])).toEqual([["BrandOwner", network]])
+        expect((await call("POST", `/v1/operator-registrations/${listed.body.data[0].id}/approve`, operatorKeys[network]!)).status).toBe(200)
+      }
+      const registered = await call("GET", `/v1/sids/${sid.body.data.id}`, server.key)
+      expect(registered.body.data.status).toBe("registered")
+      const sent = await call("POST", "/v1/messaging/messages", server.key, {
+        to: "+61412345678",
+        sender_id: "BrandOwner",
+        body: "Your order has shipped",
+        market: "AU"
+      })
+      expect(sent.status).toBe(201)
+      let status = sent.body.data.status
+      for (let i = 0; i < 200 && status !== "delivered"; i++) {
+        await new Promise((tick) => setTimeout(tick, 50))
+        status = (await call("GET", `/v1/messaging/messages/${sent.body.data.id}`, server.key)).body.data.status
+      }
+      expect(status).toBe("delivered")
+    }, 30_000)
+
     it("a second serve on the same port exits 1, saying it cannot listen there, and prints no demo key", async () => {
       const port = new URL(server.origin).port
       const second = await sendline({ ...env, SQLITE_PATH: join(dir, "second.sqlite"), PORT: port }, "serve", "--demo")
