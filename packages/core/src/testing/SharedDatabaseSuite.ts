@@ -53,7 +53,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = fresh("acct")
         yield* Context.get(one, AccountStore).insertAccount(makeAccount(accountId))
         const now = yield* Clock.currentTimeMillis
-        yield* Context.get(one, SenderIdStore).insert(makeSenderId(accountId, {}, now))
+        yield* Context.get(one, SenderIdStore).insert(makeSenderId(accountId, {}, now), [], [])
         const principal: Principal = { accountId, keyId: fresh("key"), permissions: new Set(["messaging:send", "messaging:read"]) }
         // Both have passed the reservation of `Idempotency` (a takeover of a key whose first
         // request seemed abandoned, say): nothing but the store stands between their inserts.
