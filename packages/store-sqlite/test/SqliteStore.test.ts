@@ -277,6 +277,36 @@ describe("SqliteStore", () => {
       assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt, 10, watchAt + 1), [registered], "due, and the pending one never")
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
+  it.effect("the text index follows its table: a registration is found by its Sender ID and brand name as they are now, and gone once deleted", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const senderIds = yield* SenderIdStore.SenderIdStore
+      yield* (yield* AccountStore.AccountStore).insertAccount(cpaasAccount("acct_text", "Text", ["AU"]))
+      const record = Fixtures.makeSubmittedSenderId("acct_text", { senderId: "Alpha" })
+      const made = Fixtures.makeRegistration(record, "telstra")
+      const registration = { ...made, brand: { ...made.brand, name: "Alpha Pty" } }
+      yield* senderIds.insert(record, [registration], [])
+      const found = (filter: { readonly senderId?: string; readonly brandName?: string }) =>
+        Effect.map(senderIds.listRegistrations({ network: "telstra", markets: ["AU"], ...filter }, Option.none(), 10), (page) => page.map((r) => r.id))
+      const indexed = Effect.map(
+        sql<{ sender_id: string; brand_name: string }>`SELECT sender_id, brand_name FROM ${sql(Migrations.registrationSearch.name)} WHERE id = ${registration.id}`,
+        (rows) => rows.map((row) => [row.sender_id, row.brand_name])
+      )
+      assert.deepStrictEqual(yield* found({ brandName: "alpha" }), [registration.id])
+      assert.deepStrictEqual(yield* indexed, [["Alpha", "Alpha Pty"]])
+
+      yield* sql`UPDATE sendline_operator_registrations SET status = 'approved' WHERE id = ${registration.id}`
+      assert.deepStrictEqual(yield* indexed, [["Alpha", "Alpha Pty"]], "another column changed: the copy as it was")
+      yield* sql`UPDATE sendline_operator_registrations SET brand_name = 'Omega Pty', sender_id = 'Omega' WHERE id = ${registration.id}`
+      assert.deepStrictEqual(yield* indexed, [["Omega", "Omega Pty"]])
+      assert.deepStrictEqual(yield* found({ brandName: "alpha" }), [])
+      assert.deepStrictEqual(yield* found({ brandName: "omega pty", senderId: "OMEGA" }), [registration.id])
+
+      yield* sql`DELETE FROM sendline_operator_registrations WHERE id = ${registration.id}`
+      assert.deepStrictEqual(yield* indexed, [])
+      assert.deepStrictEqual(yield* found({ brandName: "omega" }), [])
+    }).pipe(Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))
+
   it.effect("a file database runs in WAL mode with foreign keys on", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
