@@ -45,6 +45,20 @@ const undoSenderIdHolds = (sql: SqlClient.SqlClient) =>
     Effect.zipRight(sql`DROP TABLE sendline_sender_id_holds`, sql`DROP INDEX sendline_sender_ids_held`)
   )
 
+/**
+ * A database migrated, then taken back to before migration `id` by `undo` (its and every later
+ * migration's changes), with a CPaaS account `acct_a`: the stores of its last migration, and its client.
+ */
+const migratedBefore = (id: number, undo: (sql: SqlClient.SqlClient) => Effect.Effect<void, SqlError>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const stores = yield* SqliteStore.make
+    yield* undo(sql)
+    yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= ${id}`
+    yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount("acct_a", "A", []))
+    return { sql, stores }
+  })
+
 /** The row of `record` as a database before migration 0012 held it: the columns of 0001. */
 const rowBefore0012 = (record: SenderId.SenderIdRecord) => {
   const { id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at } = SenderIds.senderIds
@@ -221,12 +235,8 @@ describe("SqliteStore", () => {
 
   it.effect("migration 0011 gives each live Sender ID string the brand of its oldest live record, in any case, then holds it theirs", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const stores = yield* SqliteStore.make
       // back to a database of 0010, whose records of one string may be live under several brands
-      yield* undoSenderIdHolds(sql)
-      yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 11`
-      yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount("acct_a", "A", []))
+      const { sql, stores } = yield* migratedBefore(11, undoSenderIdHolds)
       const now = yield* Clock.currentTimeMillis
       const record = (id: string, senderId: string, brandName: string, createdAt: number, fields: Partial<SenderId.SenderIdRecord> = {}) =>
         Fixtures.makeSenderId("acct_a", { id, senderId, brandName, ...fields }, createdAt)
@@ -257,12 +267,8 @@ describe("SqliteStore", () => {
 
   it.effect("migration 0012 reads every older record at version 0, the registered ones watched 30 days before they expire", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const stores = yield* SqliteStore.make
       // back to a database of 0011, of records imported before registrations
-      yield* undoSenderIdRegistrations(sql)
-      yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 12`
-      yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount("acct_a", "A", []))
+      const { sql, stores } = yield* migratedBefore(12, undoSenderIdRegistrations)
       const registered = Fixtures.makeSenderId("acct_a", { id: "sid_1" }, Fixtures.T)
       const pending = Fixtures.makeSenderId("acct_a", { id: "sid_2", senderId: "Bolt", status: "pending" }, Fixtures.T)
       for (const r of [registered, pending]) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`

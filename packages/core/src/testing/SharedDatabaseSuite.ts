@@ -46,6 +46,15 @@ const startMailProcess = (store: Layer.Layer<Stores, unknown>) =>
     MailSender.layer({ batchSize: 3 }).pipe(Layer.provideMerge(CapturingMailer.layer), Layer.provideMerge(store))
   )
 
+/** Two builds of `store` (two processes' stores on the database) and a new account of theirs. */
+const twoStoreProcesses = (store: Layer.Layer<Stores, unknown>) =>
+  Effect.gen(function*() {
+    const processes = [yield* Layer.build(store), yield* Layer.build(store)] as const
+    const accountId = fresh("acct")
+    yield* Context.get(processes[0], AccountStore).insertAccount(makeAccount(accountId))
+    return { accountId, processes }
+  })
+
 /**
  * Registers the tests for one store shared by several processes. `store` must open a new
  * connection to one database each time it is built: a file for SQLite, a pool on one schema for
@@ -115,9 +124,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
 
     it.live("two processes moving one Sender ID from one version at once: exactly one move applies, with its registrations", () =>
       Effect.gen(function*() {
-        const processes = [yield* Layer.build(store), yield* Layer.build(store)]
-        const accountId = fresh("acct")
-        yield* Context.get(processes[0]!, AccountStore).insertAccount(makeAccount(accountId))
+        const { accountId, processes } = yield* twoStoreProcesses(store)
         for (let round = 0; round < 5; round++) {
           const record = makeSubmittedSenderId(accountId, { senderId: fresh("Two") })
           const registrations = ["telstra", "optus"].map((network) => makeRegistration(record, network))
@@ -148,9 +155,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
 
     it.live("two processes' expiry watchers claiming at once never get the same Sender ID", () =>
       Effect.gen(function*() {
-        const processes = [yield* Layer.build(store), yield* Layer.build(store)]
-        const accountId = fresh("acct")
-        yield* Context.get(processes[0]!, AccountStore).insertAccount(makeAccount(accountId))
+        const { accountId, processes } = yield* twoStoreProcesses(store)
         const now = yield* Clock.currentTimeMillis
         const records = Array.from({ length: 12 }, (_, i) => makeSenderId(accountId, { senderId: fresh("Watch") }, now + i))
         for (const record of records) yield* Context.get(processes[0]!, SenderIdStore).insert(record, [], [])
