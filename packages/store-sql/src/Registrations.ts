@@ -113,15 +113,19 @@ export const insert = (sql: SqlClient.SqlClient, written: ReadonlyArray<Registra
   )
 
 /**
- * Replaces the stored registration of `registration`'s id by it, where it is a registration of
- * the same record: every column but the keys.
+ * Replaces the stored registration of `registration`'s id by it (every column but the keys), when
+ * it is a registration of the record `sidId`; another record's is left as it is.
  *
  * @since 0.1.0
  * @category statements
  */
-export const replace = (sql: SqlClient.SqlClient, registration: Registration.Registration): Statement.Statement<object> => {
+export const replace = (
+  sql: SqlClient.SqlClient,
+  sidId: string,
+  registration: Registration.Registration
+): Statement.Statement<object> => {
   const { id, sid_id, ...columns } = registrations.encode(registration)
-  return sql`UPDATE ${sql(registrations.name)} SET ${sql.update(columns)} WHERE id = ${id} AND sid_id = ${sid_id}`
+  return sql`UPDATE ${sql(registrations.name)} SET ${sql.update(columns)} WHERE id = ${id} AND sid_id = ${sidId}`
 }
 
 /**

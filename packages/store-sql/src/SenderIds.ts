@@ -179,7 +179,7 @@ export const make = (
         Effect.flatMap(update(sql, next), (rows) =>
           rows.length === 0 ? Effect.succeed(false) : Effect.as(
             Effect.all([
-              Effect.forEach(registrations, (registration) => Registrations.replace(sql, registration), { discard: true }),
+              Effect.forEach(registrations, (registration) => Registrations.replace(sql, next.id, registration), { discard: true }),
               writeEvents(events)
             ], { discard: true }),
             true

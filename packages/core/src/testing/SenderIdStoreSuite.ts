@@ -264,7 +264,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       }
     }))
 
-  it.effect("SenderIdStore: a call's moves apply in order, in one transaction, each replacing its registrations by id and writing its events only when it applies", () =>
+  it.effect("SenderIdStore: a call's moves apply in order, in one transaction, each replacing its record's registrations by id and writing its events only when it applies", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
       const accountId = yield* freshAccount
@@ -280,7 +280,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const moves: ReadonlyArray<Move> = [
         {
           next: first,
-          registrations: [{ ...telstra!, status: "info_requested", decidedAt: T + 1, message: "Which site?" }],
+          registrations: [
+            { ...telstra!, status: "info_requested", decidedAt: T + 1, message: "Which site?" },
+            { ...otherRegistration, status: "approved", decidedAt: T + 1 } // another record's: left as it is
+          ],
           events: [makeSenderIdEvent(first, "sid.status_changed", T + 1)]
         },
         {
