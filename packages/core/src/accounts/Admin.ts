@@ -225,7 +225,8 @@ export const make = Effect.gen(function*() {
         version: 0,
         createdAt: now,
         registeredAt: now,
-        expiresAt: now + SenderId.termMillis
+        expiresAt: now + SenderId.termMillis,
+        version: 0
       }
       // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
       // accounts send for it, in any case: the store holds it, so two imports at once cannot both.
