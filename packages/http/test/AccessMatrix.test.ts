@@ -35,9 +35,18 @@ const open = ["GET /health"]
 /** `path` with each parameter set to `id`. */
 const withId = (path: string, id: string) => path.replace(/:\w+/g, id)
 
-/** A request to `endpoint` at `path` with `key`: a JSON body of `{}` when its method takes one. */
-const call = (endpoint: { readonly method: string }, path: string, key: string) =>
-  H.request(endpoint.method, path, { key, ...(endpoint.method === "GET" ? {} : { json: {} }) })
+/** The bodies the endpoints that require fields are called with, so that the body is never what answers. */
+const bodies: Record<string, unknown> = {
+  "POST /v1/operator-registrations/:id/reject": { reason: "Not the brand's name" },
+  "POST /v1/operator-registrations/:id/request-info": { message: "Which brand is this?" }
+}
+
+/** A request to `endpoint` at `path` with `key`: a JSON body (`{}` unless `bodies` has one) when its method takes one. */
+const call = (endpoint: { readonly method: string; readonly path: string }, path: string, key: string) =>
+  H.request(endpoint.method, path, {
+    key,
+    ...(endpoint.method === "GET" ? {} : { json: bodies[`${endpoint.method} ${endpoint.path}`] ?? {} })
+  })
 
 /**
  * How to make a resource of `owner` for the endpoints under a path: by the path before its first
@@ -78,6 +87,9 @@ const fixtureOf = (path: string) => fixtures[path.split("/:")[0]!]
 const actorsOf = (path: string) =>
   path.startsWith("/v1/operator-registrations")
     ? Effect.all({ owner: H.newOperator("telstra"), stranger: H.newOperator("optus") })
+    : path.startsWith("/v1/sids")
+    // no imported Sender ID, so that each lists its fixture's alone
+    ? Effect.all({ owner: H.newCaller(), stranger: H.newCaller() })
     : Effect.all({ owner: H.newCaller({ senderIds: [["Acme", "AU"]] }), stranger: H.newCaller({ senderIds: [["Acme", "AU"]] }) })
 
 /**

@@ -38,7 +38,7 @@ const RegistrationRow = Schema.Struct({
   match_type: SenderId.MatchType,
   match_value: Schema.String,
   submitter_account_id: Schema.String,
-  submitter_type: Account.AccountType,
+  submitter_type: Registration.SubmitterType,
   submitter_name: Schema.String,
   submitted_at: Rows.Int8,
   decided_at: Schema.NullOr(Rows.Int8),

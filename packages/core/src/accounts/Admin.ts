@@ -222,7 +222,6 @@ export const make = Effect.gen(function*() {
         market: input.market,
         brandName: input.brandName,
         status: "registered",
-        version: 0,
         createdAt: now,
         registeredAt: now,
         expiresAt: now + SenderId.termMillis,

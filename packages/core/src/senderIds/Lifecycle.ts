@@ -22,14 +22,16 @@ const merge = (current: ReadonlyArray<Registration.Registration>, changed: Reado
 
 /**
  * `record` with the status its `registrations` derive at `now`: entering `registered` sets
- * `registeredAt` and a 365-day `expiresAt`; an expired record stays expired.
+ * `registeredAt` and a 365-day `expiresAt`; an expired record stays expired, and an imported one
+ * (no registrations) keeps the status it was imported with.
  */
 const derived = (
   record: SenderIdRecord,
   registrations: ReadonlyArray<Registration.Registration>,
   now: number
 ): SenderIdRecord => {
-  if (record.status === "expired") return record
+  // an expired record stays so; an imported one has no registrations to derive from
+  if (record.status === "expired" || registrations.length === 0) return record
   const status = Registration.derive(registrations.map((r) => r.status))
   if (status === record.status) return record
   return status === "registered"

@@ -65,7 +65,6 @@ export const makeMessage = (accountId: string, id: string, fields: Partial<Messa
 export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> = {}, at: number = T): SenderIdRecord => ({
   id: fresh("sid"),
   accountId,
-  version: 0,
   senderId: "Acme",
   market: "AU",
   brandName: "Acme Pty Ltd",

@@ -18,7 +18,7 @@ import * as OperatorRegistrationsJson from "./OperatorRegistrationsJson.js"
 export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handlers) =>
   Effect.gen(function*() {
     const review = yield* OperatorReview.OperatorReview
-    const decide = (id: string, decision: Effect.Effect<Registration.Decision, any, any>) =>
+    const decide = <E, R>(id: string, decision: Effect.Effect<Registration.Decision, E, R>) =>
       Effect.all([CurrentPrincipal, decision]).pipe(Effect.flatMap(([principal, made]) =>
         Idempotent.run(principal, () =>
           review.decide(principal, id, made).pipe(
