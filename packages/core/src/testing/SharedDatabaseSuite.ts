@@ -16,6 +16,8 @@ import { MailStore } from "../mail/MailStore.js"
 import * as Markets from "../Markets.js"
 import * as Messaging from "../messaging/Messaging.js"
 import * as MessagingConfig from "../messaging/MessagingConfig.js"
+import { EventStore } from "../EventStore.js"
+import * as ExpiryWatcher from "../senderIds/ExpiryWatcher.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
 import * as CapturingMailer from "./CapturingMailer.js"
@@ -171,6 +173,33 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
           claimed.push(...batches.flat().map((record) => record.id).filter((id) => ours.has(id)))
         }
         assert.deepStrictEqual([...claimed].sort(), [...ours].sort(), "each claimed once")
+      }).pipe(Effect.scoped))
+
+    it.live("two processes' expiry watchers passing at once emit each sid.expiring and each expiry once", () =>
+      Effect.gen(function*() {
+        const { accountId, processes } = yield* twoStoreProcesses(store)
+        const watchers = yield* Effect.forEach(processes, (running) =>
+          Effect.provide(ExpiryWatcher.make({ batchSize: 2 }), Layer.merge(Layer.succeedContext(running), Ids.layer)))
+        const now = yield* Clock.currentTimeMillis
+        const day = 86_400_000
+        // six in their last 30 days (each warned once), six past their expires_at (each expired once)
+        const warned = Array.from({ length: 6 }, (_, i) =>
+          makeSenderId(accountId, { senderId: fresh("Warn"), expiresAt: now + 10 * day + i }, now - 355 * day))
+        const expired = Array.from({ length: 6 }, (_, i) =>
+          makeSenderId(accountId, { senderId: fresh("Gone"), expiresAt: now - 1 - i }, now - 366 * day))
+        for (const record of [...warned, ...expired]) yield* Context.get(processes[0], SenderIdStore).insert(record, [], [])
+        for (let pass = 0; pass < 10; pass++) {
+          yield* Effect.all(watchers.map((watcher) => watcher.runOnce), { concurrency: "unbounded" })
+        }
+        const events = Context.get(processes[1], EventStore)
+        for (const record of warned) {
+          assert.deepStrictEqual((yield* events.listBySubject(accountId, record.id)).map((e) => e.type), ["sid.expiring"])
+        }
+        for (const record of expired) {
+          const types = (yield* events.listBySubject(accountId, record.id)).map((e) => e.type)
+          assert.deepStrictEqual(types, ["sid.status_changed"], record.id)
+          assert.strictEqual(Option.getOrThrow(yield* Context.get(processes[1], SenderIdStore).findById(record.id)).record.status, "expired")
+        }
       }).pipe(Effect.scoped))
   })
 }
