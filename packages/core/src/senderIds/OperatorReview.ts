@@ -15,25 +15,17 @@ import { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Pagination from "../Pagination.js"
 import * as Lifecycle from "./Lifecycle.js"
-import { type Decision, isAwaitingOperator, type Registration, type RegistrationStatus, type SubmitterType } from "./Registration.js"
+import { type Decision, isAwaitingOperator, type Registration } from "./Registration.js"
 import { type RegistrationFilter, SenderIdStore } from "./SenderIdStore.js"
 
 /**
- * An operator's list: each filter optional; `senderId` and `brandName` are case-insensitive
- * substrings, `submittedAfter` inclusive and `submittedBefore` exclusive (epoch milliseconds).
+ * An operator's list: the filters of `SenderIdStore.RegistrationFilter` but the network and
+ * markets, which are the caller's own, and paging.
  *
  * @since 0.1.0
  * @category models
  */
-export interface ListRegistrations extends Pagination.Paging {
-  readonly status?: RegistrationStatus | undefined
-  readonly market?: string | undefined
-  readonly senderId?: string | undefined
-  readonly brandName?: string | undefined
-  readonly submitterType?: SubmitterType | undefined
-  readonly submittedAfter?: number | undefined
-  readonly submittedBefore?: number | undefined
-}
+export interface ListRegistrations extends Omit<RegistrationFilter, "network" | "markets">, Pagination.Paging {}
 
 /** The operator review use case. @since 0.1.0 @category services */
 export class OperatorReview extends Context.Tag("@sendline/core/OperatorReview")<OperatorReview, {
