@@ -12,7 +12,7 @@
  *
  * @since 0.1.0
  */
-import { Account, Registration, SenderId } from "@sendline/core"
+import { Registration, SenderId } from "@sendline/core"
 import type { Pagination, SenderIdStore } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
