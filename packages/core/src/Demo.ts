@@ -16,7 +16,7 @@ import type { Account, Principal } from "./accounts/Account.js"
 import { Brands } from "./brands/Brands.js"
 import { AccountStore } from "./accounts/AccountStore.js"
 import { Admin } from "./accounts/Admin.js"
-import type { StoreUnavailable } from "./Errors.js"
+import { StoreUnavailable } from "./Errors.js"
 import { encodeUlid } from "./Ids.js"
 import { Markets } from "./Markets.js"
 import * as Permission from "./accounts/Permission.js"
@@ -75,8 +75,10 @@ const actingAs = (id: string, permissions: ReadonlyArray<Permission.Permission>)
 })
 
 /** A refusal of a demo step by a use case is a defect of the demo; the store being down is not. */
-const orDie = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>): Effect.Effect<A, StoreUnavailable> =>
-  Effect.catchAll(effect, (error) => error._tag === "StoreUnavailable" ? Effect.fail(error as unknown as StoreUnavailable) : Effect.die(error))
+const orDie = <A, E extends { readonly _tag: string }>(
+  effect: Effect.Effect<A, E | StoreUnavailable>
+): Effect.Effect<A, StoreUnavailable> =>
+  Effect.catchAll(effect, (error) => error instanceof StoreUnavailable ? Effect.fail(error) : Effect.die(error))
 
 /**
  * The demo Sender ID in `registeredMarket` as a user's goes through the registry: the

@@ -87,6 +87,27 @@ it.effect("two ensure runs: one organisation, one Sender ID per market, and two 
     yield* assertWorking([first, again])
   }).pipe(fresh))
 
+it.effect("the AU demo Sender ID went through the registry: the demo brand approved by its Brand Owner, every AU operator's approval", () =>
+  Effect.gen(function*() {
+    yield* Demo.ensure
+    const senderIds = yield* SenderIdStore.SenderIdStore
+    const registered = Option.getOrThrow(yield* senderIds.findRegistered(Demo.accountId, Demo.senderId, Demo.registeredMarket))
+    const { record, registrations } = Option.getOrThrow(yield* senderIds.findById(registered.id))
+    assert.isDefined(record.brandId)
+    assert.strictEqual(record.matchType, "domain")
+    const networks = Option.getOrThrow((yield* Markets.Markets).get(Demo.registeredMarket)).networks
+    assert.deepStrictEqual(registrations.map((r) => [r.network, r.status]).sort(), networks.map((n) => [n, "approved"]).sort())
+    assert.deepStrictEqual(registrations.map((r) => r.brand.identifierValue), networks.map(() => Demo.brandOwnerIdentifier.identifierValue))
+    const keys = yield* Demo.issueOperatorKeys
+    assert.deepStrictEqual(keys.map((k) => k.network), networks)
+    const auth = yield* Auth.Auth
+    for (const { issued, network } of keys) {
+      const principal = yield* auth.authenticate(`Bearer ${issued.secret}`)
+      assert.strictEqual(principal.accountId, Demo.operatorIdOf(Demo.registeredMarket, network))
+      assert.deepStrictEqual([...principal.permissions].sort(), ["operator:read", "operator:write"])
+    }
+  }).pipe(fresh))
+
 it.effect("a demo key works for 30 days, not at their end", () =>
   Effect.gen(function*() {
     const issued = yield* Demo.ensure
