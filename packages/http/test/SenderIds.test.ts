@@ -5,7 +5,7 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { EventStore, SenderIdJson } from "@sendline/core"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
 import * as TestStores from "./stores.js"
@@ -252,6 +252,56 @@ for (const store of TestStores.all) {
         )
         assert.deepStrictEqual(replies.map((r) => r.status).sort(), [201, 409], replies.map((r) => r.text).join("\n"))
         H.assertError(replies.find((r) => r.status === 409)!, 409, "sender_id_taken")
+      }))
+
+    it.effect("GET /v1/operator-registrations: each filter of CONTRACT §6, newest first, a cursor bound to its filters, the caller's network only", () =>
+      Effect.gen(function*() {
+        const keys = yield* yield* operators
+        const provider = yield* H.newCaller()
+        const acn = H.freshAcn()
+        const owner = yield* H.newBrandOwner(acn)
+        const unique = String(Date.now() % 1_000_000)
+        const name = `Zq_%${unique} Pty Ltd`
+        const created = yield* H.request("POST", "/v1/brands", { key: provider.key, json: { ...H.brandBody(acn), name } })
+        const relationships = yield* H.request("GET", "/v1/brand-relationships", { key: owner.key })
+        yield* H.request("POST", `/v1/brand-relationships/${relationships.json.data[0].id}/approve`, { key: owner.key })
+        const brandId = created.json.data.id as string
+        const first = yield* register(H.sidBody(brandId), provider.key)
+        yield* TestClock.adjust("1 hour")
+        const second = yield* register(H.sidBody(brandId), provider.key)
+        const telstraOf = (reply: H.Reply) => reply.json.data.registrations.find((r: { network: string }) => r.network === "telstra").id as string
+        const [one, two] = [telstraOf(first), telstraOf(second)]
+        const list = (query: string, key = keys.telstra.key) => H.request("GET", `/v1/operator-registrations?${query}`, { key })
+        const ids = (reply: H.Reply) => {
+          assert.strictEqual(reply.status, 200, reply.text)
+          return reply.json.data.map((r: { id: string }) => r.id)
+        }
+        const byBrand = `brand_name=${encodeURIComponent(`zq_%${unique}`)}`
+        assert.deepStrictEqual(ids(yield* list(byBrand)), [two, one], "newest first, case-insensitive")
+        assert.deepStrictEqual(ids(yield* list(`brand_name=${encodeURIComponent(`zq%${unique}`)}`)), [], "% is a character, not a wildcard")
+        assert.deepStrictEqual(ids(yield* list(`brand_name=${encodeURIComponent(`q__${unique}`)}`)), [], "_ is a character, not a wildcard")
+        assert.deepStrictEqual(ids(yield* list(`sender_id=${first.json.data.sender_id.toLowerCase()}`)), [one])
+        const at = (reply: H.Reply) => encodeURIComponent(reply.json.data.created_at)
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_after=${at(second)}`)), [two], "after is inclusive")
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_before=${at(second)}`)), [one], "before is exclusive")
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_before=${at(second).slice(0, 10)}`)), [], "a plain date: the start of that day")
+        yield* decide(one, keys.telstra.key, "approve")
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&status=approved`)), [one])
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&status=pending_operator_review`)), [two])
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitter_type=cpaas`)), [two, one])
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitter_type=aggregator`)), [])
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&market=NZ`)), [])
+        assert.notIncludeMembers(ids(yield* list(byBrand, keys.optus.key)), [one, two], "optus sees its own registrations")
+        assert.strictEqual((yield* list(byBrand, keys.optus.key)).json.data.length, 2)
+        const paged = yield* list(`${byBrand}&page_size=1`)
+        assert.deepStrictEqual(ids(paged), [two])
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&page_size=1&cursor=${paged.json.pagination.next_cursor}`)), [one])
+        H.assertError(yield* list(`${byBrand}&status=approved&cursor=${paged.json.pagination.next_cursor}`), 400, "invalid_cursor")
+        assert.strictEqual((yield* list(`${byBrand}&page_size=1000`)).json.pagination.page_size, 100)
+        const refused = yield* list("status=live")
+        H.assertError(refused, 400, "invalid_parameter", "status")
+        assert.include(refused.json.error.message, "pending_operator_review, approved, info_requested, resubmitted, rejected")
+        H.assertError(yield* list(byBrand, provider.key), 403, "permission_denied")
       }))
 
     it.effect("GET /v1/sids lists the caller's Sender IDs newest first, with status and market filters", () =>

@@ -50,6 +50,16 @@ export const DateFilter = (endOfDay: boolean) =>
     encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
   })
 
+/**
+ * A query filter of one of `schema`'s literals, whose refusal names them all ("Expected one of
+ * queued, sent, …") rather than the first alone.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const OneOf = <L extends readonly [string, ...Array<string>]>(schema: Schema.Literal<L>) =>
+  schema.annotations({ message: () => ({ message: `Expected one of ${schema.literals.join(", ")}`, override: true }) })
+
 /** The success envelope around one resource. @since 0.1.0 @category schemas */
 export const Envelope = <S extends Schema.Schema.Any>(data: S) => Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })
 

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Message, type Messaging, Timestamp } from "@sendline/core"
-import { DateFilter, PageSize } from "../envelope/Envelope.js"
+import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
 import { Option, Schema } from "effect"
 
 const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
@@ -27,13 +27,10 @@ export const PreviewMessage = Schema.Struct({
   market: optionalNullable(Schema.String)
 }).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
 
-const StatusFilter = Message.MessageStatus.annotations({
-  message: () => ({ message: `Expected one of ${Message.MessageStatus.literals.join(", ")}`, override: true })
-})
 /** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
 export const ListMessagesQuery = Schema.Struct({
   market: Schema.optional(Schema.String),
-  status: Schema.optional(StatusFilter),
+  status: Schema.optional(OneOf(Message.MessageStatus)),
   sender_id: Schema.optional(Schema.String),
   reference: Schema.optional(Schema.String),
   from: Schema.optional(DateFilter(false)),

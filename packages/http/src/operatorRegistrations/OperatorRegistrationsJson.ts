@@ -6,7 +6,7 @@
  */
 import { Registration } from "@sendline/core"
 import { Schema } from "effect"
-import { DateFilter, PageSize } from "../envelope/Envelope.js"
+import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
 
 /**
  * Query of `GET /v1/operator-registrations` (CONTRACT §6's filter names): `sender_id` and
@@ -17,11 +17,11 @@ import { DateFilter, PageSize } from "../envelope/Envelope.js"
  * @category requests
  */
 export const ListRegistrationsQuery = Schema.Struct({
-  status: Schema.optional(Registration.RegistrationStatus),
+  status: Schema.optional(OneOf(Registration.RegistrationStatus)),
   market: Schema.optional(Schema.String),
   sender_id: Schema.optional(Schema.String),
   brand_name: Schema.optional(Schema.String),
-  submitter_type: Schema.optional(Registration.SubmitterType),
+  submitter_type: Schema.optional(OneOf(Registration.SubmitterType)),
   submitted_after: Schema.optional(DateFilter(false)),
   submitted_before: Schema.optional(DateFilter(false)),
   cursor: Schema.optional(Schema.String),

@@ -6,7 +6,7 @@
  */
 import { SenderId } from "@sendline/core"
 import { Schema } from "effect"
-import { PageSize } from "../envelope/Envelope.js"
+import { OneOf, PageSize } from "../envelope/Envelope.js"
 
 /** Body of `POST /v1/sids`. @since 0.1.0 @category requests */
 export const RegisterSenderId = Schema.Struct({
@@ -26,7 +26,7 @@ export const ResubmitSenderId = Schema.Struct({
 
 /** Query of `GET /v1/sids`. @since 0.1.0 @category requests */
 export const ListSenderIdsQuery = Schema.Struct({
-  status: Schema.optional(SenderId.SenderIdStatus),
+  status: Schema.optional(OneOf(SenderId.SenderIdStatus)),
   market: Schema.optional(Schema.String),
   cursor: Schema.optional(Schema.String),
   page_size: Schema.optional(PageSize)
