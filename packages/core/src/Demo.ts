@@ -120,8 +120,9 @@ export const ensure = Effect.gen(function*() {
         status: "registered",
         createdAt: now,
         registeredAt: now,
-        expiresAt: now + SenderId.termMillis
-      }).pipe(Effect.catchTag("SenderIdTaken", ({ brandName }) =>
+        expiresAt: now + SenderId.termMillis,
+        version: 0
+      }, [], []).pipe(Effect.catchTag("SenderIdTaken", ({ brandName }) =>
         Effect.logWarning(`Demo: Sender ID ${senderId} in ${market.code} is held by brand ${brandName}; no demo Sender ID there`)))
     )
     for (const network of market.networks) {

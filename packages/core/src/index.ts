@@ -63,6 +63,7 @@ export * as MailStore from "./mail/MailStore.js"
 
 // --- Sender IDs --------------------------------------------------------------------------------
 export * as DomainMatch from "./senderIds/DomainMatch.js"
+export * as Registration from "./senderIds/Registration.js"
 export * as SenderId from "./senderIds/SenderId.js"
 export * as SenderIdRules from "./senderIds/SenderIdRules.js"
 export * as SenderIdStore from "./senderIds/SenderIdStore.js"

@@ -32,13 +32,13 @@ const recording = Layer.effectContext(Effect.gen(function*() {
     }),
     Context.add(SenderIdStore.SenderIdStore, {
       ...senderIds,
-      findById: (accountId, id) => look(senderIds.findById(accountId, id)),
+      findById: (id) => look(senderIds.findById(id)),
       findRegistered: (accountId, senderId, market) => look(senderIds.findRegistered(accountId, senderId, market)),
-      insert: (record) =>
+      insert: (record, registrations, events) =>
         Effect.suspend(() =>
           recorder.refuse.includes(record.market)
             ? Effect.fail(new Errors.StoreUnavailable({ message: "refused by the test" }))
-            : Effect.tap(senderIds.insert(record), () => void recorder.senderIds.push(record))
+            : Effect.tap(senderIds.insert(record, registrations, events), () => void recorder.senderIds.push(record))
         )
     })
   )

@@ -12,7 +12,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
-import { Config, Effect, Layer, Redacted } from "effect"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
 import * as PgPool from "./PgPool.js"
 
 // ---------------------------------------------------------------------------------------------
@@ -31,7 +31,23 @@ const ddl: Migrations.Ddl = {
   // Ascending, unlike SQLite's DESC list index: a B-tree scanned backwards gives the newest-first
   // order, and PostgreSQL uses the keyset's row comparison `(created_at, id) < (…)` as an index
   // bound only on columns of one direction.
-  listIndex: "created_at, id"
+  listIndex: "created_at, id",
+  // pg_trgm's GIN index of each column (SQLite keeps an FTS5 table beside): it serves `ILIKE
+  // '%text%'` for a text of three characters or more. The extension is the database's, once: made
+  // in the current schema unless it exists, and its operator class named in the schema it is in
+  // (which need not be on this store's search_path). Two stores in two schemas of one database
+  // share it: dropping the schema that holds it drops their indexes too.
+  textIndex: (index) =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`
+      const [extension] = yield* sql<{ readonly schema: string }>`SELECT n.nspname AS schema
+        FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'`
+      for (const column of index.columns) {
+        yield* sql`CREATE INDEX ${sql(`${index.name}_${column}`)} ON ${sql(index.table)}
+          USING gin (${sql(column)} ${sql(extension!.schema)}.gin_trgm_ops)`
+      }
+    })
 }
 
 /**
@@ -55,7 +71,13 @@ const migrate = (sql: SqlClient.SqlClient) =>
 // the store
 // ---------------------------------------------------------------------------------------------
 
-const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
+/**
+ * What PostgreSQL does its own way, on the store's client (`withoutTransforms`), each with its reason.
+ *
+ * @since 0.1.0
+ * @category dialect
+ */
+export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // Unlike SQLite (one connection, a transaction per write), a write that is one statement runs
   // on its own: PostgreSQL makes each statement atomic, and a transaction would cost a pinned pool
   // connection and two more round trips. (The idempotency reserve and its read-back, which must
@@ -78,7 +100,13 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   isUniqueViolation: (error, index) => {
     const cause = error.cause as { readonly code?: unknown; readonly constraint?: unknown } | undefined
     return cause?.code === "23505" && cause.constraint === index.name
-  }
+  },
+  // PostgreSQL's LIKE heeds case; ILIKE does not, and pg_trgm's indexes serve it.
+  likeIgnoringCase: "ILIKE",
+  // The planner weighs the trigram indexes against the ordered index itself, by the statistics
+  // of each column: the trigram index for a text few rows contain, the ordered index for a common
+  // one (checked at 1M rows: `docs/performance.md`).
+  textCandidates: () => Effect.succeed(Option.none())
 })
 
 /**

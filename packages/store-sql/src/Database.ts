@@ -10,6 +10,7 @@ import { Errors } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import type { Option } from "effect"
 import { Effect } from "effect"
 import type * as Migrations from "./Migrations.js"
 
@@ -42,6 +43,29 @@ export interface Dialect {
   ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
   /** Whether `error` is a write refused for a duplicate in `index` (each driver says so its own way). */
   readonly isUniqueViolation: (error: SqlError, index: Migrations.UniqueIndex) => boolean
+  /** The operator of a LIKE that ignores case, the pattern's `\` its escape character. */
+  readonly likeIgnoringCase: "ILIKE" | "LIKE"
+  /**
+   * Whether a list whose rows must contain `terms` (each a column of `index` and a text of three
+   * characters or more) should read the few rows its text index finds rather than walk the list's
+   * ordered index: then the keys of those rows (and maybe of a few more), else none (the ordered
+   * index is cheaper, or the database's planner chooses by itself).
+   */
+  readonly textCandidates: (
+    index: Migrations.TextIndex,
+    terms: ReadonlyArray<TextTerm>
+  ) => Effect.Effect<Option.Option<ReadonlyArray<string>>, SqlError>
+}
+
+/**
+ * A text that the `column` of a row must contain, in any case.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TextTerm {
+  readonly column: string
+  readonly text: string
 }
 
 /**

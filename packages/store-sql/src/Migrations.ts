@@ -4,8 +4,9 @@
  *
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
- * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`) and the statements are those every existing database was migrated with: change
- * neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
+ * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
+ * `0012_sender_id_registrations`) and the statements are those every existing database was
+ * migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
  * @since 0.1.0
@@ -32,6 +33,27 @@ export interface Ddl {
   readonly keyedTableOptions: string
   /** The columns of the message list index after `account_id`, with their directions. */
   readonly listIndex: string
+  /**
+   * Creates what lets the database find the rows of `index.table` whose `index.columns` contain a
+   * text of three characters or more, in any case, without reading every row (see `TextIndex`).
+   */
+  readonly textIndex: (index: TextIndex) => Effect.Effect<void, SqlError, SqlClient.SqlClient>
+}
+
+/**
+ * A text index: what finds the rows of `table` whose `columns` contain a given text, in any case,
+ * by the trigrams (three-character runs) of their values. Each store builds it its own way
+ * (`Ddl.textIndex`) under the name `name`, and its `Dialect` reads it.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface TextIndex {
+  readonly name: string
+  readonly table: string
+  /** The table's text primary key, by which an indexed row is found again. */
+  readonly key: string
+  readonly columns: ReadonlyArray<string>
 }
 
 /** The table in which the Migrator records what has run. @since 0.1.0 @category constants */
@@ -102,6 +124,26 @@ export const senderIdHolds: UniqueIndex = {
   columns: ["market", "sender_id_key"]
 }
 
+/**
+ * The text index of the operator registrations, by Sender ID and by brand name (created by
+ * `0012`: never change it, add a migration).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const registrationSearch: TextIndex = {
+  name: "sendline_operator_registrations_search",
+  table: "sendline_operator_registrations",
+  key: "id",
+  columns: ["sender_id", "brand_name"]
+}
+
+/**
+ * How long before a registered Sender ID's `expires_at` `0012` set its `watch_at`: 30 days, core's
+ * `SenderId.warningMillis` when it was written (never change it: a later rule is a new migration).
+ */
+const warningMillisOf0012 = 2_592_000_000
+
 /** The tables the migrations create, and the Migrator's own, by name. @since 0.1.0 @category constants */
 export const tables: ReadonlyArray<string> = [
   "sendline_accounts",
@@ -113,6 +155,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_mails",
   "sendline_messages",
   table,
+  "sendline_operator_registrations",
   "sendline_owned_identifiers",
   "sendline_sender_id_holds",
   "sendline_sender_ids",
@@ -396,7 +439,67 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
             )
           }
         }
-      })
+      }),
+    // Sender ID registration (CONTRACT §6): a record's brand, use and match, the term whose
+    // expiry warning went out (`warned_expires_at`), its `version` (a change is written only over
+    // the version it was made from; older rows are version 0), and the expiry watcher's work:
+    // `watch_at`, when it must look at the record next (the store's own, computed from the record
+    // by `SenderId.watchAt`; filled here for the registered records, none of which was warned), and
+    // `claimed_until`, its claim's lease. One operator registration per network, as submitted to
+    // it; the operators' list reads it by network and market, newest first, by every filter (an
+    // index ending in (submitted_at, id) each: a page is an index range, never a sort), and by the
+    // text of its Sender ID and brand name (`registrationSearch`). An account's records are listed
+    // newest first.
+    "0012_sender_id_registrations": (d) =>
+      Effect.zipRight(
+        statements(
+          `ALTER TABLE sendline_sender_ids ADD COLUMN brand_id TEXT`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN use_case TEXT`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN match_type TEXT`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN match_value TEXT`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN warned_expires_at ${d.int8}`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN version ${d.int8} NOT NULL DEFAULT 0`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN watch_at ${d.int8}`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN claimed_until ${d.int8} NOT NULL DEFAULT 0`,
+          `UPDATE sendline_sender_ids SET watch_at = expires_at - ${warningMillisOf0012}
+        WHERE status = 'registered' AND expires_at IS NOT NULL`,
+          `CREATE INDEX sendline_sender_ids_watch ON sendline_sender_ids (watch_at, id) WHERE watch_at IS NOT NULL`,
+          `CREATE INDEX sendline_sender_ids_list ON sendline_sender_ids (account_id, ${d.listIndex})`,
+          `CREATE TABLE ${registrationSearch.table} (
+      id ${d.textKey},
+      sid_id TEXT NOT NULL REFERENCES sendline_sender_ids (id),
+      network TEXT NOT NULL,
+      market TEXT NOT NULL,
+      sender_id TEXT NOT NULL,
+      brand_id TEXT NOT NULL,
+      brand_name TEXT NOT NULL,
+      identifier_type TEXT NOT NULL,
+      identifier_value TEXT NOT NULL,
+      status TEXT NOT NULL,
+      use_case TEXT NOT NULL,
+      match_type TEXT NOT NULL,
+      match_value TEXT NOT NULL,
+      submitter_account_id TEXT NOT NULL,
+      submitter_type TEXT NOT NULL,
+      submitter_name TEXT NOT NULL,
+      submitted_at ${d.int8} NOT NULL,
+      decided_at ${d.int8},
+      reason TEXT,
+      message TEXT
+    )${d.tableOptions}`,
+          `CREATE INDEX sendline_operator_registrations_sid ON sendline_operator_registrations (sid_id)`,
+          // The texts last, so that a walk of the list by a text filter tests each row in the index,
+          // reading only the rows that match (SQLite; PostgreSQL reads each row, and weighs the
+          // text index against it).
+          `CREATE INDEX sendline_operator_registrations_list
+        ON sendline_operator_registrations (network, market, submitted_at, id, sender_id, brand_name)`,
+          `CREATE INDEX sendline_operator_registrations_status
+        ON sendline_operator_registrations (network, market, status, submitted_at, id)`,
+          `CREATE INDEX sendline_operator_registrations_submitter
+        ON sendline_operator_registrations (network, market, submitter_type, submitted_at, id)`
+        ),
+        d.textIndex(registrationSearch)
+      )
 }
 
 /**

@@ -1,19 +1,34 @@
 /**
- * `SenderIdStore` on SQL: the tables `sendline_sender_ids` and `sendline_sender_id_holds` (which
- * brand holds a Sender ID string in a market, in lower case). Every send looks up its registered
+ * `SenderIdStore` on SQL: the tables `sendline_sender_ids`, `sendline_sender_id_holds` (which
+ * brand holds a Sender ID string in a market, in lower case) and `sendline_operator_registrations`
+ * (`Registrations`). A record is written with its registrations and events in one transaction (the
+ * outbox), and changed only over the version it was read at. Every send looks up its registered
  * Sender ID, so concurrent lookups share one `IN (VALUES …)` query (see `Batcher`).
  *
  * @since 0.1.0
  */
 import { SenderId, SenderIdStore } from "@sendline/core"
+import type { Event } from "@sendline/core"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
 import * as Batcher from "./Batcher.js"
 import * as Database from "./Database.js"
+import * as Events from "./Events.js"
 import * as Migrations from "./Migrations.js"
+import * as Registrations from "./Registrations.js"
 import * as Rows from "./Rows.js"
 
-/** `sendline_sender_ids`: a Sender ID record per row. @since 0.1.0 @category tables */
+/**
+ * `sendline_sender_ids`: a Sender ID record per row. `watch_at` and `claimed_until`, the store's
+ * own, are never read into a record: `row` writes the first, `claimWatched` and every move the
+ * second.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
 export const senderIds = Rows.table<SenderId.SenderIdRecord>()(
   "sendline_sender_ids",
   Schema.Struct({
@@ -25,9 +40,73 @@ export const senderIds = Rows.table<SenderId.SenderIdRecord>()(
     status: SenderId.SenderIdStatus,
     createdAt: Rows.column("created_at", Rows.Int8),
     registeredAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("registered_at")),
-    expiresAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("expires_at"))
+    expiresAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("expires_at")),
+    brandId: Rows.nullable(Schema.String).pipe(Schema.fromKey("brand_id")),
+    useCase: Rows.nullable(Schema.String).pipe(Schema.fromKey("use_case")),
+    matchType: Rows.nullable(SenderId.MatchType).pipe(Schema.fromKey("match_type")),
+    matchValue: Rows.nullable(Schema.String).pipe(Schema.fromKey("match_value")),
+    warnedExpiresAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("warned_expires_at")),
+    version: Rows.Int8
   })
 )
+
+/**
+ * The row of `record`, with `watch_at`, when the expiry watcher must look at it
+ * (`SenderId.watchAt`), and without `claimed_until`.
+ *
+ * @since 0.1.0
+ * @category tables
+ */
+export const row = (record: SenderId.SenderIdRecord) => ({
+  ...senderIds.encode(record),
+  watch_at: SenderId.watchAt(record) ?? null
+})
+
+// What a move sets from `next`: every column of its row but `id`, `account_id` and `created_at`,
+// which never change, and `version`, which it sets itself.
+const changed = (next: SenderId.SenderIdRecord) => {
+  const { account_id, created_at, id, version, ...columns } = row(next)
+  return columns
+}
+
+/**
+ * Moves the record to `next` while it is still at the version `next` was made from
+ * (`next.version - 1`), ending its claim; its id when it did.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const update = (sql: SqlClient.SqlClient, next: SenderId.SenderIdRecord): Statement.Statement<{ readonly id: string }> =>
+  sql`UPDATE sendline_sender_ids SET ${sql.update(changed(next))}, version = ${next.version}, claimed_until = 0
+    WHERE id = ${next.id} AND version = ${next.version - 1}
+    RETURNING id`
+
+/**
+ * The ids of up to `limit` records the expiry watcher must look at by `now` whose lease, if any,
+ * has ended, the earliest first (the partial index of `0012`).
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const due = (sql: SqlClient.SqlClient, now: number, limit: number): Statement.Statement<{ readonly id: string }> =>
+  sql`SELECT id FROM sendline_sender_ids
+    WHERE watch_at IS NOT NULL AND watch_at <= ${now} AND claimed_until <= ${now}
+    ORDER BY watch_at, id
+    LIMIT ${limit}`
+
+/** The order in which records are claimed, as `due` picks them. @since 0.1.0 @category ordering */
+export const claimOrder = (a: SenderId.SenderIdRecord, b: SenderId.SenderIdRecord): number =>
+  (SenderId.watchAt(a) ?? 0) - (SenderId.watchAt(b) ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** Each record with its registrations. */
+const withRegistrations = (
+  sql: SqlClient.SqlClient,
+  records: ReadonlyArray<SenderId.SenderIdRecord>
+): Effect.Effect<ReadonlyArray<SenderIdStore.WithRegistrations>, SqlError> =>
+  records.length === 0
+    ? Effect.succeed([])
+    : Effect.map(Registrations.ofRecords(sql, records.map((record) => record.id)), (byRecord) =>
+      records.map((record) => ({ record, registrations: byRecord.get(record.id) ?? [] })))
 
 interface RegisteredQuery {
   readonly accountId: string
@@ -42,9 +121,10 @@ interface RegisteredQuery {
  * @category constructors
  */
 export const make = (
-  { read, sql, transaction, write }: Database.Database
+  db: Database.Database
 ): Effect.Effect<Context.Tag.Service<SenderIdStore.SenderIdStore>, never, Scope.Scope> =>
   Effect.gen(function*() {
+    const { dialect, read, sql, transaction, write } = db
     const registered = yield* Batcher.make({
       maxBatch: Database.batchLimit,
       run: (queries: ReadonlyArray<RegisteredQuery>) =>
@@ -69,52 +149,89 @@ export const make = (
         ))
     })
 
-    return SenderIdStore.SenderIdStore.of({
-      insert: (record) => {
-        const insert = sql`INSERT INTO sendline_sender_ids ${sql.insert(senderIds.encode(record))}`
-        if (!SenderId.holdsAt(record, record.createdAt)) return write(Effect.asVoid(insert))
-        const { brandName, market, senderId } = record
+    // The hold first, taken or locked by the upsert (its update changes nothing but locks the row
+    // on PostgreSQL), so that inserts of one string in one market run one after the other from
+    // there. Another brand's hold is taken over when none of its records holds the string now.
+    // The holder's brand when another brand holds it, else none.
+    const takeHold = ({ brandName, createdAt, market, senderId }: SenderId.SenderIdRecord) =>
+      Effect.gen(function*() {
         const senderIdKey = SenderId.holdKey(senderId)
-        // The hold first, taken or locked by the upsert (its update changes nothing but locks the
-        // row on PostgreSQL), so inserts of one string in one market run one after the other from
-        // here. Another brand's hold is taken over when none of its records holds the string now.
-        const insertHeld = Effect.gen(function*() {
-          const [hold] = yield* sql<{ readonly brand_name: string }>`INSERT INTO ${sql(Migrations.senderIdHolds.table)} ${
-            sql.insert({ market, sender_id_key: senderIdKey, brand_name: brandName })
-          } ON CONFLICT (${sql.literal(Migrations.senderIdHolds.columns.join(", "))})
-            DO UPDATE SET brand_name = ${sql(Migrations.senderIdHolds.table)}.brand_name RETURNING brand_name`
-          const holder = hold!.brand_name
-          if (holder !== brandName) {
-            const live = yield* sql`SELECT id FROM sendline_sender_ids
-              WHERE market = ${market} AND lower(sender_id) = ${senderIdKey} AND brand_name = ${holder}
-                AND status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${record.createdAt})
-              LIMIT 1`
-            if (live.length > 0) return Option.some(holder)
-            yield* sql`UPDATE ${sql(Migrations.senderIdHolds.table)} SET brand_name = ${brandName}
-              WHERE market = ${market} AND sender_id_key = ${senderIdKey}`
-          }
-          yield* insert
-          return Option.none<string>()
-        })
-        return Effect.flatMap(
-          transaction(insertHeld),
+        const [hold] = yield* sql<{ readonly brand_name: string }>`INSERT INTO ${sql(Migrations.senderIdHolds.table)} ${
+          sql.insert({ market, sender_id_key: senderIdKey, brand_name: brandName })
+        } ON CONFLICT (${sql.literal(Migrations.senderIdHolds.columns.join(", "))})
+          DO UPDATE SET brand_name = ${sql(Migrations.senderIdHolds.table)}.brand_name RETURNING brand_name`
+        const holder = hold!.brand_name
+        if (holder === brandName) return Option.none<string>()
+        const live = yield* sql`SELECT id FROM sendline_sender_ids
+          WHERE market = ${market} AND lower(sender_id) = ${senderIdKey} AND brand_name = ${holder}
+            AND status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${createdAt})
+          LIMIT 1`
+        if (live.length > 0) return Option.some(holder)
+        yield* sql`UPDATE ${sql(Migrations.senderIdHolds.table)} SET brand_name = ${brandName}
+          WHERE market = ${market} AND sender_id_key = ${senderIdKey}`
+        return Option.none<string>()
+      })
+
+    // A worker's or a decision's moves in one transaction, in order, each an UPDATE over the
+    // version it was made from, then, when it moved, its registrations and its events.
+    const moveAll = (moves: ReadonlyArray<SenderIdStore.Move>): Effect.Effect<ReadonlyArray<boolean>, SqlError> =>
+      Effect.forEach(moves, ({ events, next, registrations }) =>
+        Effect.flatMap(update(sql, next), (rows) =>
+          rows.length === 0 ? Effect.succeed(false) : Effect.as(
+            Effect.all([
+              Effect.forEach(registrations, (registration) => Registrations.replace(sql, next.id, registration), { discard: true }),
+              writeEvents(events)
+            ], { discard: true }),
+            true
+          )))
+
+    const writeEvents = (events: ReadonlyArray<Event.Event>) => events.length === 0 ? Effect.void : Events.insert(sql, events)
+
+    const findAll = (where: Statement.Fragment) =>
+      Effect.flatMap(Effect.flatMap(sql`SELECT * FROM sendline_sender_ids WHERE ${where}`, senderIds.decode), (records) =>
+        withRegistrations(sql, records))
+
+    return SenderIdStore.SenderIdStore.of({
+      // A transaction on both databases: the record with everything written with it, or nothing.
+      insert: (record, registrations, events) =>
+        Effect.flatMap(
+          transaction(Effect.gen(function*() {
+            const holder = SenderId.holdsAt(record, record.createdAt) ? yield* takeHold(record) : Option.none()
+            if (Option.isSome(holder)) return holder
+            yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(row(record))}`
+            yield* Registrations.insert(sql, registrations)
+            yield* writeEvents(events)
+            return holder
+          })),
           Option.match({
             onNone: () => Effect.void,
-            onSome: (holder) => Effect.fail(new SenderIdStore.SenderIdTaken({ senderId, market, brandName: holder }))
+            onSome: (holder) =>
+              Effect.fail(
+                new SenderIdStore.SenderIdTaken({ senderId: record.senderId, market: record.market, brandName: holder })
+              )
           })
-        )
+        ),
+      findById: (id) => read(Effect.map(findAll(sql`id = ${id}`), (found) => Option.fromNullable(found[0]))),
+      list: (accountId, filter, after, limit) => {
+        const where = [sql`account_id = ${accountId}`]
+        if (filter.status !== undefined) where.push(sql`status = ${filter.status}`)
+        if (filter.market !== undefined) where.push(sql`market = ${filter.market}`)
+        if (Option.isSome(after)) where.push(sql`(created_at, id) < (${after.value.createdAt}, ${after.value.id})`)
+        return read(findAll(sql`${sql.and(where)} ORDER BY created_at DESC, id DESC LIMIT ${limit}`))
       },
-      findById: (accountId, id) =>
-        read(Effect.flatMap(
-          sql`SELECT * FROM sendline_sender_ids WHERE id = ${id} AND account_id = ${accountId}`,
-          senderIds.decodeFirst
-        )),
       findRegistered: (accountId, senderId, market) => registered.submit({ accountId, senderId, market }),
-      findHeld: (senderId, market) =>
+      findRegistration: (id) =>
         read(Effect.flatMap(
-          sql`SELECT * FROM sendline_sender_ids
-            WHERE market = ${market} AND lower(sender_id) = ${SenderId.holdKey(senderId)} AND status NOT IN ('rejected', 'expired')`,
-          senderIds.decode
+          sql`SELECT * FROM ${sql(Registrations.registrations.name)} WHERE id = ${id}`,
+          Registrations.registrations.decodeFirst
+        )),
+      listRegistrations: (filter, after, limit) => read(Registrations.list(db, filter, after, limit)),
+      transition: (moves) => moves.length === 0 ? Effect.succeed([]) : transaction(moveAll(moves)),
+      claimWatched: (now, limit, leaseUntil) =>
+        write(Effect.map(
+          Effect.flatMap(dialect.claim(senderIds.name, due(sql, now, limit), leaseUntil), senderIds.decode),
+          // An UPDATE returns its rows in no set order: the earliest first again, as they were picked.
+          (claimed) => [...claimed].sort(claimOrder)
         ))
     })
   })

@@ -31,11 +31,18 @@ export * as Database from "./Database.js"
 export * as Accounts from "./Accounts.js"
 
 /**
- * `SenderIdStore`: the Sender ID records table.
+ * `SenderIdStore`: the Sender ID records table, written with their registrations and events.
  *
  * @since 0.1.0
  */
 export * as SenderIds from "./SenderIds.js"
+
+/**
+ * The operator registrations table of `SenderIdStore`, and the operators' list of them.
+ *
+ * @since 0.1.0
+ */
+export * as Registrations from "./Registrations.js"
 
 /**
  * `MessageStore`: the messages table, its outbox writes, transitions and claims.

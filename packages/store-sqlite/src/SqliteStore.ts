@@ -10,7 +10,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
-import { Config, Effect, Layer } from "effect"
+import { Config, Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 
 /** Timestamps are INTEGER (SQLite's is 64-bit), tables STRICT (a column holds only its type). */
@@ -23,8 +23,46 @@ const ddl: Migrations.Ddl = {
   keyedTableOptions: " STRICT, WITHOUT ROWID",
   // Descending, in the order the list reads it (its test checks the plan: an index, no sort);
   // PostgreSQL's is ascending, for the reason given in its store.
-  listIndex: "created_at DESC, id DESC"
+  listIndex: "created_at DESC, id DESC",
+  // An FTS5 table of its own with the trigram tokenizer (SQLite 3.34+), which finds the rows
+  // holding a phrase of three characters or more, in any case, by its trigrams (PostgreSQL's
+  // pg_trgm indexes the table itself). It holds its own copy of the key and the columns, kept by
+  // triggers, so that a row written by any client is indexed: not an external-content table, whose
+  // rowids VACUUM may renumber (the table has no INTEGER PRIMARY KEY). A row's Sender ID and brand
+  // name never change once written, and none is deleted; should one, the trigger finds its copy by
+  // key, a scan of the copies.
+  textIndex: (index) => {
+    const columns = [index.key, ...index.columns]
+    const list = columns.join(", ")
+    const changed = columns.map((column) => `old.${column} IS NOT new.${column}`).join(" OR ")
+    return Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.forEach([
+        `CREATE VIRTUAL TABLE ${index.name} USING fts5(
+          ${index.key} UNINDEXED, ${index.columns.join(", ")}, tokenize = 'trigram', columnsize = 0)`,
+        `INSERT INTO ${index.name} (${list}) SELECT ${list} FROM ${index.table}`,
+        `CREATE TRIGGER ${index.name}_insert AFTER INSERT ON ${index.table} BEGIN
+          INSERT INTO ${index.name} (${list}) VALUES (${columns.map((column) => `new.${column}`).join(", ")});
+        END`,
+        `CREATE TRIGGER ${index.name}_update AFTER UPDATE ON ${index.table} WHEN ${changed} BEGIN
+          UPDATE ${index.name} SET ${columns.map((column) => `${column} = new.${column}`).join(", ")}
+          WHERE ${index.key} = old.${index.key};
+        END`,
+        `CREATE TRIGGER ${index.name}_delete AFTER DELETE ON ${index.table} BEGIN
+          DELETE FROM ${index.name} WHERE ${index.key} = old.${index.key};
+        END`
+      ], (statement) => sql.unsafe(statement), { discard: true }))
+  }
 }
+
+/**
+ * Up to how many rows the text index may find for a list to read them all, rather than walk its
+ * ordered index testing each row there. Reading them costs a lookup by key each (~10 µs, 1M rows
+ * on disk); a walk about 0.1 µs for each row it passes before its page is full, the fewer the more
+ * rows match. For a page of 50 of 1M rows the two meet near a thousand matches: beyond, the walk
+ * passes fewer than 50,000 rows (5 ms). A text found in many rows of other networks only walks this
+ * network's rows all; measured: `docs/performance.md`.
+ */
+const textCandidatesLimit = 1_000
 
 /**
  * When a commit reaches the disk. `normal` (the default): in WAL mode a commit survives a crash of
@@ -56,10 +94,14 @@ const migrate = (options: Options) => (sql: SqlClient.SqlClient) =>
   })
 
 /**
+ * What SQLite does its own way, on the store's client (`withoutTransforms`), each with its reason.
  * better-sqlite3 is synchronous and the client holds one connection: statements run one at a time
  * and the database has a single writer.
+ *
+ * @since 0.1.0
+ * @category dialect
  */
-const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
+export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // Each write is a transaction on the one connection (a statement or several; the batched
   // message insert is a group commit). Nothing else runs meanwhile, so it costs no waiting.
   write: (effect) => sql.withTransaction(effect),
@@ -77,6 +119,20 @@ const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
     const message = (error.cause as { readonly message?: unknown } | undefined)?.message
     return typeof message === "string" &&
       message.endsWith(`UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`)
+  },
+  // SQLite's LIKE ignores the case of ASCII letters already (PostgreSQL's needs ILIKE).
+  likeIgnoringCase: "LIKE",
+  // SQLite's planner cannot weigh the FTS5 table against the ordered index (a virtual table has no
+  // statistics), so the store asks the text index first for the rows that contain every term (a
+  // phrase of its trigrams in its column, each character literal): when there are no more than
+  // `textCandidatesLimit`, the list reads those; more, and it walks the ordered index instead.
+  textCandidates: (index, terms) => {
+    const query = terms.map(({ column, text }) => `${column} : "${text.replaceAll("\"", "\"\"")}"`).join(" AND ")
+    return Effect.map(
+      sql<{ readonly key: string }>`SELECT ${sql(index.key)} AS key FROM ${sql(index.name)} WHERE ${sql(index.name)} MATCH ${query}
+        LIMIT ${textCandidatesLimit + 1}`,
+      (found) => found.length <= textCandidatesLimit ? Option.some(found.map((row) => row.key)) : Option.none()
+    )
   }
 })
 

@@ -26,10 +26,47 @@ afterAll(() => {
   }
 })
 
-/** A CPaaS account with no identifiers, created at time 0. */
-/** Back to a database before migration 0011: no Sender ID holds. */
+/** Back to a database before migration 0012: no registrations, nor the columns of the records' own. */
+const undoSenderIdRegistrations = (sql: SqlClient.SqlClient) =>
+  Effect.forEach([
+    `DROP TABLE ${Migrations.registrationSearch.name}`, // its triggers with the table
+    `DROP TABLE sendline_operator_registrations`,
+    `DROP INDEX sendline_sender_ids_watch`,
+    `DROP INDEX sendline_sender_ids_list`,
+    ...["brand_id", "use_case", "match_type", "match_value", "warned_expires_at", "version", "watch_at", "claimed_until"].map(
+      (column) => `ALTER TABLE sendline_sender_ids DROP COLUMN ${column}`
+    )
+  ], (statement) => sql.unsafe(statement), { discard: true })
+
+/** Back to a database before migration 0011: no Sender ID holds (nor anything later). */
 const undoSenderIdHolds = (sql: SqlClient.SqlClient) =>
-  Effect.zipRight(sql`DROP TABLE sendline_sender_id_holds`, sql`DROP INDEX sendline_sender_ids_held`)
+  Effect.zipRight(
+    undoSenderIdRegistrations(sql),
+    Effect.zipRight(sql`DROP TABLE sendline_sender_id_holds`, sql`DROP INDEX sendline_sender_ids_held`)
+  )
+
+/**
+ * A database migrated, then taken back to before migration `id` by `undo` (its and every later
+ * migration's changes), with a CPaaS account `acct_a`: the stores of its last migration, and its client.
+ */
+const migratedBefore = (id: number, undo: (sql: SqlClient.SqlClient) => Effect.Effect<void, SqlError>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const stores = yield* SqliteStore.make
+    yield* undo(sql)
+    yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= ${id}`
+    yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount("acct_a", "A", []))
+    return { sql, stores }
+  })
+
+/** The row of `record` as a database before migration 0012 held it: the columns of 0001. */
+const rowBefore0012 = (record: SenderId.SenderIdRecord) => {
+  const { id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at } = SenderIds.senderIds
+    .encode(record)
+  return { id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at }
+}
+
+/** A CPaaS account with no identifiers, created at time 0. */
 
 const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>): Account.Account => ({
   id,
@@ -51,7 +88,8 @@ SharedDatabaseSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: tem
 describe("SqliteStore", () => {
   const tables = (sql: SqlClient.SqlClient) =>
     Effect.map(
-      sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'sendline_%' ORDER BY name`,
+      // ordinary tables: not the text index (an FTS5 virtual table) nor its shadow tables
+      sql<{ name: string }>`SELECT name FROM pragma_table_list WHERE type = 'table' AND name LIKE 'sendline_%' ORDER BY name`,
       (rows) => rows.map((row) => row.name)
     )
 
@@ -116,7 +154,7 @@ describe("SqliteStore", () => {
       yield* sql`CREATE INDEX sendline_messages_idempotency_key ON sendline_messages (account_id, idempotency_key, created_at)
         WHERE idempotency_key IS NOT NULL`
       // and of every later migration: the Migrator runs only those after the last one recorded
-      yield* undoSenderIdHolds(sql) // 0011
+      yield* undoSenderIdHolds(sql) // 0012, 0011
       yield* sql`DROP TABLE sendline_brand_relationships` // 0009
       yield* sql`DROP TABLE sendline_brands`
       yield* sql`DROP TABLE sendline_mails` // 0008
@@ -160,7 +198,7 @@ describe("SqliteStore", () => {
       const sql = yield* SqlClient.SqlClient
       const stores = yield* SqliteStore.make
       // back to a database of 0006, whose brand accounts list identifiers unchecked, some twice
-      yield* undoSenderIdHolds(sql) // 0011, which runs again too
+      yield* undoSenderIdHolds(sql) // 0012, 0011, which run again too
       yield* sql`DROP TABLE sendline_brand_relationships` // 0009, which runs again too
       yield* sql`DROP TABLE sendline_brands`
       yield* sql`DROP TABLE sendline_mails` // 0008, which runs again too: the Migrator runs those after the last one recorded
@@ -197,12 +235,8 @@ describe("SqliteStore", () => {
 
   it.effect("migration 0011 gives each live Sender ID string the brand of its oldest live record, in any case, then holds it theirs", () =>
     Effect.gen(function*() {
-      const sql = yield* SqlClient.SqlClient
-      const stores = yield* SqliteStore.make
       // back to a database of 0010, whose records of one string may be live under several brands
-      yield* undoSenderIdHolds(sql)
-      yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 11`
-      yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount("acct_a", "A", []))
+      const { sql, stores } = yield* migratedBefore(11, undoSenderIdHolds)
       const now = yield* Clock.currentTimeMillis
       const record = (id: string, senderId: string, brandName: string, createdAt: number, fields: Partial<SenderId.SenderIdRecord> = {}) =>
         Fixtures.makeSenderId("acct_a", { id, senderId, brandName, ...fields }, createdAt)
@@ -215,7 +249,7 @@ describe("SqliteStore", () => {
         record("sid_6", "Cove", "Gone Pty", now - SenderId.termMillis), // overdue: holds nothing
         record("sid_7", "Acme", "Acme Pty", now, { market: "NZ" })
       ]
-      for (const r of old) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(SenderIds.senderIds.encode(r))}`
+      for (const r of old) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`
 
       yield* SqliteStore.make
       const holds = yield* sql<{ market: string; sender_id_key: string; brand_name: string }>`SELECT market, sender_id_key, brand_name
@@ -226,10 +260,58 @@ describe("SqliteStore", () => {
         ["NZ", "acme", "Acme Pty"]
       ])
       const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
-      const taken = yield* Effect.flip(senderIds.insert(record("sid_8", "aCME", "Rival Pty", now + 3)))
+      const taken = yield* Effect.flip(senderIds.insert(record("sid_8", "aCME", "Rival Pty", now + 3), [], []))
       assert.deepStrictEqual(taken, new SenderIdStore.SenderIdTaken({ senderId: "aCME", market: "AU", brandName: "Acme Pty" }))
-      yield* senderIds.insert(record("sid_9", "Cove", "New Pty", now + 3))
+      yield* senderIds.insert(record("sid_9", "Cove", "New Pty", now + 3), [], [])
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
+
+  it.effect("migration 0012 reads every older record at version 0, the registered ones watched 30 days before they expire", () =>
+    Effect.gen(function*() {
+      // back to a database of 0011, of records imported before registrations
+      const { sql, stores } = yield* migratedBefore(12, undoSenderIdRegistrations)
+      const registered = Fixtures.makeSenderId("acct_a", { id: "sid_1" }, Fixtures.T)
+      const pending = Fixtures.makeSenderId("acct_a", { id: "sid_2", senderId: "Bolt", status: "pending" }, Fixtures.T)
+      for (const r of [registered, pending]) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`
+
+      yield* SqliteStore.make
+      const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
+      for (const r of [registered, pending]) {
+        assert.deepStrictEqual(yield* senderIds.findById(r.id), Option.some({ record: r, registrations: [] }))
+      }
+      const watchAt = registered.expiresAt! - SenderId.warningMillis
+      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt - 1, 10, watchAt + 1), [], "not due yet")
+      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt, 10, watchAt + 1), [registered], "due, and the pending one never")
+    }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
+
+  it.effect("the text index follows its table: a registration is found by its Sender ID and brand name as they are now, and gone once deleted", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const senderIds = yield* SenderIdStore.SenderIdStore
+      yield* (yield* AccountStore.AccountStore).insertAccount(cpaasAccount("acct_text", "Text", ["AU"]))
+      const record = Fixtures.makeSubmittedSenderId("acct_text", { senderId: "Alpha" })
+      const made = Fixtures.makeRegistration(record, "telstra")
+      const registration = { ...made, brand: { ...made.brand, name: "Alpha Pty" } }
+      yield* senderIds.insert(record, [registration], [])
+      const found = (filter: { readonly senderId?: string; readonly brandName?: string }) =>
+        Effect.map(senderIds.listRegistrations({ network: "telstra", markets: ["AU"], ...filter }, Option.none(), 10), (page) => page.map((r) => r.id))
+      const indexed = Effect.map(
+        sql<{ sender_id: string; brand_name: string }>`SELECT sender_id, brand_name FROM ${sql(Migrations.registrationSearch.name)} WHERE id = ${registration.id}`,
+        (rows) => rows.map((row) => [row.sender_id, row.brand_name])
+      )
+      assert.deepStrictEqual(yield* found({ brandName: "alpha" }), [registration.id])
+      assert.deepStrictEqual(yield* indexed, [["Alpha", "Alpha Pty"]])
+
+      yield* sql`UPDATE sendline_operator_registrations SET status = 'approved' WHERE id = ${registration.id}`
+      assert.deepStrictEqual(yield* indexed, [["Alpha", "Alpha Pty"]], "another column changed: the copy as it was")
+      yield* sql`UPDATE sendline_operator_registrations SET brand_name = 'Omega Pty', sender_id = 'Omega' WHERE id = ${registration.id}`
+      assert.deepStrictEqual(yield* indexed, [["Omega", "Omega Pty"]])
+      assert.deepStrictEqual(yield* found({ brandName: "alpha" }), [])
+      assert.deepStrictEqual(yield* found({ brandName: "omega pty", senderId: "OMEGA" }), [registration.id])
+
+      yield* sql`DELETE FROM sendline_operator_registrations WHERE id = ${registration.id}`
+      assert.deepStrictEqual(yield* indexed, [])
+      assert.deepStrictEqual(yield* found({ brandName: "omega" }), [])
+    }).pipe(Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))
 
   it.effect("a file database runs in WAL mode with foreign keys on", () =>
     Effect.gen(function*() {

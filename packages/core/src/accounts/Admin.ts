@@ -224,11 +224,12 @@ export const make = Effect.gen(function*() {
         status: "registered",
         createdAt: now,
         registeredAt: now,
-        expiresAt: now + SenderId.termMillis
+        expiresAt: now + SenderId.termMillis,
+        version: 0
       }
       // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
       // accounts send for it, in any case: the store holds it, so two imports at once cannot both.
-      yield* Effect.catchTag(senderIds.insert(record), "SenderIdTaken", (taken) =>
+      yield* Effect.catchTag(senderIds.insert(record, [], []), "SenderIdTaken", (taken) =>
         new Conflict({
           code: "sender_id_taken",
           message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${taken.brandName}).`

@@ -5,8 +5,8 @@
  * A key digest not found is kept as long, apart (a flood of unknown keys never pushes out the keys
  * found), so a client repeating an unknown key is answered without the store: no key can appear
  * later under that digest, since a key's secret is drawn at random when it is created.
- * Writes through the `Admin` built on the same caches (revoking a key, importing a Sender ID) empty
- * them at once, so the use cases of one `Services` layer never serve what that layer changed. A
+ * Writes through the `Admin` built on the same caches (revoking a key, importing a Sender ID), and
+ * any Sender ID insert or move through these stores, empty them at once, so the use cases of one `Services` layer never serve what that layer changed. A
  * write made anywhere else (the CLI, another server, another `Services` instance in this process)
  * takes effect here within `ttlMillis`.
  *
@@ -111,7 +111,8 @@ export const make = (
           SenderId.lookupKey(accountId, senderId, market),
           senderIds.findRegistered(accountId, senderId, market)
         ),
-      insert: clearing(registered, senderIds.insert)
+      insert: clearing(registered, senderIds.insert),
+      transition: clearing(registered, senderIds.transition)
     }))
   })
 

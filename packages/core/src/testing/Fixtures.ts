@@ -15,7 +15,10 @@ import { MailStore } from "../mail/MailStore.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "../messaging/Message.js"
 import type { ClaimWork } from "../messaging/MessageStore.js"
 import { MessageStore } from "../messaging/MessageStore.js"
+import type { Registration } from "../senderIds/Registration.js"
 import { type SenderIdRecord, termMillis } from "../senderIds/SenderId.js"
+import type { RegistrationFilter } from "../senderIds/SenderIdStore.js"
+import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 
 const run = Math.random().toString(36).slice(2, 8)
 let counter = 0
@@ -58,7 +61,7 @@ export const makeMessage = (accountId: string, id: string, fields: Partial<Messa
   ...fields
 })
 
-/** A Sender ID "Acme" of `accountId` registered in AU at `at` (`T` unless given) for a term, with `fields` over it. @since 0.1.0 @category fixtures */
+/** A Sender ID "Acme" of `accountId` imported as registered in AU at `at` (`T` unless given) for a term, at version 0, with `fields` over it. @since 0.1.0 @category fixtures */
 export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> = {}, at: number = T): SenderIdRecord => ({
   id: fresh("sid"),
   accountId,
@@ -69,8 +72,101 @@ export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> 
   createdAt: at,
   registeredAt: at,
   expiresAt: at + termMillis,
+  version: 0,
   ...fields
 })
+
+/**
+ * A Sender ID "Acme" of `accountId` submitted for registration in AU at `at` (`T` unless given):
+ * pending, with its brand, use and match, at version 0, with `fields` over it.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const makeSubmittedSenderId = (accountId: string, fields: Partial<SenderIdRecord> = {}, at: number = T): SenderIdRecord => ({
+  id: fresh("sid"),
+  accountId,
+  senderId: "Acme",
+  market: "AU",
+  brandName: "Acme Pty Ltd",
+  brandId: "brand_acme",
+  useCase: "One-time passcodes for sign-in",
+  matchType: "business_name",
+  matchValue: "Acme Pty Ltd",
+  status: "pending",
+  createdAt: at,
+  version: 0,
+  ...fields
+})
+
+/**
+ * The registration of `record` with `network`, awaiting its review since the record was created,
+ * submitted by a CPaaS account, with `fields` over it.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const makeRegistration = (record: SenderIdRecord, network: string, fields: Partial<Registration> = {}): Registration => ({
+  id: fresh("opreg"),
+  sidId: record.id,
+  network,
+  market: record.market,
+  senderId: record.senderId,
+  brand: { id: record.brandId ?? "brand_acme", name: record.brandName, identifierType: "ABN", identifierValue: "51824753556" },
+  status: "pending_operator_review",
+  useCase: record.useCase ?? "One-time passcodes for sign-in",
+  matchType: record.matchType ?? "business_name",
+  matchValue: record.matchValue ?? record.brandName,
+  submittedBy: { accountId: record.accountId, type: "cpaas", name: "Acme Messaging" },
+  submittedAt: record.createdAt,
+  ...fields
+})
+
+/** The `type` event of the Sender ID `record` at `createdAt`, with its status. @since 0.1.0 @category fixtures */
+export const makeSenderIdEvent = (record: SenderIdRecord, type: EventType, createdAt: number): Event => ({
+  id: fresh("evt"),
+  accountId: record.accountId,
+  type,
+  subjectId: record.id,
+  createdAt,
+  data: { id: record.id, status: record.status }
+})
+
+/**
+ * Claims every record the expiry watcher could claim (other tests' too: claims span accounts)
+ * under a lease that never ends, so that a claim test sees only the records it inserts itself.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const drainWatched = Effect.gen(function*() {
+  const senderIds = yield* SenderIdStore
+  for (let i = 0; i < 1_000; i++) {
+    if ((yield* senderIds.claimWatched(FOREVER - 1, 1_000, FOREVER)).length === 0) return
+  }
+})
+
+/**
+ * Every page of `listRegistrations` with `pageSize`, each continuing after the last row of the
+ * previous one.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const listAllRegistrationPages = (filter: RegistrationFilter, pageSize: number) =>
+  Effect.gen(function*() {
+    const senderIds = yield* SenderIdStore
+    const pages: Array<ReadonlyArray<Registration>> = []
+    let after: Option.Option<Keyset> = Option.none()
+    for (let i = 0; i < 100; i++) {
+      const page = yield* senderIds.listRegistrations(filter, after, pageSize)
+      pages.push(page)
+      if (page.length < pageSize) break
+      const last = page[page.length - 1]!
+      after = Option.some({ createdAt: last.submittedAt, id: last.id })
+    }
+    return pages
+  })
 
 /** `makeMessage` of `accountId`, inserted without an event, with `fields` over it. @since 0.1.0 @category fixtures */
 export const insertMessage = (accountId: string, fields: Partial<Message> = {}) =>

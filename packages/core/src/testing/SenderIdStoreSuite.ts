@@ -1,39 +1,76 @@
 /**
- * The store suite's tests of `SenderIdStore`: Sender ID records.
+ * The store suite's tests of `SenderIdStore`: Sender ID records, written with their registrations
+ * and events, moved over their version, and claimed by the expiry watcher (the operators' list of
+ * registrations: `RegistrationStoreSuite`).
  *
  * @since 0.1.0
  */
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
+import { EventStore } from "../EventStore.js"
+import type { Keyset } from "../Pagination.js"
+import * as SenderId from "../senderIds/SenderId.js"
 import type { SenderIdRecord } from "../senderIds/SenderId.js"
+import type { Move, SenderIdFilter, WithRegistrations } from "../senderIds/SenderIdStore.js"
 import { SenderIdStore, SenderIdTaken } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, freshAccount, makeSenderId, T } from "./Fixtures.js"
+import {
+  drainWatched,
+  FOREVER,
+  fresh,
+  freshAccount,
+  makeRegistration,
+  makeSenderId,
+  makeSenderIdEvent,
+  makeSubmittedSenderId,
+  T
+} from "./Fixtures.js"
 
 /** Registers the tests of `SenderIdStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
-  it.effect("SenderIdStore: inserts and finds records by id within their account", () =>
+  it.effect("SenderIdStore: insert writes a record with its registrations and events; findById answers them whoever's it is, the registrations oldest first", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
       const accountId = yield* freshAccount
-      const otherAccountId = yield* freshAccount
-      const registered = makeSenderId(accountId, { registeredAt: T + 10 })
-      const pending: SenderIdRecord = {
-        id: fresh("sid"),
-        accountId,
-        senderId: "Acme Alerts",
-        market: "NZ",
-        brandName: "Acme NZ",
-        status: "pending",
-        createdAt: T + 1
-      }
-      yield* senderIds.insert(registered)
-      yield* senderIds.insert(pending)
-      assert.deepStrictEqual(yield* senderIds.findById(accountId, registered.id), Option.some(registered))
-      assert.deepStrictEqual(yield* senderIds.findById(accountId, pending.id), Option.some(pending))
-      assert.isTrue(Option.isNone(yield* senderIds.findById(otherAccountId, registered.id)))
-      assert.isTrue(Option.isNone(yield* senderIds.findById(accountId, fresh("sid"))))
+      const submitted = makeSubmittedSenderId(accountId, { senderId: fresh("Sub") })
+      const [telstra, optus, vodafone] = ["telstra", "optus", "vodafone"].map((network) => makeRegistration(submitted, network))
+      const reviewed = {
+        ...vodafone!,
+        status: "info_requested",
+        decidedAt: T + 5,
+        message: "Which of your brands' sites names \"Acme\"? — ünïcode 👋"
+      } as const
+      const event = makeSenderIdEvent(submitted, "sid.status_changed", T)
+      // given in another order than they were made: found oldest first
+      yield* senderIds.insert(submitted, [optus!, reviewed, telstra!], [event])
+      assert.deepStrictEqual(
+        yield* senderIds.findById(submitted.id),
+        Option.some({ record: submitted, registrations: [telstra!, optus!, reviewed] })
+      )
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, submitted.id), [event])
+
+      const imported = makeSenderId(accountId, { registeredAt: T + 10 })
+      yield* senderIds.insert(imported, [], [])
+      assert.deepStrictEqual(yield* senderIds.findById(imported.id), Option.some({ record: imported, registrations: [] }))
+      assert.isTrue(Option.isNone(yield* senderIds.findById(fresh("sid"))))
+    }))
+
+  it.effect("SenderIdStore: an insert refused SenderIdTaken writes neither its record nor its registrations nor its events", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const senderId = fresh("Held")
+      yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId, brandName: "Holder Pty" }), [], [])
+      const accountId = yield* freshAccount
+      const refused = makeSubmittedSenderId(accountId, { senderId, brandName: "Other Pty" })
+      const registration = makeRegistration(refused, "telstra")
+      const error = yield* Effect.flip(
+        senderIds.insert(refused, [registration], [makeSenderIdEvent(refused, "sid.status_changed", T)])
+      )
+      assert.deepStrictEqual(error, new SenderIdTaken({ senderId, market: "AU", brandName: "Holder Pty" }))
+      assert.isTrue(Option.isNone(yield* senderIds.findById(refused.id)))
+      assert.isTrue(Option.isNone(yield* senderIds.findRegistration(registration.id)))
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, refused.id), [])
     }))
 
   it.effect("SenderIdStore: findRegistered needs the account, the market and status registered", () =>
@@ -42,39 +79,17 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       const otherAccountId = yield* freshAccount
       const registered = makeSenderId(accountId)
-      yield* senderIds.insert(registered)
+      yield* senderIds.insert(registered, [], [])
       for (const status of ["pending", "info_requested", "rejected", "expired"] as const) {
-        yield* senderIds.insert(makeSenderId(accountId, { senderId: "Bolt", status }))
+        yield* senderIds.insert(makeSenderId(accountId, { senderId: "Bolt", status }), [], [])
       }
-      yield* senderIds.insert(makeSenderId(accountId, { market: "NZ", status: "pending" }))
+      yield* senderIds.insert(makeSenderId(accountId, { market: "NZ", status: "pending" }), [], [])
 
       assert.deepStrictEqual(yield* senderIds.findRegistered(accountId, "Acme", "AU"), Option.some(registered))
       assert.isTrue(Option.isNone(yield* senderIds.findRegistered(otherAccountId, "Acme", "AU")), "wrong account")
       assert.isTrue(Option.isNone(yield* senderIds.findRegistered(accountId, "Acme", "NZ")), "wrong market")
       assert.isTrue(Option.isNone(yield* senderIds.findRegistered(accountId, "Acme", "SG")), "no record")
       assert.isTrue(Option.isNone(yield* senderIds.findRegistered(accountId, "Bolt", "AU")), "not registered")
-    }))
-
-  it.effect("SenderIdStore: findHeld answers every account's records of the string in the market, but rejected and expired ones", () =>
-    Effect.gen(function*() {
-      const senderIds = yield* SenderIdStore
-      const senderId = fresh("H")
-      const base = { brandName: "Acme Pty Ltd", createdAt: T, senderId, market: "AU" }
-      const held: Array<SenderIdRecord> = []
-      for (const status of ["registered", "pending", "info_requested"] as const) {
-        const record: SenderIdRecord = { ...base, id: fresh("sid"), accountId: yield* freshAccount, status }
-        yield* senderIds.insert(record)
-        held.push(record)
-      }
-      for (const status of ["rejected", "expired"] as const) {
-        yield* senderIds.insert({ ...base, id: fresh("sid"), accountId: yield* freshAccount, status })
-      }
-      yield* senderIds.insert({ ...base, id: fresh("sid"), accountId: yield* freshAccount, market: "NZ", status: "registered" })
-      const found = yield* senderIds.findHeld(senderId, "AU")
-      assert.deepStrictEqual([...found].sort((a, b) => a.id.localeCompare(b.id)), held)
-      assert.deepStrictEqual(yield* senderIds.findHeld(fresh("H"), "AU"), [])
-      const inAnotherCase = yield* senderIds.findHeld(senderId.toUpperCase(), "AU")
-      assert.deepStrictEqual([...inAnotherCase].sort((a, b) => a.id.localeCompare(b.id)), held, "in any case")
     }))
 
   it.effect("SenderIdStore: of two inserts at once of one Sender ID in two cases under two brands, exactly one succeeds", () =>
@@ -87,7 +102,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
           makeSenderId(yield* freshAccount, { senderId, market, brandName: "Lower Pty" }),
           makeSenderId(yield* freshAccount, { senderId: senderId.toUpperCase(), market, brandName: "Upper Pty" })
         ]
-        const outcomes = yield* Effect.all(both.map((record) => Effect.either(senderIds.insert(record))), { concurrency: "unbounded" })
+        const outcomes = yield* Effect.all(both.map((record) => Effect.either(senderIds.insert(record, [], []))), { concurrency: "unbounded" })
         const winners = both.filter((_, i) => Either.isRight(outcomes[i]!))
         assert.strictEqual(winners.length, 1, "one insert succeeds")
         const loser = both.find((record) => record !== winners[0])!
@@ -95,8 +110,8 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
           outcomes.find(Either.isLeft)?.left,
           new SenderIdTaken({ senderId: loser.senderId, market, brandName: winners[0]!.brandName })
         )
-        assert.isTrue(Option.isNone(yield* senderIds.findById(loser.accountId, loser.id)), "the loser is not written")
-        assert.deepStrictEqual(yield* senderIds.findHeld(senderId, market), [winners[0]!])
+        assert.isTrue(Option.isNone(yield* senderIds.findById(loser.id)), "the loser is not written")
+        assert.isTrue(Option.isSome(yield* senderIds.findById(winners[0]!.id)), "the winner is")
       }
     }))
 
@@ -106,15 +121,15 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderId = fresh("Same")
       const mine = { senderId, brandName: "Same Pty" }
       const accountId = yield* freshAccount
-      yield* senderIds.insert(makeSenderId(accountId, mine))
-      yield* senderIds.insert(makeSenderId(accountId, mine, T + 1))
-      yield* senderIds.insert(makeSenderId(yield* freshAccount, { ...mine, senderId: senderId.toUpperCase() }, T + 2))
+      yield* senderIds.insert(makeSenderId(accountId, mine), [], [])
+      yield* senderIds.insert(makeSenderId(accountId, mine, T + 1), [], [])
+      yield* senderIds.insert(makeSenderId(yield* freshAccount, { ...mine, senderId: senderId.toUpperCase() }, T + 2), [], [])
       const other = makeSenderId(yield* freshAccount, { senderId: senderId.toLowerCase(), brandName: "Other Pty" }, T + 3)
       assert.deepStrictEqual(
-        yield* Effect.flip(senderIds.insert(other)),
+        yield* Effect.flip(senderIds.insert(other, [], [])),
         new SenderIdTaken({ senderId: other.senderId, market: "AU", brandName: "Same Pty" })
       )
-      yield* senderIds.insert({ ...other, id: fresh("sid"), market: "NZ" })
+      yield* senderIds.insert({ ...other, id: fresh("sid"), market: "NZ" }, [], [])
     }))
 
   it.effect("SenderIdStore: a rejected, expired or overdue record does not hold its string; a brand's live record takes it", () =>
@@ -122,7 +137,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderIds = yield* SenderIdStore
       const senderId = fresh("Gone")
       const insertAs = (brandName: string, fields: Partial<SenderIdRecord>, at: number) =>
-        Effect.either(Effect.flatMap(freshAccount, (accountId) => senderIds.insert(makeSenderId(accountId, { senderId, brandName, ...fields }, at))))
+        Effect.either(Effect.flatMap(freshAccount, (accountId) => senderIds.insert(makeSenderId(accountId, { senderId, brandName, ...fields }, at), [], [])))
       // records that never held it
       assert.isTrue(Either.isRight(yield* insertAs("First Pty", { status: "rejected" }, T)))
       assert.isTrue(Either.isRight(yield* insertAs("Second Pty", { status: "expired" }, T)))
@@ -137,8 +152,8 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       // a pending record holds it too
       const pending = fresh("Wait")
       const pendingRecord = makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Fifth Pty", status: "pending" })
-      yield* senderIds.insert(pendingRecord)
-      assert.isTrue(Either.isLeft(yield* Effect.either(senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Sixth Pty" })))))
+      yield* senderIds.insert(pendingRecord, [], [])
+      assert.isTrue(Either.isLeft(yield* Effect.either(senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Sixth Pty" }), [], []))))
     }))
 
   it.effect("SenderIdStore: findRegistered answers the newest of several registered records", () =>
@@ -147,7 +162,220 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       const record = (createdAt: number) => makeSenderId(accountId, {}, createdAt)
       const [older, newest, old] = [record(T + 1_000), record(T + 2_000), record(T)]
-      for (const r of [older, newest, old]) yield* senderIds.insert(r)
+      for (const r of [older, newest, old]) yield* senderIds.insert(r, [], [])
       assert.deepStrictEqual(yield* senderIds.findRegistered(accountId, "Acme", "AU"), Option.some(newest))
+    }))
+
+  it.effect("SenderIdStore: list answers an account's records with their registrations, newest first, by status and market, a page after another", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const accountId = yield* freshAccount
+      const spec: ReadonlyArray<readonly [number, string, SenderIdRecord["status"]]> = [
+        [T + 1, "AU", "pending"],
+        [T + 2, "NZ", "pending"],
+        [T + 2, "AU", "rejected"], // as new as the one before: the id decides
+        [T + 3, "AU", "pending"],
+        [T + 4, "SG", "info_requested"]
+      ]
+      const inserted: Array<WithRegistrations> = []
+      for (const [at, market, status] of spec) {
+        const record = makeSubmittedSenderId(accountId, { senderId: fresh("L"), market, status }, at)
+        const registrations = [makeRegistration(record, "one"), makeRegistration(record, "two")]
+        yield* senderIds.insert(record, registrations, [])
+        inserted.push({ record, registrations })
+      }
+      yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId: fresh("L") }), [], []) // another account's
+      const newest = [...inserted].sort((a, b) =>
+        b.record.createdAt - a.record.createdAt || (a.record.id < b.record.id ? 1 : -1)
+      )
+      const list = (filter: SenderIdFilter, after: Option.Option<Keyset> = Option.none(), limit = 100) =>
+        senderIds.list(accountId, filter, after, limit)
+      assert.deepStrictEqual(yield* list({}), newest)
+      assert.deepStrictEqual(yield* list({ status: "pending" }), newest.filter((w) => w.record.status === "pending"))
+      assert.deepStrictEqual(yield* list({ market: "AU" }), newest.filter((w) => w.record.market === "AU"))
+      assert.deepStrictEqual(yield* list({ market: "AU", status: "rejected" }), newest.filter((w) => w.record.status === "rejected"))
+      const pages: Array<ReadonlyArray<WithRegistrations>> = []
+      let after: Option.Option<Keyset> = Option.none()
+      do {
+        pages.push(yield* list({}, after, 2))
+        const last = pages[pages.length - 1]!.at(-1)
+        after = Option.map(Option.fromNullable(last), ({ record }) => ({ createdAt: record.createdAt, id: record.id }))
+      } while (pages[pages.length - 1]!.length === 2)
+      assert.deepStrictEqual(pages.map((page) => page.length), [2, 2, 1])
+      assert.deepStrictEqual(pages.flat(), newest)
+    }))
+
+  it.effect("SenderIdStore: a move applies only over the version it was made from: of two moves from one version, the second does not", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const accountId = yield* freshAccount
+      const record = makeSubmittedSenderId(accountId, { senderId: fresh("V") })
+      const registration = makeRegistration(record, "telstra")
+      yield* senderIds.insert(record, [registration], [])
+      const moveTo = (status: "info_requested" | "rejected", version: number) => {
+        const next = { ...record, status, version }
+        const decided = status === "rejected"
+          ? { ...registration, status, decidedAt: T + 1, reason: "Not the brand's name" }
+          : { ...registration, status, decidedAt: T + 1, message: "Which site?" }
+        return { next, registrations: [decided], events: [makeSenderIdEvent(next, "sid.status_changed", T + 1)] }
+      }
+      const asked = moveTo("info_requested", 1)
+      const rejected = moveTo("rejected", 1)
+      assert.deepStrictEqual(yield* senderIds.transition([asked]), [true])
+      assert.deepStrictEqual(yield* senderIds.transition([rejected]), [false], "made from version 0, which is gone")
+      assert.deepStrictEqual(yield* senderIds.transition([moveTo("rejected", 3)]), [false], "made from a version never stored")
+      assert.deepStrictEqual(
+        yield* senderIds.findById(record.id),
+        Option.some({ record: asked.next, registrations: asked.registrations })
+      )
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, record.id), asked.events)
+      assert.deepStrictEqual(yield* senderIds.transition([moveTo("rejected", 2)]), [true], "made from version 1")
+    }))
+
+  it.effect("SenderIdStore: of two moves from one version at once, exactly one applies, with its registrations and events only", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const events = yield* EventStore
+      for (let round = 0; round < 5; round++) {
+        const accountId = yield* freshAccount
+        const record = makeSubmittedSenderId(accountId, { senderId: fresh("Race") })
+        const registrations = ["telstra", "optus"].map((network) => makeRegistration(record, network))
+        yield* senderIds.insert(record, registrations, [])
+        // each operator approves its own registration, both having read version 0
+        const moves = registrations.map((registration, i) => {
+          const next = { ...record, useCase: `decided by ${registration.network}`, version: 1 }
+          return {
+            next,
+            registrations: [{ ...registration, status: "approved" as const, decidedAt: T + i }],
+            events: [makeSenderIdEvent(next, "sid.status_changed", T + i)]
+          }
+        })
+        const outcomes = yield* Effect.all(moves.map((move) => senderIds.transition([move])), { concurrency: "unbounded" })
+        assert.deepStrictEqual(outcomes.flat().filter((moved) => moved).length, 1, "exactly one applies")
+        const winner = moves[outcomes.findIndex(([moved]) => moved)]!
+        const found = Option.getOrThrow(yield* senderIds.findById(record.id))
+        assert.deepStrictEqual(found.record, winner.next)
+        assert.deepStrictEqual(
+          found.registrations,
+          registrations.map((r) => winner.registrations.find((moved) => moved.id === r.id) ?? r),
+          "the loser's registration is as it was"
+        )
+        assert.deepStrictEqual(yield* events.listBySubject(accountId, record.id), winner.events)
+      }
+    }))
+
+  it.effect("SenderIdStore: a call's moves apply in order, in one transaction, each replacing its record's registrations by id and writing its events only when it applies", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const accountId = yield* freshAccount
+      const record = makeSubmittedSenderId(accountId, { senderId: fresh("Seq") })
+      const other = makeSubmittedSenderId(accountId, { senderId: fresh("Seq") })
+      const [telstra, optus] = ["telstra", "optus"].map((network) => makeRegistration(record, network))
+      const otherRegistration = makeRegistration(other, "telstra")
+      yield* senderIds.insert(record, [telstra!, optus!], [])
+      yield* senderIds.insert(other, [otherRegistration], [])
+      const first = { ...record, status: "info_requested" as const, version: 1 }
+      const second = { ...first, status: "rejected" as const, version: 2 } // made from the first
+      const stale = { ...other, status: "rejected" as const, version: 5 }
+      const moves: ReadonlyArray<Move> = [
+        {
+          next: first,
+          registrations: [
+            { ...telstra!, status: "info_requested", decidedAt: T + 1, message: "Which site?" },
+            { ...otherRegistration, status: "approved", decidedAt: T + 1 } // another record's: left as it is
+          ],
+          events: [makeSenderIdEvent(first, "sid.status_changed", T + 1)]
+        },
+        {
+          next: second,
+          registrations: [{ ...optus!, status: "rejected", decidedAt: T + 2, reason: "Taken" }],
+          events: [makeSenderIdEvent(second, "sid.status_changed", T + 2), makeSenderIdEvent(second, "sid.rejected", T + 2)]
+        },
+        {
+          next: stale,
+          registrations: [{ ...otherRegistration, status: "rejected", decidedAt: T + 3, reason: "Stale" }],
+          events: [makeSenderIdEvent(stale, "sid.rejected", T + 3)]
+        }
+      ]
+      assert.deepStrictEqual(yield* senderIds.transition(moves), [true, true, false])
+      assert.deepStrictEqual(yield* senderIds.transition([]), [])
+      assert.deepStrictEqual(
+        yield* senderIds.findById(record.id),
+        Option.some({ record: second, registrations: [moves[0]!.registrations[0]!, moves[1]!.registrations[0]!] })
+      )
+      assert.deepStrictEqual(yield* senderIds.findById(other.id), Option.some({ record: other, registrations: [otherRegistration] }))
+      const events = yield* EventStore
+      assert.deepStrictEqual(yield* events.listBySubject(accountId, record.id), [...moves[0]!.events, ...moves[1]!.events])
+      assert.deepStrictEqual(yield* events.listBySubject(accountId, other.id), [])
+    }))
+
+  it.effect("SenderIdStore: claimWatched claims the records due by their watchAt, the earliest first, and holds them until the lease ends", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      yield* drainWatched
+      const accountId = yield* freshAccount
+      const at = T + 1_000_000
+      const record = (fields: Partial<SenderIdRecord>, createdAt: number) =>
+        makeSenderId(accountId, { senderId: fresh("W"), ...fields }, createdAt)
+      const later = record({}, at + 2) // watched 30 days before it expires
+      const sooner = record({}, at + 1)
+      const warned = record({ warnedExpiresAt: at - SenderId.warningMillis + SenderId.termMillis }, at - SenderId.warningMillis) // watched when it expires
+      const tied = { ...sooner, id: `${sooner.id}z` } // as soon as `sooner`: the id decides
+      for (const r of [later, sooner, warned, tied]) yield* senderIds.insert(r, [], [])
+      for (const status of ["pending", "info_requested", "rejected", "expired"] as const) {
+        yield* senderIds.insert(record({ status }, at), [], []) // never watched
+      }
+      const watchAt = (r: SenderIdRecord) => SenderId.watchAt(r)!
+      assert.strictEqual(watchAt(warned), watchAt(sooner) - 1)
+      const lease = watchAt(later) + 100
+
+      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt(warned) - 1, 10, lease), [], "none due yet")
+      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt(later), 3, lease), [warned, sooner, tied], "the earliest first, up to the limit")
+      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt(later), 10, lease), [later])
+      assert.deepStrictEqual(yield* senderIds.claimWatched(lease - 1, 10, lease + 10), [], "all held while their lease lasts")
+      assert.deepStrictEqual(yield* senderIds.claimWatched(lease, 10, lease + 10), [warned, sooner, tied, later], "free once it ends")
+    }))
+
+  it.effect("SenderIdStore: any move of a record ends its claim, and a record is watched as its new version says", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      yield* drainWatched
+      const accountId = yield* freshAccount
+      const record = makeSenderId(accountId, { senderId: fresh("M") }, T + 2_000_000)
+      yield* senderIds.insert(record, [], [])
+      const warnAt = SenderId.watchAt(record)!
+      assert.deepStrictEqual(yield* senderIds.claimWatched(warnAt, 10, FOREVER), [record])
+      // warned: watched again when it expires, claimable then although its lease never ended
+      const warned = { ...record, warnedExpiresAt: record.expiresAt!, version: 1 }
+      assert.deepStrictEqual(yield* senderIds.transition([{ next: warned, registrations: [], events: [] }]), [true])
+      assert.deepStrictEqual(yield* senderIds.claimWatched(record.expiresAt! - 1, 10, FOREVER), [])
+      assert.deepStrictEqual(yield* senderIds.claimWatched(record.expiresAt!, 10, FOREVER), [warned])
+      // expired: never watched again
+      const expired = { ...warned, status: "expired" as const, version: 2 }
+      assert.deepStrictEqual(yield* senderIds.transition([{ next: expired, registrations: [], events: [] }]), [true])
+      assert.deepStrictEqual(yield* senderIds.claimWatched(FOREVER - 1, 10, FOREVER), [])
+      // renewed: watched again, 30 days before its new expiry
+      const renewed = { ...warned, expiresAt: record.expiresAt! + SenderId.termMillis, version: 3 }
+      assert.deepStrictEqual(yield* senderIds.transition([{ next: renewed, registrations: [], events: [] }]), [true])
+      assert.deepStrictEqual(yield* senderIds.claimWatched(SenderId.watchAt(renewed)!, 10, FOREVER), [renewed])
+    }))
+
+  it.effect("SenderIdStore: two claimers at once never get the same record", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      yield* drainWatched
+      const accountId = yield* freshAccount
+      const records = Array.from({ length: 20 }, (_, i) => makeSenderId(accountId, { senderId: fresh("C") }, T + 3_000_000 + i))
+      for (const r of records) yield* senderIds.insert(r, [], [])
+      const now = SenderId.watchAt(records[records.length - 1]!)!
+      const claimed: Array<string> = []
+      for (let pass = 0; pass < 20 && claimed.length < records.length; pass++) {
+        const batches = yield* Effect.all(
+          Array.from({ length: 4 }, () => senderIds.claimWatched(now, 3, FOREVER)),
+          { concurrency: "unbounded" }
+        )
+        claimed.push(...batches.flat().map((r) => r.id))
+      }
+      assert.deepStrictEqual([...claimed].sort(), records.map((r) => r.id).sort(), "each claimed once")
     }))
 }

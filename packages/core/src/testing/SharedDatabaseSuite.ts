@@ -19,7 +19,17 @@ import * as MessagingConfig from "../messaging/MessagingConfig.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
 import * as CapturingMailer from "./CapturingMailer.js"
-import { fresh, makeAccount, makeMail, makeSenderId } from "./Fixtures.js"
+import * as SenderId from "../senderIds/SenderId.js"
+import {
+  fresh,
+  makeAccount,
+  makeMail,
+  makeRegistration,
+  makeSenderId,
+  makeSenderIdEvent,
+  makeSubmittedSenderId,
+  T
+} from "./Fixtures.js"
 
 /** `Messaging` (and the stores under it) on a new build of `store`: one more process on the database. */
 const startProcess = (store: Layer.Layer<Stores, unknown>) =>
@@ -35,6 +45,15 @@ const startMailProcess = (store: Layer.Layer<Stores, unknown>) =>
   Layer.build(
     MailSender.layer({ batchSize: 3 }).pipe(Layer.provideMerge(CapturingMailer.layer), Layer.provideMerge(store))
   )
+
+/** Two builds of `store` (two processes' stores on the database) and a new account of theirs. */
+const twoStoreProcesses = (store: Layer.Layer<Stores, unknown>) =>
+  Effect.gen(function*() {
+    const processes = [yield* Layer.build(store), yield* Layer.build(store)] as const
+    const accountId = fresh("acct")
+    yield* Context.get(processes[0], AccountStore).insertAccount(makeAccount(accountId))
+    return { accountId, processes }
+  })
 
 /**
  * Registers the tests for one store shared by several processes. `store` must open a new
@@ -53,7 +72,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         const accountId = fresh("acct")
         yield* Context.get(one, AccountStore).insertAccount(makeAccount(accountId))
         const now = yield* Clock.currentTimeMillis
-        yield* Context.get(one, SenderIdStore).insert(makeSenderId(accountId, {}, now))
+        yield* Context.get(one, SenderIdStore).insert(makeSenderId(accountId, {}, now), [], [])
         const principal: Principal = { accountId, keyId: fresh("key"), permissions: new Set(["messaging:send", "messaging:read"]) }
         // Both have passed the reservation of `Idempotency` (a takeover of a key whose first
         // request seemed abandoned, say): nothing but the store stands between their inserts.
@@ -101,6 +120,57 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
           const stored = yield* Context.get(processes[1]!, MailStore).findById(mail.id)
           assert.strictEqual(Option.getOrThrow(stored).status, "sent")
         }
+      }).pipe(Effect.scoped))
+
+    it.live("two processes moving one Sender ID from one version at once: exactly one move applies, with its registrations", () =>
+      Effect.gen(function*() {
+        const { accountId, processes } = yield* twoStoreProcesses(store)
+        for (let round = 0; round < 5; round++) {
+          const record = makeSubmittedSenderId(accountId, { senderId: fresh("Two") })
+          const registrations = ["telstra", "optus"].map((network) => makeRegistration(record, network))
+          yield* Context.get(processes[0]!, SenderIdStore).insert(record, registrations, [])
+          // each process's operator decides its own registration, both having read version 0
+          const moves = registrations.map((registration, i) => {
+            const next = { ...record, status: i === 0 ? "info_requested" as const : "rejected" as const, version: 1 }
+            return {
+              next,
+              registrations: [{ ...registration, status: next.status, decidedAt: T + i }],
+              events: [makeSenderIdEvent(next, "sid.status_changed", T + i)]
+            }
+          })
+          const outcomes = yield* Effect.all(
+            moves.map((move, i) => Context.get(processes[i]!, SenderIdStore).transition([move])),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(outcomes.flat().filter((moved) => moved).length, 1, "exactly one applies")
+          const winner = moves[outcomes.findIndex(([moved]) => moved)]!
+          const found = Option.getOrThrow(yield* Context.get(processes[1]!, SenderIdStore).findById(record.id))
+          assert.deepStrictEqual(found.record, winner.next)
+          assert.deepStrictEqual(
+            found.registrations,
+            registrations.map((r) => winner.registrations.find((moved) => moved.id === r.id) ?? r)
+          )
+        }
+      }).pipe(Effect.scoped))
+
+    it.live("two processes' expiry watchers claiming at once never get the same Sender ID", () =>
+      Effect.gen(function*() {
+        const { accountId, processes } = yield* twoStoreProcesses(store)
+        const now = yield* Clock.currentTimeMillis
+        const records = Array.from({ length: 12 }, (_, i) => makeSenderId(accountId, { senderId: fresh("Watch") }, now + i))
+        for (const record of records) yield* Context.get(processes[0]!, SenderIdStore).insert(record, [], [])
+        const ours = new Set(records.map((record) => record.id))
+        const due = SenderId.watchAt(records[records.length - 1]!)!
+        // Other tests' records may be due too: only ours are counted.
+        const claimed: Array<string> = []
+        for (let pass = 0; pass < 50 && claimed.length < records.length; pass++) {
+          const batches = yield* Effect.all(
+            processes.map((running) => Context.get(running, SenderIdStore).claimWatched(due, 3, due + 3_600_000)),
+            { concurrency: "unbounded" }
+          )
+          claimed.push(...batches.flat().map((record) => record.id).filter((id) => ours.has(id)))
+        }
+        assert.deepStrictEqual([...claimed].sort(), [...ours].sort(), "each claimed once")
       }).pipe(Effect.scoped))
   })
 }

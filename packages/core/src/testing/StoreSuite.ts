@@ -1,7 +1,7 @@
 /**
  * The shared test suite of the storage ports: every store (`store-sqlite`, `store-postgres`, …)
  * runs it against a real database, so that they all behave alike. The tests of each port live in
- * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `MessageStoreSuite`,
+ * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `RegistrationStoreSuite`, `MessageStoreSuite`,
  * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`, `MailStoreSuite`,
  * `BrandStoreSuite`), their fixtures in `Fixtures`.
  *
@@ -16,6 +16,7 @@ import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
 import * as MailStoreSuite from "./MailStoreSuite.js"
 import * as MessageStoreSuite from "./MessageStoreSuite.js"
+import * as RegistrationStoreSuite from "./RegistrationStoreSuite.js"
 import * as SenderIdStoreSuite from "./SenderIdStoreSuite.js"
 import * as SubscriptionStoreSuite from "./SubscriptionStoreSuite.js"
 
@@ -30,6 +31,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
   layer(store)(`StoreSuite (${name})`, (it) => {
     AccountStoreSuite.tests(it)
     SenderIdStoreSuite.tests(it)
+    RegistrationStoreSuite.tests(it)
     MessageStoreSuite.tests(it)
     EventStoreSuite.tests(it)
     SubscriptionStoreSuite.tests(it)

@@ -7,7 +7,7 @@ const ttl = CachedLookups.defaults.ttlMillis
 
 /** A registered Sender ID record of `accountId` in AU, of the brand every test imports (one brand holds a Sender ID). */
 const registration = (accountId: string, id: string, senderId: string, at: number) =>
-  ({ id, accountId, senderId, market: "AU", brandName: "Acme Pty Ltd", status: "registered", createdAt: at, registeredAt: at }) as const
+  ({ id, accountId, senderId, market: "AU", brandName: "Acme Pty Ltd", status: "registered", createdAt: at, registeredAt: at, version: 0 }) as const
 
 /** A fresh key, once authenticated (so cached), and how to authenticate it again. */
 const cachedKey = Effect.gen(function*() {
@@ -46,7 +46,7 @@ layer(TestCore.layer)("CachedLookups", (it) => {
       const send = TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, senderId: "Later" }))
       assert.strictEqual(yield* send, "sender_id_not_registered")
       const now = yield* Clock.currentTimeMillis
-      yield* (yield* SenderIdStore.SenderIdStore).insert(registration(account.id, "sid_later", "Later", now))
+      yield* (yield* SenderIdStore.SenderIdStore).insert(registration(account.id, "sid_later", "Later", now), [], [])
       assert.strictEqual(yield* send, "ok")
     }))
 
@@ -67,7 +67,7 @@ layer(TestCore.layer)("CachedLookups", (it) => {
 
       // Written elsewhere: the cached record stays until its time is up.
       yield* TestClock.adjust(1)
-      yield* store.insert(registration(account.id, "sid_elsewhere", "Acme", yield* Clock.currentTimeMillis))
+      yield* store.insert(registration(account.id, "sid_elsewhere", "Acme", yield* Clock.currentTimeMillis), [], [])
       assert.deepStrictEqual(yield* idOf, imported)
       yield* TestClock.adjust(ttl)
       assert.deepStrictEqual(yield* idOf, Option.some("sid_elsewhere"))
@@ -76,7 +76,7 @@ layer(TestCore.layer)("CachedLookups", (it) => {
       yield* TestClock.adjust(1)
       yield* Effect.provide(
         Effect.flatMap(SenderIdStore.SenderIdStore, (s) =>
-          Effect.flatMap(Clock.currentTimeMillis, (at) => s.insert(registration(account.id, "sid_here", "Acme", at)))),
+          Effect.flatMap(Clock.currentTimeMillis, (at) => s.insert(registration(account.id, "sid_here", "Acme", at), [], []))),
         cached
       )
       assert.deepStrictEqual(yield* idOf, Option.some("sid_here"))

@@ -43,11 +43,20 @@ const withClient = <A>(url: string, f: (sql: SqlClient.SqlClient) => Effect.Effe
 /** A new random schema name `sendline_test_…`. @since 0.1.0 @category schemas */
 export const schemaName = (): string => `sendline_test_${Math.random().toString(36).slice(2, 10)}`
 
-/** Creates a fresh schema on `url` and returns its name. @since 0.1.0 @category schemas */
+/**
+ * pg_trgm in `public`, made once for the database: a store migrating a fresh schema makes it in
+ * that schema unless it exists anywhere, and dropping that schema would then drop it, and the
+ * indexes on it of every other test's schema, with it. Several test files may get there at once:
+ * one of two `CREATE EXTENSION`s then fails a duplicate, and the next try finds it made.
+ */
+const sharedExtensions = (sql: SqlClient.SqlClient) =>
+  Effect.retry(sql`CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public`, { times: 3 })
+
+/** Creates a fresh schema on `url` (pg_trgm made in `public` first) and returns its name. @since 0.1.0 @category schemas */
 export const createSchema = (url: string): Effect.Effect<string, SqlError> =>
   Effect.suspend(() => {
     const schema = schemaName()
-    return Effect.as(withClient(url, (sql) => sql`CREATE SCHEMA ${sql(schema)}`), schema)
+    return Effect.as(withClient(url, (sql) => Effect.zipRight(sharedExtensions(sql), sql`CREATE SCHEMA ${sql(schema)}`)), schema)
   })
 
 /** Drops `schema` and everything in it. @since 0.1.0 @category schemas */
