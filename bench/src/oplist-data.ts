@@ -42,7 +42,7 @@ export const rareWord = "Vexlor"
 export const queries = {
   status: "pending_operator_review",
   market: "AU",
-  senderId: "harbbake",
+  senderId: "bake",
   brandName: "coffee",
   rareBrandName: "vexlor",
   submitterType: "aggregator",
