@@ -237,9 +237,9 @@ const chunk = 50_000
 
 /**
  * Writes `size` Sender ID records, their registrations (three each: `size` for each network) and
- * their accounts into the empty,
- * migrated database of `sql`, in statements of `chunk` Sender IDs, each in its own transaction;
- * `progress` is told how many Sender IDs are written after each.
+ * their accounts into the empty, migrated database of `sql`, in statements of `chunk` Sender IDs,
+ * each in a transaction (a savepoint in the caller's); `progress` is told how many Sender IDs are
+ * written after each.
  */
 export const generate = (
   sql: SqlClient.SqlClient,
