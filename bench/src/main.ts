@@ -1,17 +1,30 @@
 /**
- * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another.
+ * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
+ * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
+ * `lifecycle`, `oplist`).
  */
 import { runLifecycleBench } from "./lifecycle.js"
+import { runOperatorListBench } from "./oplist.js"
 import { runSegmentsBench } from "./segments.js"
 import { runSendBench } from "./send.js"
 
 const heading = (title: string) => console.log(`\n=== ${title} ===\n`)
 
-heading("SMS segment counting")
-await runSegmentsBench()
+const benches: ReadonlyArray<readonly [name: string, title: string, run: () => Promise<unknown>]> = [
+  ["segments", "SMS segment counting", runSegmentsBench],
+  ["send", "Send throughput (HTTP)", runSendBench],
+  ["lifecycle", "Send to delivered (core API and workers)", runLifecycleBench],
+  ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench]
+]
 
-heading("Send throughput (HTTP)")
-await runSendBench()
-
-heading("Send to delivered (core API and workers)")
-await runLifecycleBench()
+const only = process.argv.slice(2)
+const unknown = only.filter((name) => !benches.some(([known]) => known === name))
+if (unknown.length > 0) {
+  console.error(`No bench named ${unknown.join(", ")}; the benches: ${benches.map(([name]) => name).join(", ")}`)
+  process.exit(2)
+}
+for (const [name, title, run] of benches) {
+  if (only.length > 0 && !only.includes(name)) continue
+  heading(title)
+  await run()
+}
