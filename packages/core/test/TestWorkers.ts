@@ -92,7 +92,10 @@ export const advanceUntil = <E, R>(
 ) =>
   Effect.gen(function*() {
     for (let i = 0; i <= steps; i++) {
-      for (let turn = 0; turn < 200; turn++) {
+      // at least 200 turns and 200 ms of real time per step: a pass on a loaded machine's
+      // PostgreSQL can take longer than 200 turns, and a step taken before it ends skips a due time
+      const began = Date.now()
+      for (let turn = 0; turn < 200 || Date.now() - began < 200; turn++) {
         if (yield* check) return
         yield* eventLoopTurn
       }
