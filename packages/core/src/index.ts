@@ -74,5 +74,7 @@ export * as SenderIds from "./senderIds/SenderIds.js"
 export * as SenderIdStore from "./senderIds/SenderIdStore.js"
 
 // --- webhooks ----------------------------------------------------------------------------------
+export * as Signature from "./webhooks/Signature.js"
+export { verifyWebhookSignature } from "./webhooks/Signature.js"
 export * as SubscriptionStore from "./webhooks/SubscriptionStore.js"
 export * as UrlPolicy from "./webhooks/UrlPolicy.js"
