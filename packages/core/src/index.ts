@@ -74,6 +74,7 @@ export * as SenderIds from "./senderIds/SenderIds.js"
 export * as SenderIdStore from "./senderIds/SenderIdStore.js"
 
 // --- webhooks ----------------------------------------------------------------------------------
+export * as RetrySchedule from "./webhooks/RetrySchedule.js"
 export * as Signature from "./webhooks/Signature.js"
 export { verifyWebhookSignature } from "./webhooks/Signature.js"
 export * as SubscriptionStore from "./webhooks/SubscriptionStore.js"
