@@ -1,0 +1,8 @@
+/**
+ * The Node `WebhookTransport` of Sendline: one POST per delivery on `@effect/platform`'s
+ * `HttpClient`, connected to the very addresses the URL policy checked.
+ *
+ * @since 0.1.0
+ */
+export * as HostResolver from "./HostResolver.js"
+export * as NodeWebhookTransport from "./NodeWebhookTransport.js"
