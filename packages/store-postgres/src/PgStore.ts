@@ -47,7 +47,22 @@ const ddl: Migrations.Ddl = {
         yield* sql`CREATE INDEX ${sql(`${index.name}_${column}`)} ON ${sql(index.table)}
           USING gin (${sql(column)} ${sql(extension!.schema)}.gin_trgm_ops)`
       }
-    })
+    }),
+  // The planner estimates `ILIKE '%text%'` from each column's histogram, of 100 bounds from a
+  // sample of 30,000 rows by default: at 1M registrations one ANALYZE in six took a text 3 % of the
+  // rows hold for one a hundred hold, and read them all through the trigram index (684 ms against
+  // 1.6). 1,000 bounds from 300,000 rows told them apart in eight ANALYZEs of eight. ANALYZE now,
+  // not at autovacuum's next: a table written once per registration may wait long for it.
+  textStatistics: (index) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.zipRight(
+        Effect.forEach(
+          index.columns,
+          (column) => sql`ALTER TABLE ${sql(index.table)} ALTER COLUMN ${sql(column)} SET STATISTICS 1000`,
+          { discard: true }
+        ),
+        sql`ANALYZE ${sql(index.table)}`
+      ))
 }
 
 /**
