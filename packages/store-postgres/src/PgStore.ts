@@ -47,7 +47,24 @@ const ddl: Migrations.Ddl = {
         yield* sql`CREATE INDEX ${sql(`${index.name}_${column}`)} ON ${sql(index.table)}
           USING gin (${sql(column)} ${sql(extension!.schema)}.gin_trgm_ops)`
       }
-    })
+    }),
+  // The planner estimates `ILIKE '%text%'` from each column's histogram, of 100 bounds from a
+  // sample of 30,000 rows by default: at 1M registrations one ANALYZE in six took a text 3 % of the
+  // rows hold for one a hundred hold, and read them all through the trigram index (684 ms against
+  // 1.6). 300 bounds from 90,000 rows told them apart in ten ANALYZEs of ten; 1,000 did too, but
+  // planning each text query then tests the text against every bound: 0.85 ms, against 0.3 (and
+  // 0.15 at 100). ANALYZE now, not at autovacuum's next: a table written once per registration may
+  // wait long for it.
+  textStatistics: (index) =>
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.zipRight(
+        Effect.forEach(
+          index.columns,
+          (column) => sql`ALTER TABLE ${sql(index.table)} ALTER COLUMN ${sql(column)} SET STATISTICS 300`,
+          { discard: true }
+        ),
+        sql`ANALYZE ${sql(index.table)}`
+      ))
 }
 
 /**

@@ -51,7 +51,10 @@ const ddl: Migrations.Ddl = {
           DELETE FROM ${index.name} WHERE ${index.key} = old.${index.key};
         END`
       ], (statement) => sql.unsafe(statement), { discard: true }))
-  }
+  },
+  // Nothing: SQLite's planner cannot weigh the FTS5 table (a virtual table has no statistics), so
+  // the store chooses between it and the ordered index itself (`textCandidates`), by counting.
+  textStatistics: () => Effect.void
 }
 
 /**
@@ -123,18 +126,65 @@ export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // SQLite's LIKE ignores the case of ASCII letters already (PostgreSQL's needs ILIKE).
   likeIgnoringCase: "LIKE",
   // SQLite's planner cannot weigh the FTS5 table against the ordered index (a virtual table has no
-  // statistics), so the store asks the text index first for the rows that contain every term (a
-  // phrase of its trigrams in its column, each character literal): when there are no more than
-  // `textCandidatesLimit`, the list reads those; more, and it walks the ordered index instead.
+  // statistics), so the store asks the text index first for the rows that contain every term:
+  // when there are no more than `textCandidatesLimit`, the list reads those (its LIKE keeps the
+  // rows that hold each text); more, and it walks the ordered index instead. A phrase reads the
+  // rows of each of its trigrams, so a rare text with one common trigram costs as much as that
+  // trigram ("vexlor": "lor", 95,000 rows of 3M): the index is asked first for the rows holding
+  // the two likeliest rarest trigrams of each text (`rarestTrigrams`), a superset of those holding
+  // it, and only if they are too many for the whole phrases (measured: `docs/performance.md`).
   textCandidates: (index, terms) => {
-    const query = terms.map(({ column, text }) => `${column} : "${text.replaceAll("\"", "\"\"")}"`).join(" AND ")
-    return Effect.map(
-      sql<{ readonly key: string }>`SELECT ${sql(index.key)} AS key FROM ${sql(index.name)} WHERE ${sql(index.name)} MATCH ${query}
-        LIMIT ${textCandidatesLimit + 1}`,
-      (found) => found.length <= textCandidatesLimit ? Option.some(found.map((row) => row.key)) : Option.none()
-    )
+    const probe = (query: string) =>
+      Effect.map(
+        sql<{ readonly key: string }>`SELECT ${sql(index.key)} AS key FROM ${sql(index.name)} WHERE ${sql(index.name)} MATCH ${query}
+          LIMIT ${textCandidatesLimit + 1}`,
+        (found) => found.length <= textCandidatesLimit ? Option.some(found.map((row) => row.key)) : Option.none()
+      )
+    const phrases = terms.map(({ column, text }) => [column, [text]] as const)
+    const rarest = terms.map(({ column, text }) => [column, rarestTrigrams(text)] as const)
+    return terms.every(({ text }) => [...text].length === 3)
+      ? probe(matchQuery(phrases))
+      : Effect.flatMap(
+        probe(matchQuery(rarest)),
+        (found) => Option.isSome(found) ? Effect.succeed(found) : probe(matchQuery(phrases))
+      )
   }
 })
+
+/**
+ * An FTS5 query of the rows whose column holds every text given for it, each a phrase (`"…"`,
+ * every character literal), all of them required.
+ */
+const matchQuery = (terms: ReadonlyArray<readonly [column: string, texts: ReadonlyArray<string>]>) =>
+  terms.flatMap(([column, texts]) => texts.map((text) => `${column} : "${text.replaceAll("\"", "\"\"")}"`)).join(" AND ")
+
+/**
+ * The characters from the most common to the least in English text, the space (between the words
+ * of a brand name) among the first: a guess, without reading the index, of how many rows hold a
+ * trigram. A character not listed (a digit, a sign, a letter beyond ASCII) counts as middling.
+ */
+const commonest = " etaoinsrhldcumfpgwybvkxjqz"
+
+const rarityOf = (character: string) => {
+  const rank = commonest.indexOf(character.toLowerCase())
+  return rank === -1 ? commonest.length / 2 : rank
+}
+
+/**
+ * The two trigrams of `text` (three characters or more) whose characters are rarest, in the order
+ * they come in `text` (the text index ignores their case). FTS5 could count each trigram's rows
+ * (`fts5vocab`), but only by reading them all, which is what this avoids.
+ */
+const rarestTrigrams = (text: string): ReadonlyArray<string> => {
+  const characters = [...text]
+  const trigrams = Array.from({ length: characters.length - 2 }, (_, i) => ({
+    at: i,
+    trigram: characters.slice(i, i + 3).join(""),
+    rarity: characters.slice(i, i + 3).reduce((sum, character) => sum + rarityOf(character), 0)
+  }))
+  const distinct = trigrams.filter(({ trigram }, i) => trigrams.findIndex((t) => t.trigram === trigram) === i)
+  return distinct.sort((a, b) => b.rarity - a.rarity).slice(0, 2).sort((a, b) => a.at - b.at).map(({ trigram }) => trigram)
+}
 
 /**
  * Sets up the connection behind `SqlClient`, migrates its database and builds every storage
