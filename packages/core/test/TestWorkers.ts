@@ -78,6 +78,27 @@ export const sleepingFor = (millis: number) =>
     return Chunk.some(yield* TestClock.sleeps(), (until) => until === now + millis)
   })
 
+/** Whether some fiber sleeps past now on the TestClock: a worker's loop that has finished its pass and waits for the next. */
+const someoneAsleep = Effect.gen(function*() {
+  const now = yield* Clock.currentTimeMillis
+  return Chunk.some(yield* TestClock.sleeps(), (until) => until > now)
+})
+
+/**
+ * Moves the TestClock on by `total` in `step`s, each once the workers' passes have ended (some
+ * fiber sleeps again: their loops' next poll), so that no pass reads a time the clock has already
+ * left: a jump taken while a pass on PostgreSQL is still running pushes its next poll, and the
+ * due work with it, past the instant the test means.
+ */
+export const advanceBy = (total: Duration.DurationInput, step: Duration.DurationInput = "1 second") =>
+  Effect.gen(function*() {
+    const steps = Math.round(Duration.toMillis(total) / Duration.toMillis(step))
+    for (let i = 0; i < steps; i++) {
+      yield* TestClock.adjust(step)
+      yield* eventually("the workers' passes end", someoneAsleep)
+    }
+  })
+
 /**
  * Moves the TestClock on in `step`s until `check` holds (at most `steps` of them), letting the
  * workers finish their passes between steps. One long jump can fold several polls into one on a
@@ -92,13 +113,13 @@ export const advanceUntil = <E, R>(
 ) =>
   Effect.gen(function*() {
     for (let i = 0; i <= steps; i++) {
-      // at least 200 turns and 200 ms of real time per step: a pass on a loaded machine's
-      // PostgreSQL can take longer than 200 turns, and a step taken before it ends skips a due time
-      const began = Date.now()
-      for (let turn = 0; turn < 200 || Date.now() - began < 200; turn++) {
+      for (let turn = 0; turn < 200; turn++) {
         if (yield* check) return
         yield* eventLoopTurn
       }
+      // a step taken while a pass is still running on a loaded PostgreSQL would skip a due time
+      yield* eventually("the workers' passes end", someoneAsleep)
+      if (yield* check) return
       yield* TestClock.adjust(step)
     }
     return yield* Effect.dieMessage(`never came true within ${steps} steps of ${Duration.format(step)}: ${what}`)

@@ -103,7 +103,7 @@ for (const store of TestStores.all) {
           ])
 
           // polled every 5 s meanwhile, but not due before its 30 s
-          yield* TestClock.adjust("29 seconds")
+          yield* TestWorkers.advanceBy("29 seconds")
           assert.strictEqual(yield* capture.attempts, 1)
           yield* TestWorkers.advanceUntil("the second attempt", attempts(2))
           assert.strictEqual((yield* load(mail)).nextAttemptAt, start + 30_000 + 60_000)
@@ -114,7 +114,7 @@ for (const store of TestStores.all) {
 
           // the server is back: the mail goes at its next attempt, once
           yield* capture.setMode("up")
-          yield* TestClock.adjust("59 seconds")
+          yield* TestWorkers.advanceBy("59 seconds")
           assert.deepStrictEqual(yield* capture.sent, [])
           yield* TestWorkers.advanceUntil("sent", Effect.map(load(mail), (stored) => stored.status === "sent"))
           const sentAt = yield* Clock.currentTimeMillis
