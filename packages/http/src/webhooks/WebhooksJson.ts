@@ -6,7 +6,7 @@
  */
 import { MessageJson, Subscription, Timestamp } from "@sendline/core"
 import { Schema } from "effect"
-import { PageSize } from "../envelope/Envelope.js"
+import { PagingQuery } from "../envelope/Envelope.js"
 
 /** Body of `POST /v1/webhooks`: every field required. @since 0.1.0 @category requests */
 export const CreateWebhook = Schema.Struct({
@@ -30,10 +30,7 @@ export const UpdateWebhook = Schema.Struct({
 }).annotations({ identifier: "UpdateWebhook", parseOptions: { errors: "all" } })
 
 /** Query of `GET /v1/webhooks`. @since 0.1.0 @category requests */
-export const ListWebhooksQuery = Schema.Struct({
-  cursor: Schema.optional(Schema.String),
-  page_size: Schema.optional(PageSize)
-}).annotations({ parseOptions: { errors: "all" } })
+export const ListWebhooksQuery = PagingQuery
 
 /** A subscription as the API answers it: never its secret. @since 0.1.0 @category schemas */
 export const WebhookJson = Schema.Struct({
