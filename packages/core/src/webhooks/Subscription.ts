@@ -51,7 +51,3 @@ export const secretsOf = ({ previous, secret }: Subscription): Signature.Secrets
 
 /** The shortest and longest secret a subscription may have (CONTRACT §7). @since 0.1.0 @category constants */
 export const secretLength = { min: 16, max: 256 } as const
-
-/** Whether `subscription` receives events of `type`: it is active and asked for it. @since 0.1.0 @category guards */
-export const receives = (subscription: Subscription, type: EventType): boolean =>
-  subscription.status === "active" && subscription.events.includes(type)
