@@ -15,7 +15,7 @@ export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.St
 /** One field-level problem. @since 0.1.0 @category models */
 export type FieldIssue = typeof FieldIssue.Type
 
-/** The 422 codes of CONTRACT §3, §5 and §6: a well-formed request breaks a rule. @since 0.1.0 @category models */
+/** The 422 codes of CONTRACT §3, §5, §6 and §7: a well-formed request breaks a rule. @since 0.1.0 @category models */
 export const RuleCode = Schema.Literal(
   "invalid_market",
   "unsupported_market",
@@ -34,7 +34,9 @@ export const RuleCode = Schema.Literal(
   "invalid_identifier",
   "invalid_contact",
   "immutable_field",
-  "sender_id_domain_mismatch"
+  "sender_id_domain_mismatch",
+  "webhook_url_not_allowed",
+  "unknown_event_type"
 )
 /** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type

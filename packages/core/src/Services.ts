@@ -28,6 +28,7 @@ import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
 import * as OperatorReview from "./senderIds/OperatorReview.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
+import * as Webhooks from "./webhooks/Webhooks.js"
 
 /** The use cases. @since 0.1.0 @category models */
 export type UseCases =
@@ -38,6 +39,7 @@ export type UseCases =
   | Auth.Auth
   | Admin.Admin
   | Idempotency.Idempotency
+  | Webhooks.Webhooks
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
@@ -57,7 +59,8 @@ export const layerWithoutDefaults: Layer.Layer<
   OperatorReview.layer,
   Auth.layer,
   Admin.layer,
-  Idempotency.layer
+  Idempotency.layer,
+  Webhooks.layer
 ).pipe(Layer.provide(CachedLookups.layer()))
 
 /**

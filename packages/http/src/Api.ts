@@ -14,6 +14,7 @@ import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messages/MessagesApi.js"
 import { OperatorRegistrationsApi } from "./operatorRegistrations/OperatorRegistrationsApi.js"
 import { SidsApi } from "./sids/SidsApi.js"
+import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /** The whole API. @since 0.1.0 @category api */
 export class Api extends HttpApi.make("sendline")
@@ -22,6 +23,7 @@ export class Api extends HttpApi.make("sendline")
   .add(BrandRelationshipsApi)
   .add(SidsApi)
   .add(OperatorRegistrationsApi)
+  .add(WebhooksApi)
   .add(HealthApi)
   .annotate(HttpApi.AdditionalSchemas, [ErrorEnvelope])
   .annotate(OpenApi.Transform, ApiDocs.document)

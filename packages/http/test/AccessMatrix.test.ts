@@ -71,6 +71,18 @@ const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never,
       yield* H.newBrandOwner(acn)
       return (yield* H.submitBrand(owner, acn)).relationshipId
     }),
+  // an active webhook subscription of the owner's
+  "/v1/webhooks": (owner) =>
+    Effect.map(
+      H.request("POST", "/v1/webhooks", {
+        key: owner.key,
+        json: { url: "https://hooks.acme.example/in", events: ["message.delivered"], secret: "whsec-0123456789abcdef" }
+      }),
+      (reply) => {
+        assert.strictEqual(reply.status, 201, reply.text)
+        return reply.json.data.id as string
+      }
+    ),
   "/v1/messaging/messages": (owner) =>
     Effect.map(
       H.send({ ...H.validSend, scheduled_at: new Date(H.start + 3_600_000).toISOString() }, { key: owner.key }),

@@ -5,8 +5,8 @@
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
- * `0012_sender_id_registrations`, `0013_registration_text_statistics`) and the statements are those every existing database was
- * migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
+ * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`)
+ * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
  * @since 0.1.0
@@ -510,7 +510,18 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
     // of its ordered index (`Ddl.textStatistics`): with a sample too small, the planner may take a
     // text 3 % of the rows hold for one a hundred rows hold, and read them all through the text
     // index (at 3M rows 684 ms, against 1.6 for the walk: `docs/performance.md`).
-    "0013_registration_text_statistics": (d) => d.textStatistics(registrationSearch)
+    "0013_registration_text_statistics": (d) => d.textStatistics(registrationSearch),
+    // Webhook subscriptions (CONTRACT §7): the secret a change replaced and when, which signs
+    // beside the new one for 24 hours (core's `Signature`); `deleted_at`, a deletion kept without
+    // its secrets, so that the delivery log still names the subscription; an account's live
+    // subscriptions listed newest first, the deleted left out of the index.
+    "0014_webhook_subscriptions": (d) => statements(
+      `ALTER TABLE sendline_webhook_subscriptions ADD COLUMN previous_secret TEXT`,
+      `ALTER TABLE sendline_webhook_subscriptions ADD COLUMN secret_replaced_at ${d.int8}`,
+      `ALTER TABLE sendline_webhook_subscriptions ADD COLUMN deleted_at ${d.int8}`,
+      `CREATE INDEX sendline_webhook_subscriptions_list
+        ON sendline_webhook_subscriptions (account_id, ${d.listIndex}) WHERE deleted_at IS NULL`
+    )
 }
 
 /**

@@ -26,7 +26,16 @@ afterAll(() => {
   }
 })
 
-/** Back to a database before migration 0012: no registrations, nor the columns of the records' own. */
+/** Back to a database before migration 0014: the webhook subscriptions without the columns it adds. */
+const undoWebhookSubscriptions = (sql: SqlClient.SqlClient) =>
+  Effect.forEach([
+    `DROP INDEX sendline_webhook_subscriptions_list`,
+    ...["previous_secret", "secret_replaced_at", "deleted_at"].map(
+      (column) => `ALTER TABLE sendline_webhook_subscriptions DROP COLUMN ${column}`
+    )
+  ], (statement) => sql.unsafe(statement), { discard: true })
+
+/** Back to a database before migration 0012: no registrations, nor the columns of the records' own (nor anything later). */
 const undoSenderIdRegistrations = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
     `DROP TABLE ${Migrations.registrationSearch.name}`, // its triggers with the table
@@ -36,7 +45,7 @@ const undoSenderIdRegistrations = (sql: SqlClient.SqlClient) =>
     ...["brand_id", "use_case", "match_type", "match_value", "warned_expires_at", "version", "watch_at", "claimed_until"].map(
       (column) => `ALTER TABLE sendline_sender_ids DROP COLUMN ${column}`
     )
-  ], (statement) => sql.unsafe(statement), { discard: true })
+  ], (statement) => sql.unsafe(statement), { discard: true }).pipe(Effect.zipRight(undoWebhookSubscriptions(sql)))
 
 /** Back to a database before migration 0011: no Sender ID holds (nor anything later). */
 const undoSenderIdHolds = (sql: SqlClient.SqlClient) =>

@@ -11,6 +11,7 @@ import * as MessageEvents from "./MessageEvents.js"
 import * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
 import * as FindOrInsert from "../internal/findOrInsert.js"
+import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
 import type * as Markets from "../Markets.js"
 import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
@@ -79,20 +80,6 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
     id: string
   ) => Effect.Effect<Message, NotFound | Conflict | PermissionDenied | StoreUnavailable>
 }>() {}
-
-/** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
-const codePoints = (text: string): number => {
-  let n = 0
-  for (const _ of text) n++
-  return n
-}
-
-/** Whether `text` has a lone surrogate, which no UTF-8 (and so no store, no phone) can carry. */
-const loneSurrogate = /\p{Surrogate}/u
-
-/** `field` refused for a lone surrogate. */
-const notWellFormed = (field: string) =>
-  invalidParameter(field, `${field} must be well-formed Unicode: it has half of a surrogate pair.`)
 
 /** Whether `message` is what `input` asks to send: an idempotent retry must ask the same. */
 const isAskedBy = (message: Message, input: SendInput): boolean =>

@@ -6,7 +6,7 @@
  */
 import { Contact } from "@sendline/core"
 import { Schema } from "effect"
-import { PageSize } from "../envelope/Envelope.js"
+import { PagingQuery } from "../envelope/Envelope.js"
 
 /** Body of `POST /v1/brands`: `contact` required with its three fields, `website` optional. @since 0.1.0 @category requests */
 export const CreateBrand = Schema.Struct({
@@ -36,7 +36,4 @@ export const UpdateBrand = Schema.Struct({
 }).annotations({ identifier: "UpdateBrand", parseOptions: { errors: "all" } })
 
 /** Query of `GET /v1/brands`. @since 0.1.0 @category requests */
-export const ListBrandsQuery = Schema.Struct({
-  cursor: Schema.optional(Schema.String),
-  page_size: Schema.optional(PageSize)
-}).annotations({ parseOptions: { errors: "all" } })
+export const ListBrandsQuery = PagingQuery

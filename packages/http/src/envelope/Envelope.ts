@@ -31,6 +31,12 @@ export const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotatio
   Schema.greaterThanOrEqualTo(1, { message: pageSizeMessage })
 )
 
+/** The query of a list that takes only paging: `cursor` and `page_size`. @since 0.1.0 @category schemas */
+export const PagingQuery = Schema.Struct({
+  cursor: Schema.optional(Schema.String),
+  page_size: Schema.optional(PageSize)
+}).annotations({ parseOptions: { errors: "all" } })
+
 /**
  * A date filter of a list's query, decoded to epoch milliseconds (CONTRACT §1): an RFC 3339
  * date-time, or a plain `YYYY-MM-DD` meaning the first millisecond of that UTC day (or, with

@@ -57,6 +57,8 @@ export const table: { readonly [C in Code]: Row } = {
   invalid_contact: rule("the contact's e-mail is not an address, its phone not E.164, or the website not an http(s) URL"),
   immutable_field: rule("the field cannot be changed once the resource exists (a brand's identifier and market)"),
   sender_id_domain_mismatch: rule("a domain match needs the brand's website, and the Sender ID in its registrable domain's label"),
+  webhook_url_not_allowed: rule("the webhook url is not an https URL on a public host (unless the server allows http or private hosts)"),
+  unknown_event_type: rule("events names a type that is not one of the event types"),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }

@@ -6,7 +6,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Auth, Brands, Idempotency, Ids, Messaging, OperatorReview, SenderIds } from "@sendline/core"
+import type { Auth, Brands, Idempotency, Ids, Messaging, OperatorReview, SenderIds, Webhooks } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
@@ -14,6 +14,7 @@ import * as BrandRelationshipsHttp from "../brandRelationships/BrandRelationship
 import * as BrandsHttp from "../brands/BrandsHttp.js"
 import * as OperatorRegistrationsHttp from "../operatorRegistrations/OperatorRegistrationsHttp.js"
 import * as SidsHttp from "../sids/SidsHttp.js"
+import * as WebhooksHttp from "../webhooks/WebhooksHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messages/MessagesHttp.js"
 import * as AuthFailures from "../middleware/AuthFailures.js"
@@ -31,6 +32,7 @@ export type Requirements =
   | OperatorReview.OperatorReview
   | Auth.Auth
   | Idempotency.Idempotency
+  | Webhooks.Webhooks
   | Ids.IdGenerator
 
 /** How the API is served. @since 0.1.0 @category models */
@@ -65,6 +67,7 @@ export const layerApi = (options: Options) =>
           BrandRelationshipsHttp.layer,
           SidsHttp.layer,
           OperatorRegistrationsHttp.layer,
+          WebhooksHttp.layer,
           HealthHttp.layer
         )),
         Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))

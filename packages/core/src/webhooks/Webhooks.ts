@@ -1,0 +1,190 @@
+/**
+ * The webhook subscriptions use case (CONTRACT §7): subscribing a URL to event types, reading,
+ * listing, changing and deleting an account's subscriptions, all with `webhooks:manage`. The URL
+ * obeys the policy `callback_url` obeys (`MessagingConfig.callbackPolicy`: https and public hosts
+ * unless the server allows more). Another account's subscription is not found, as an unknown one is.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { requirePermission } from "../accounts/Auth.js"
+import {
+  Conflict,
+  type InvalidRequest,
+  invalidParameter,
+  NotFound,
+  type PermissionDenied,
+  rule,
+  type RuleViolation,
+  type StoreUnavailable
+} from "../Errors.js"
+import { EventType } from "../Event.js"
+import { IdGenerator } from "../Ids.js"
+import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
+import * as UseCase from "../internal/useCase.js"
+import { MessagingConfig } from "../messaging/MessagingConfig.js"
+import * as Pagination from "../Pagination.js"
+import { secretLength, type Subscription, type SubscriptionStatus } from "./Subscription.js"
+import { SubscriptionStore } from "./SubscriptionStore.js"
+import * as UrlPolicy from "./UrlPolicy.js"
+
+/** A new subscription, as `POST /v1/webhooks` takes it: every field required. @since 0.1.0 @category models */
+export interface CreateSubscription {
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly secret: string
+}
+
+/**
+ * A change to a subscription: any of `url`, `events` and `secret`, checked as at creation, and
+ * `status: "active"` to enable a disabled one again (`disabled` is the deliveries' to set: 409).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface UpdateSubscription {
+  readonly url?: string | undefined
+  readonly events?: ReadonlyArray<string> | undefined
+  readonly secret?: string | undefined
+  readonly status?: SubscriptionStatus | undefined
+}
+
+/** The longest URL a subscription may have, in characters. @since 0.1.0 @category constants */
+export const maxUrlLength = 2048
+
+/** The webhook subscriptions use case. @since 0.1.0 @category services */
+export class Webhooks extends Context.Tag("@sendline/core/Webhooks")<Webhooks, {
+  /** Checks (url, then events, then secret) and creates an active subscription of the caller's account. */
+  readonly create: (
+    principal: Principal,
+    input: CreateSubscription
+  ) => Effect.Effect<Subscription, RuleViolation | InvalidRequest | PermissionDenied | StoreUnavailable>
+  /** The caller's subscriptions, newest first. */
+  readonly list: (
+    principal: Principal,
+    paging: Pagination.Paging
+  ) => Effect.Effect<Pagination.Page<Subscription>, InvalidRequest | PermissionDenied | StoreUnavailable>
+  /** The caller's subscription `id`; another account's, a deleted or an unknown one is not found. */
+  readonly get: (principal: Principal, id: string) => Effect.Effect<Subscription, NotFound | PermissionDenied | StoreUnavailable>
+  /**
+   * Changes the caller's subscription: what is given, checked as at creation; a new secret keeps
+   * the replaced one signing beside it for 24 hours (`Signature`); `status: "active"` enables it again.
+   */
+  readonly update: (
+    principal: Principal,
+    id: string,
+    input: UpdateSubscription
+  ) => Effect.Effect<Subscription, RuleViolation | InvalidRequest | NotFound | Conflict | PermissionDenied | StoreUnavailable>
+  /** Deletes the caller's subscription: no delivery is made to it afterwards, and it is not found again. */
+  readonly delete: (principal: Principal, id: string) => Effect.Effect<void, NotFound | PermissionDenied | StoreUnavailable>
+}>() {}
+
+const notFound = (id: string) => new NotFound({ message: `No webhook subscription ${id}.` })
+
+const isEventType = (type: string): type is EventType => (EventType.literals as ReadonlyArray<string>).includes(type)
+
+/** `events` without repeats, in the order given, when non-empty and every one a known type. */
+const checkEvents = (events: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<EventType>, RuleViolation | InvalidRequest> => {
+  if (events.length === 0) return Effect.fail(invalidParameter("events", "events must name at least one event type."))
+  const unknown = events.filter((type) => !isEventType(type))
+  return unknown.length > 0
+    ? Effect.fail(rule(
+      "unknown_event_type",
+      "events",
+      `${unknown.map((type) => JSON.stringify(type)).join(", ")} ${unknown.length === 1 ? "is not an event type" : "are not event types"}; the types are ${EventType.literals.join(", ")}.`
+    ))
+    : Effect.succeed([...new Set(events as ReadonlyArray<EventType>)])
+}
+
+/** `secret` when 16–256 characters (code points) of well-formed Unicode, as its UTF-8 bytes key the HMAC. */
+const checkSecret = (secret: string): Effect.Effect<string, InvalidRequest> => {
+  if (loneSurrogate.test(secret)) return Effect.fail(notWellFormed("secret"))
+  const length = codePoints(secret)
+  return length < secretLength.min || length > secretLength.max
+    ? Effect.fail(invalidParameter("secret", `secret must be ${secretLength.min} to ${secretLength.max} characters.`))
+    : Effect.succeed(secret)
+}
+
+/** Builds the webhook subscriptions use case on the subscription store and the URL policy. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
+  const subscriptions = yield* SubscriptionStore
+  const config = yield* MessagingConfig
+  const ids = yield* IdGenerator
+
+  /** `url` when it is one the policy allows, else `webhook_url_not_allowed`. */
+  const checkUrl = (url: string): Effect.Effect<string, RuleViolation | InvalidRequest> =>
+    url.length > maxUrlLength
+      ? Effect.fail(invalidParameter("url", `url must be at most ${maxUrlLength} characters.`))
+      : UrlPolicy.allows(url, config.callbackPolicy)
+      ? Effect.succeed(url)
+      : Effect.fail(rule(
+        "webhook_url_not_allowed",
+        "url",
+        `url must be an ${config.callbackPolicy.allowHttp ? "http(s)" : "https"} URL${
+          config.callbackPolicy.allowPrivate ? "" : " on a public host"
+        }, without credentials.`
+      ))
+
+  /** The caller's subscription `id`, or not found. */
+  const findOwn = (principal: Principal, id: string) =>
+    Effect.flatMap(subscriptions.findById(id), (found) =>
+      Option.isSome(found) && found.value.accountId === principal.accountId ? Effect.succeed(found.value) : Effect.fail(notFound(id)))
+
+  const create = fn("Webhooks.create")(function*(principal: Principal, input: CreateSubscription) {
+    yield* requirePermission(principal, "webhooks:manage")
+    const subscription: Subscription = {
+      url: yield* checkUrl(input.url),
+      events: yield* checkEvents(input.events),
+      secret: yield* checkSecret(input.secret),
+      id: yield* ids.make("wh"),
+      accountId: principal.accountId,
+      status: "active",
+      createdAt: yield* Clock.currentTimeMillis
+    }
+    yield* subscriptions.insert(subscription)
+    return subscription
+  })
+
+  const list = fn("Webhooks.list")(function*(principal: Principal, paging: Pagination.Paging) {
+    yield* requirePermission(principal, "webhooks:manage")
+    const pageSize = yield* Pagination.pageSizeOf(paging.pageSize)
+    const filters = { list: "webhooks" }
+    const after = yield* Pagination.after(paging.cursor, filters)
+    const rows = yield* subscriptions.list(principal.accountId, after, pageSize + 1)
+    return Pagination.of(rows, pageSize, filters, (s) => s)
+  })
+
+  const get = fn("Webhooks.get")(function*(principal: Principal, id: string) {
+    yield* requirePermission(principal, "webhooks:manage")
+    return yield* findOwn(principal, id)
+  })
+
+  const update = fn("Webhooks.update")(function*(principal: Principal, id: string, input: UpdateSubscription) {
+    yield* requirePermission(principal, "webhooks:manage")
+    yield* findOwn(principal, id)
+    const url = input.url === undefined ? undefined : yield* checkUrl(input.url)
+    const events = input.events === undefined ? undefined : yield* checkEvents(input.events)
+    const secret = input.secret === undefined ? undefined : yield* checkSecret(input.secret)
+    if (input.status === "disabled") {
+      return yield* new Conflict({
+        code: "invalid_state_transition",
+        message: "A subscription is disabled only by its failed deliveries; delete it to stop them."
+      })
+    }
+    const updated = yield* subscriptions.update(id, { url, events, secret, reactivate: input.status === "active" }, yield* Clock.currentTimeMillis)
+    return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
+  })
+
+  const delete_ = fn("Webhooks.delete")(function*(principal: Principal, id: string) {
+    yield* requirePermission(principal, "webhooks:manage")
+    yield* findOwn(principal, id)
+    if (!(yield* subscriptions.delete(id, yield* Clock.currentTimeMillis))) return yield* notFound(id)
+  })
+
+  return Webhooks.of({ create, list, get, update, delete: delete_ })
+})
+
+/** `make` as a layer. @since 0.1.0 @category layers */
+export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | MessagingConfig | IdGenerator> = Layer.effect(Webhooks, make)

@@ -1,0 +1,52 @@
+/**
+ * Handlers of the webhooks group: the checked body decoded (`RequestBody.payload`) → core
+ * `Webhooks` → envelope, under the request's `Idempotency-Key` for the POST.
+ *
+ * @since 0.1.0
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { Webhooks } from "@sendline/core"
+import { Effect } from "effect"
+import { Api } from "../Api.js"
+import * as Envelope from "../envelope/Envelope.js"
+import * as Idempotent from "../middleware/Idempotent.js"
+import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { payload } from "../middleware/RequestBody.js"
+import * as WebhooksJson from "./WebhooksJson.js"
+
+/** The webhooks group's handlers, over `Webhooks` and `Idempotency`. @since 0.1.0 @category layers */
+export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+  Effect.gen(function*() {
+    const webhooks = yield* Webhooks.Webhooks
+    const answer = (status: number) => (subscription: Parameters<typeof WebhooksJson.webhook>[0]) =>
+      Envelope.success(status, WebhooksJson.webhook(subscription))
+    return handlers
+      // A body that does not decode is refused before the idempotency key is taken: not kept.
+      .handleRaw("create", () =>
+        Effect.all([CurrentPrincipal, payload(WebhooksJson.CreateWebhook)]).pipe(Effect.flatMap(([principal, body]) =>
+          Idempotent.run(principal, () =>
+            webhooks.create(principal, { url: body.url, events: body.events, secret: body.secret }).pipe(
+              Effect.flatMap(answer(201))
+            )))))
+      .handle("list", ({ urlParams: q }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          webhooks.list(principal, { cursor: q.cursor, pageSize: q.page_size }).pipe(
+            Effect.flatMap((page) => Envelope.page(page, WebhooksJson.webhook)),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handle("get", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          webhooks.get(principal, path.id).pipe(Effect.flatMap(answer(200)), Effect.map((body) => Envelope.toResponse(body)))))
+      .handleRaw("update", ({ path }) =>
+        Effect.all([CurrentPrincipal, payload(WebhooksJson.UpdateWebhook)]).pipe(Effect.flatMap(([principal, patch]) =>
+          webhooks.update(principal, path.id, { url: patch.url, events: patch.events, secret: patch.secret, status: patch.status }).pipe(
+            Effect.flatMap(answer(200)),
+            Effect.map((body) => Envelope.toResponse(body))
+          ))))
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          webhooks.delete(principal, path.id).pipe(
+            Effect.flatMap(() => Envelope.success(200, { id: path.id, deleted: true })),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+  }))
