@@ -134,12 +134,13 @@ export const make = Effect.gen(function*() {
     const senderId = yield* SenderIdRules.check(market, input.senderId)
     const useCase = yield* checkText("use_case", input.useCase, maxUseCase)
     const matchValue = yield* checkText("match_value", input.matchValue, maxMatchValue)
+    const { website } = brand
     if (input.matchType === "domain") {
-      if (brand.website === undefined) {
+      if (website === undefined) {
         return yield* rule("sender_id_domain_mismatch", "match_type", `A domain match needs a website on brand ${brand.id}; it has none.`)
       }
-      if (!DomainMatch.matches(senderId, brand.website)) {
-        const label = Option.getOrElse(DomainMatch.registrableLabel(brand.website), () => brand.website!)
+      if (!DomainMatch.matches(senderId, website)) {
+        const label = Option.getOrElse(DomainMatch.registrableLabel(website), () => website)
         return yield* rule(
           "sender_id_domain_mismatch",
           "sender_id",
