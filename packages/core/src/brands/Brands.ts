@@ -11,11 +11,12 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import { requirePermission } from "../accounts/Auth.js"
-import { Conflict, type InvalidRequest, invalidParameter, NotFound, PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
+import { Conflict, type InvalidRequest, NotFound, PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
 import type * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
 import * as FindOrInsert from "../internal/findOrInsert.js"
+import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Mail from "../mail/Mail.js"
 import * as Markets from "../Markets.js"
@@ -147,12 +148,7 @@ const pending = (id: string) =>
   })
 
 /** `name` when it is not blank and at most 255 characters, else `invalid_parameter`. */
-const checkName = (name: string): Effect.Effect<string, InvalidRequest> =>
-  name.trim() === ""
-    ? Effect.fail(invalidParameter("name", "name must not be blank."))
-    : name.length > 255
-    ? Effect.fail(invalidParameter("name", "name must be at most 255 characters."))
-    : Effect.succeed(name)
+const checkName = (name: string): Effect.Effect<string, InvalidRequest> => requiredText("name", name, 255)
 
 /**
  * Whether the brand `held` is what `input` asks to create: its identifier and market, which never

@@ -80,10 +80,11 @@ export const make = Effect.gen(function*() {
     const operator = found.value
     const pageSize = yield* Pagination.pageSizeOf(input.pageSize)
     const { cursor: _, pageSize: __, ...filters } = input
-    const after = yield* Pagination.after(input.cursor, { list: "operator_registrations", ...filters })
+    const bound = { list: "operator_registrations", ...filters }
+    const after = yield* Pagination.after(input.cursor, bound)
     const filter: RegistrationFilter = { network: operator.network, markets: operator.markets, ...filters }
     const rows = yield* store.listRegistrations(filter, after, pageSize + 1)
-    return Pagination.of(rows, pageSize, { list: "operator_registrations", ...filters }, (r) => ({ createdAt: r.submittedAt, id: r.id }))
+    return Pagination.of(rows, pageSize, bound, (r) => ({ createdAt: r.submittedAt, id: r.id }))
   })
 
   /** The registration `id` when it is for the caller's network; not found for anyone else, as another account's resource is. */

@@ -14,7 +14,6 @@ import { Brands } from "../brands/Brands.js"
 import {
   Conflict,
   type InvalidRequest,
-  invalidParameter,
   NotFound,
   PermissionDenied,
   rule,
@@ -22,6 +21,7 @@ import {
   type StoreUnavailable
 } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
+import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Markets from "../Markets.js"
 import * as Pagination from "../Pagination.js"
@@ -92,14 +92,6 @@ export class SenderIds extends Context.Tag("@sendline/core/SenderIds")<SenderIds
   ) => Effect.Effect<WithRegistrations, NotFound | PermissionDenied | Conflict | StoreUnavailable>
 }>() {}
 
-/** `text` when it is not blank and at most `max` characters, else `invalid_parameter` on `field`. */
-const checkText = (field: string, text: string, max: number): Effect.Effect<string, InvalidRequest> =>
-  text.trim() === ""
-    ? Effect.fail(invalidParameter(field, `${field} must not be blank.`))
-    : text.length > max
-    ? Effect.fail(invalidParameter(field, `${field} must be at most ${max} characters.`))
-    : Effect.succeed(text)
-
 const maxUseCase = 1000
 const maxMatchValue = 255
 
@@ -132,8 +124,8 @@ export const make = Effect.gen(function*() {
     const brand = yield* brands.requireApproved(principal, input.brandId)
     const market = yield* Markets.check(markets, input.market, "Sender IDs of")
     const senderId = yield* SenderIdRules.check(market, input.senderId)
-    const useCase = yield* checkText("use_case", input.useCase, maxUseCase)
-    const matchValue = yield* checkText("match_value", input.matchValue, maxMatchValue)
+    const useCase = yield* requiredText("use_case", input.useCase, maxUseCase)
+    const matchValue = yield* requiredText("match_value", input.matchValue, maxMatchValue)
     const { website } = brand
     if (input.matchType === "domain") {
       if (website === undefined) {
@@ -207,8 +199,8 @@ export const make = Effect.gen(function*() {
 
   const resubmit = fn("SenderIds.resubmit")(function*(principal: Principal, id: string, input: Resubmit) {
     yield* requirePermission(principal, "sids:write")
-    const useCase = input.useCase === undefined ? undefined : yield* checkText("use_case", input.useCase, maxUseCase)
-    const matchValue = input.matchValue === undefined ? undefined : yield* checkText("match_value", input.matchValue, maxMatchValue)
+    const useCase = input.useCase === undefined ? undefined : yield* requiredText("use_case", input.useCase, maxUseCase)
+    const matchValue = input.matchValue === undefined ? undefined : yield* requiredText("match_value", input.matchValue, maxMatchValue)
     return yield* Lifecycle.update(store, id, notFound(id), own(principal), (current) =>
       Effect.gen(function*() {
         const { record } = current
