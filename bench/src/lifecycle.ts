@@ -8,10 +8,11 @@
  */
 import { CarrierMock } from "@sendline/carrier-mock"
 import type { Stores } from "@sendline/core"
-import { Auth, Demo, Messaging, Services, Workers } from "@sendline/core"
+import { Auth, Demo, Messaging, Services, UrlPolicy, Workers } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
+import { NodeWebhookTransport } from "@sendline/webhooks-node"
 import { Duration, Effect, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -61,6 +62,8 @@ const run = (store: string, stores: Layer.Layer<Stores.Stores, unknown>) =>
       Workers.layerServices({ dispatcher: { batchSize: 500, concurrency: 64 }, deliveryReports: { batchSize: 1000 } })
         .pipe(
           Layer.provideMerge(CarrierMock.layer({ reportDelay: 0, submitLatency: 0 })),
+          // as the server's: no subscription here, so the WebhookDeliverer's passes post nothing
+          Layer.provideMerge(NodeWebhookTransport.layer({ policy: UrlPolicy.strict })),
           Layer.provideMerge(Services.withoutSpans(Services.layer)), // as the server builds them: no trace exporter
           Layer.provideMerge(stores)
         )

@@ -8,15 +8,18 @@
  */
 import { assert, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Admin, Auth, EventStore, Messaging, Services, Workers } from "@sendline/core"
+import { Admin, Auth, EventStore, Messaging, Services, UrlPolicy, Workers } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
+import { NodeWebhookTransport } from "@sendline/webhooks-node"
 import { Clock, Effect, Layer, TestClock } from "effect"
 
-// Sendline with its workers running, on SQLite :memory: and a carrier that reports delivery 3
-// seconds after it accepts a message.
+// Sendline with its workers running, on SQLite :memory:, a carrier that reports delivery 3
+// seconds after it accepts a message, and webhooks posted over HTTPS to public hosts (none here:
+// the account subscribes to nothing).
 const Sendline = Workers.layer().pipe(
   Layer.provideMerge(Services.layer),
   Layer.provideMerge(CarrierMock.layer({ reportDelay: "3 seconds" })),
+  Layer.provideMerge(NodeWebhookTransport.layer({ policy: UrlPolicy.strict })),
   Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" }))
 )
 

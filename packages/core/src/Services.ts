@@ -28,6 +28,7 @@ import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
 import * as OperatorReview from "./senderIds/OperatorReview.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
+import * as EventLog from "./webhooks/EventLog.js"
 import * as Webhooks from "./webhooks/Webhooks.js"
 
 /** The use cases. @since 0.1.0 @category models */
@@ -40,6 +41,7 @@ export type UseCases =
   | Admin.Admin
   | Idempotency.Idempotency
   | Webhooks.Webhooks
+  | EventLog.EventLog
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
@@ -60,7 +62,8 @@ export const layerWithoutDefaults: Layer.Layer<
   Auth.layer,
   Admin.layer,
   Idempotency.layer,
-  Webhooks.layer
+  Webhooks.layer,
+  EventLog.layer
 ).pipe(Layer.provide(CachedLookups.layer()))
 
 /**

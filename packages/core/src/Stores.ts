@@ -11,6 +11,7 @@ import type { IdempotencyStore } from "./IdempotencyStore.js"
 import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
+import type { DeliveryStore } from "./webhooks/DeliveryStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
 
 /** Every store port a Sendline store provides. @since 0.1.0 @category models */
@@ -20,6 +21,7 @@ export type Stores =
   | EventStore
   | SenderIdStore
   | SubscriptionStore
+  | DeliveryStore
   | IdempotencyStore
   | BrandStore
   | MailStore

@@ -1,6 +1,7 @@
 /**
  * The workers together: the message workers (Dispatcher, Scheduler, DeliveryReports), the
- * IdempotencyPurger and the MailSender, each a fiber looping over due work on the Clock. Start them
+ * IdempotencyPurger, the MailSender, the ExpiryWatcher and the WebhookDeliverer, each a fiber
+ * looping over due work on the Clock. Start them
  * beside a server or inside an embedding service; they stop when their scope closes, after
  * recording the carrier answers, reports and mail attempts of the pass in flight (reports
  * DeliveryReports holds for a later pass are lost with the process).
@@ -24,6 +25,11 @@ import type { MessageStore } from "./messaging/MessageStore.js"
 import * as Scheduler from "./messaging/Scheduler.js"
 import * as ExpiryWatcher from "./senderIds/ExpiryWatcher.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
+import type { AccountStore } from "./accounts/AccountStore.js"
+import type { DeliveryStore } from "./webhooks/DeliveryStore.js"
+import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
+import * as WebhookDeliverer from "./webhooks/WebhookDeliverer.js"
+import type { WebhookTransport } from "./webhooks/WebhookTransport.js"
 
 /** Settings of each worker, over its defaults. @since 0.1.0 @category models */
 export interface Options {
@@ -33,9 +39,10 @@ export interface Options {
   readonly idempotencyPurger?: Partial<IdempotencyPurger.Options>
   readonly mailSender?: Partial<MailSender.Options>
   readonly expiryWatcher?: Partial<ExpiryWatcher.Options>
+  readonly webhookDeliverer?: Partial<WebhookDeliverer.Options>
 }
 
-/** The six worker services. @since 0.1.0 @category models */
+/** The seven worker services. @since 0.1.0 @category models */
 export type Workers =
   | Dispatcher.Dispatcher
   | Scheduler.Scheduler
@@ -43,8 +50,9 @@ export type Workers =
   | IdempotencyPurger.IdempotencyPurger
   | MailSender.MailSender
   | ExpiryWatcher.ExpiryWatcher
+  | WebhookDeliverer.WebhookDeliverer
 
-/** What the workers need: a store, a carrier, its delivery reports, ids and a mailer. @since 0.1.0 @category models */
+/** What the workers need: a store, a carrier, its delivery reports, ids, a mailer and a webhook transport. @since 0.1.0 @category models */
 export type Requirements =
   | MessageStore
   | SenderIdStore
@@ -54,8 +62,12 @@ export type Requirements =
   | DeliveryReportInbox
   | IdGenerator
   | Mailer
+  | AccountStore
+  | SubscriptionStore
+  | DeliveryStore
+  | WebhookTransport
 
-/** Runs the six loops in the foreground until interrupted. @since 0.1.0 @category runners */
+/** Runs the seven loops in the foreground until interrupted. @since 0.1.0 @category runners */
 export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() {
   const dispatcher = yield* Dispatcher.Dispatcher
   const scheduler = yield* Scheduler.Scheduler
@@ -63,7 +75,8 @@ export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() 
   const purger = yield* IdempotencyPurger.IdempotencyPurger
   const mail = yield* MailSender.MailSender
   const expiry = yield* ExpiryWatcher.ExpiryWatcher
-  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run, mail.run, expiry.run], {
+  const webhooks = yield* WebhookDeliverer.WebhookDeliverer
+  yield* Effect.all([dispatcher.run, scheduler.run, reports.run, purger.run, mail.run, expiry.run, webhooks.run], {
     concurrency: "unbounded",
     discard: true
   })
@@ -71,7 +84,7 @@ export const run: Effect.Effect<never, never, Workers> = Effect.gen(function*() 
   return yield* Effect.never
 })
 
-/** Forks the six loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
+/** Forks the seven loops into the current scope; closing it interrupts them. @since 0.1.0 @category runners */
 export const start: Effect.Effect<void, never, Workers | Scope.Scope> = Effect.asVoid(Effect.forkScoped(run))
 
 /** One pass of each worker in lifecycle order; returns how many items each took. @since 0.1.0 @category runners */
@@ -82,10 +95,11 @@ export const runOnce = Effect.gen(function*() {
   const purged = yield* (yield* IdempotencyPurger.IdempotencyPurger).runOnce
   const mailed = yield* (yield* MailSender.MailSender).runOnce
   const watched = yield* (yield* ExpiryWatcher.ExpiryWatcher).runOnce
-  return { scheduled, dispatched, reports, purged, mailed, watched }
+  const delivered = yield* (yield* WebhookDeliverer.WebhookDeliverer).runOnce
+  return { scheduled, dispatched, reports, purged, mailed, watched, delivered }
 })
 
-/** The six worker services, not started. @since 0.1.0 @category layers */
+/** The seven worker services, not started. @since 0.1.0 @category layers */
 export const layerServices = (options: Options = {}): Layer.Layer<Workers, never, Requirements> =>
   Layer.mergeAll(
     Dispatcher.layer(options.dispatcher),
@@ -93,11 +107,12 @@ export const layerServices = (options: Options = {}): Layer.Layer<Workers, never
     DeliveryReports.layer(options.deliveryReports),
     IdempotencyPurger.layer(options.idempotencyPurger),
     MailSender.layer(options.mailSender),
-    ExpiryWatcher.layer(options.expiryWatcher)
+    ExpiryWatcher.layer(options.expiryWatcher),
+    WebhookDeliverer.layer(options.webhookDeliverer)
   )
 
 /**
- * The six workers, started: they run while the layer's scope is open and are interrupted
+ * The seven workers, started: they run while the layer's scope is open and are interrupted
  * cleanly when it closes. The services stay available, e.g. for `runOnce` in a health check.
  *
  * @since 0.1.0

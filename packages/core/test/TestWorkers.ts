@@ -4,7 +4,7 @@
  */
 import { CarrierMock } from "@sendline/carrier-mock"
 import { EventStore, Message, MessageStore, Workers } from "@sendline/core"
-import { CapturingMailer } from "@sendline/core/testing"
+import { CapturingMailer, CapturingTransport } from "@sendline/core/testing"
 import { Chunk, Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"
 import type * as TestStores from "./TestStores.js"
@@ -18,7 +18,7 @@ export interface LayerOptions {
 /** Workers not started (tests call `runOnce`), the carrier mock, a capturing mailer and the use cases over a fresh `store`. */
 export const layer = (options: LayerOptions = {}, store: TestStores.TestStore) =>
   Workers.layerServices(options.workers).pipe(
-    Layer.provideMerge(Layer.merge(CarrierMock.layer(options.carrier), CapturingMailer.layer)),
+    Layer.provideMerge(Layer.mergeAll(CarrierMock.layer(options.carrier), CapturingMailer.layer, CapturingTransport.layer)),
     Layer.provideMerge(TestCore.layerOn(store.layer()))
   )
 

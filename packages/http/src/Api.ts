@@ -10,6 +10,7 @@ import * as ApiDocs from "./envelope/ApiDocs.js"
 import { BrandRelationshipsApi } from "./brandRelationships/BrandRelationshipsApi.js"
 import { BrandsApi } from "./brands/BrandsApi.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
+import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messages/MessagesApi.js"
 import { OperatorRegistrationsApi } from "./operatorRegistrations/OperatorRegistrationsApi.js"
@@ -24,6 +25,7 @@ export class Api extends HttpApi.make("sendline")
   .add(SidsApi)
   .add(OperatorRegistrationsApi)
   .add(WebhooksApi)
+  .add(EventsApi)
   .add(HealthApi)
   .annotate(HttpApi.AdditionalSchemas, [ErrorEnvelope])
   .annotate(OpenApi.Transform, ApiDocs.document)

@@ -38,7 +38,8 @@ const withId = (path: string, id: string) => path.replace(/:\w+/g, id)
 /** The bodies the endpoints that require fields are called with, so that the body is never what answers. */
 const bodies: Record<string, unknown> = {
   "POST /v1/operator-registrations/:id/reject": { reason: "Not the brand's name" },
-  "POST /v1/operator-registrations/:id/request-info": { message: "Which brand is this?" }
+  "POST /v1/operator-registrations/:id/request-info": { message: "Which brand is this?" },
+  "POST /v1/webhooks/:id/redeliver": { since: "2026-01-01" }
 }
 
 /** A request to `endpoint` at `path` with `key`: a JSON body (`{}` unless `bodies` has one) when its method takes one. */
@@ -72,17 +73,17 @@ const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never,
       return (yield* H.submitBrand(owner, acn)).relationshipId
     }),
   // an active webhook subscription of the owner's
-  "/v1/webhooks": (owner) =>
-    Effect.map(
-      H.request("POST", "/v1/webhooks", {
-        key: owner.key,
-        json: { url: "https://hooks.acme.example/in", events: ["message.delivered"], secret: "whsec-0123456789abcdef" }
-      }),
-      (reply) => {
-        assert.strictEqual(reply.status, 201, reply.text)
-        return reply.json.data.id as string
-      }
-    ),
+  "/v1/webhooks": (owner) => H.subscribe(owner),
+  // the message.queued event of a message the owner sent
+  "/v1/events": (owner) =>
+    Effect.gen(function*() {
+      const sent = yield* H.send(H.validSend, { key: owner.key })
+      assert.strictEqual(sent.status, 201, sent.text)
+      const events = yield* H.request("GET", "/v1/events?type=message.queued", { key: owner.key })
+      const event = (events.json.data as Array<{ id: string; data: { id: string } }>).find((e) => e.data.id === sent.json.data.id)
+      assert.isDefined(event, events.text)
+      return event!.id
+    }),
   "/v1/messaging/messages": (owner) =>
     Effect.map(
       H.send({ ...H.validSend, scheduled_at: new Date(H.start + 3_600_000).toISOString() }, { key: owner.key }),

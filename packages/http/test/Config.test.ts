@@ -59,7 +59,8 @@ describe("Config", () => {
         dispatcher: { pollMillis: 250, leaseMillis: 5000 },
         scheduler: { pollMillis: 250, leaseMillis: 5000 },
         deliveryReports: { pollMillis: 250 },
-        mailSender: { pollMillis: 250, leaseMillis: 5000 }
+        mailSender: { pollMillis: 250, leaseMillis: 5000 },
+        webhookDeliverer: { leaseMillis: 5000 }
       })
       assert.deepStrictEqual(yield* Config.carrier.pipe(env({ CARRIER_MAX_PER_SECOND: "50" })), {
         submitLatency: 0,
@@ -72,6 +73,15 @@ describe("Config", () => {
       assert.isTrue(
         Either.isLeft(refused) && Config.describeError(refused.left).startsWith("CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)")
       )
+    }))
+
+  it.effect("the webhook transport's URL policy is the one subscriptions and callback URLs are checked against", () =>
+    Effect.gen(function*() {
+      const env = (entries: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
+      assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env({})), { policy: { allowHttp: false, allowPrivate: false } })
+      const open = { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "yes" }
+      assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env(open)), { policy: { allowHttp: true, allowPrivate: true } })
+      assert.deepStrictEqual((yield* Config.messaging.pipe(env(open))).callbackPolicy, { allowHttp: true, allowPrivate: true })
     }))
 
   it.effect("an empty value counts as unset: HOST= is not every interface, SQLITE_PATH= not a temporary database", () =>

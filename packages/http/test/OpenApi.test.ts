@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect } from "effect"
 import * as H from "./harness.js"
 
@@ -49,6 +50,14 @@ const validate = (schema: JsonSchema, value: unknown, defs: Record<string, JsonS
 }
 
 const fetchDocument = Effect.map(H.request("GET", "/v1/openapi.json", { key: null }), (reply) => reply.json)
+
+/** Asserts that `doc` documents `reply`'s status for `method path`, and that its body validates against it. */
+const assertDocumented = (doc: JsonSchema, method: string, path: string, reply: H.Reply) => {
+  const response = doc.paths[path]?.[method]?.responses[String(reply.status)]
+  assert.isDefined(response, `${method} ${path} documents ${reply.status}`)
+  const problems = validate(response.content["application/json"].schema, reply.json, doc.components.schemas)
+  assert.deepStrictEqual(problems, [], `${method} ${path} ${reply.status}: ${reply.text}`)
+}
 
 layer(H.layer())("OpenAPI document and health", (it) => {
   it.effect("GET /v1/openapi.json: 200 JSON, without a key, describing the messaging endpoints", () =>
@@ -139,12 +148,6 @@ layer(H.layer())("OpenAPI document and health", (it) => {
     Effect.gen(function*() {
       const doc = yield* fetchDocument
       const defs = doc.components.schemas
-      const check = (method: string, path: string, reply: H.Reply) => {
-        const response = doc.paths[path]?.[method]?.responses[String(reply.status)]
-        assert.isDefined(response, `${method} ${path} documents ${reply.status}`)
-        const problems = validate(response.content["application/json"].schema, reply.json, defs)
-        assert.deepStrictEqual(problems, [], `${method} ${path} ${reply.status}: ${reply.text}`)
-      }
       const now = yield* Clock.currentTimeMillis
       const reader = yield* H.newKey((yield* H.Harness).main.accountId, ["messaging:read"])
       const sent = yield* H.send({ ...H.validSend, reference: "r-1" })
@@ -179,7 +182,7 @@ layer(H.layer())("OpenAPI document and health", (it) => {
         cases.map(([, , reply]) => reply.status),
         [201, 201, 422, 400, 401, 403, 200, 200, 200, 400, 400, 200, 404, 200, 409, 200]
       )
-      for (const [method, path, reply] of cases) check(method, path, reply)
+      for (const [method, path, reply] of cases) assertDocumented(doc, method, path, reply)
 
       // the checker itself refuses what the document does not describe
       const created = doc.paths["/v1/messaging/messages"].post.responses["201"].content["application/json"].schema
@@ -187,6 +190,52 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       assert.isNotEmpty(validate(created, { ...sent.json, data: { ...sent.json.data, segments: "1" } }, defs))
       assert.isNotEmpty(validate(created, { ...sent.json, data: { ...sent.json.data, status: "lost" } }, defs))
       assert.isNotEmpty(validate(created, { ...sent.json, meta: {} }, defs))
+    }))
+
+  it.effect("the webhook delivery log and the event log: documented with their filters, each needing webhooks:manage; real responses validate", () =>
+    Effect.gen(function*() {
+      const doc = yield* fetchDocument
+      const operations = [
+        ["get", "/v1/webhooks/{id}/deliveries"],
+        ["post", "/v1/webhooks/{id}/redeliver"],
+        ["get", "/v1/events"],
+        ["get", "/v1/events/{id}"],
+        ["post", "/v1/events/{id}/redeliver"]
+      ] as const
+      for (const [method, path] of operations) {
+        assert.strictEqual(doc.paths[path]?.[method]?.description, "Needs the webhooks:manage permission.", `${method} ${path}`)
+      }
+      const query = (path: string) =>
+        doc.paths[path].get.parameters.filter((p: { in: string }) => p.in === "query").map((p: { name: string }) => p.name)
+      assert.sameMembers(query("/v1/webhooks/{id}/deliveries"), ["event_type", "state", "cursor", "page_size"])
+      assert.sameMembers(query("/v1/events"), ["type", "created_after", "cursor", "page_size"])
+      assert.containsAllKeys(doc.paths["/v1/events/{id}/redeliver"].post.responses, ["200", "404", "422"])
+      assert.containsAllKeys(doc.paths["/v1/webhooks/{id}/redeliver"].post.responses, ["200", "400", "404", "409"])
+      assert.containsAllKeys(doc.components.schemas, ["Delivery", "Event", "EventRedelivered", "RedeliverWebhook", "WebhookRedelivered"])
+
+      // a caller of its own: the main caller's earlier events would be delivered to the subscription too
+      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+      const key = caller.key
+      const webhook = yield* H.subscribe(caller, { url: "https://hooks.acme.example/openapi" })
+      yield* Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.answerWith(CapturingTransport.status(500, "down")))
+      const sent = yield* H.send(H.validSend, { key })
+      yield* H.deliver
+      const listed = yield* H.request("GET", "/v1/events?type=message.queued", { key })
+      const event = listed.json.data.find((e: { data: { id: string } }) => e.data.id === sent.json.data.id).id as string
+      const cases: ReadonlyArray<readonly [string, string, H.Reply]> = [
+        ["get", "/v1/webhooks/{id}/deliveries", yield* H.request("GET", `/v1/webhooks/${webhook}/deliveries`, { key })],
+        ["get", "/v1/webhooks/{id}/deliveries", yield* H.request("GET", `/v1/webhooks/${webhook}/deliveries?state=lost`, { key })],
+        ["post", "/v1/webhooks/{id}/redeliver", yield* H.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: { since: "2026-11-22" } })],
+        ["post", "/v1/webhooks/{id}/redeliver", yield* H.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: {} })],
+        ["get", "/v1/events", listed],
+        ["get", "/v1/events", yield* H.request("GET", "/v1/events?created_after=soon", { key })],
+        ["get", "/v1/events/{id}", yield* H.request("GET", `/v1/events/${event}`, { key })],
+        ["get", "/v1/events/{id}", yield* H.request("GET", "/v1/events/evt_unknown", { key })],
+        ["post", "/v1/events/{id}/redeliver", yield* H.request("POST", `/v1/events/${event}/redeliver`, { key })]
+      ]
+      assert.deepStrictEqual(cases.map(([, , reply]) => reply.status), [200, 400, 200, 400, 200, 400, 200, 404, 200])
+      assert.deepStrictEqual(cases[0]![2].json.data.map((d: { state: string }) => d.state), ["pending", "failed"])
+      for (const [method, path, reply] of cases) assertDocumented(doc, method, path, reply)
     }))
 
   it.effect("GET /health: 200 without a key, in the success envelope", () =>

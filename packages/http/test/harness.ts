@@ -5,11 +5,29 @@
  *
  * Meant for `@effect/vitest`'s `layer(Harness.layer())`: its `TestClock` is then the server's clock
  * too, so tests move the server's time with `TestClock.adjust` (no sleeps). The clock starts at
- * `Harness.start`.
+ * `Harness.start`. The workers are there too, not started: a test runs their passes itself
+ * (`Workers.runOnce`, or one worker's `runOnce`, `deliver` for the WebhookDeliverer).
  */
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
-import { Admin, BrandVerifier, Demo, IdempotencyStore, Ids, Markets, MessagingConfig, Permission, Services, type Stores } from "@sendline/core"
+import { CarrierMock } from "@sendline/carrier-mock"
+import {
+  Admin,
+  BrandVerifier,
+  Demo,
+  IdempotencyStore,
+  Ids,
+  Mailer,
+  Markets,
+  MessagingConfig,
+  Permission,
+  Services,
+  type Stores,
+  WebhookDeliverer,
+  type WebhookTransport,
+  Workers
+} from "@sendline/core"
+import { CapturingTransport } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Context, Effect, Layer, Option, Schema, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
@@ -102,6 +120,35 @@ export const preview = (json: unknown, options: Omit<RequestOptions, "json"> = {
 /** `GET /v1/messaging/messages` with `query`. */
 export const list = (query: Record<string, string> = {}, options: RequestOptions = {}) =>
   request("GET", "/v1/messaging/messages?" + new URLSearchParams(query).toString(), options)
+
+/** A valid `POST /v1/webhooks` body (https, a public host): the main caller's, unless overridden. */
+export const webhookBody = {
+  url: "https://hooks.acme.example/sendline",
+  events: ["message.queued"] as ReadonlyArray<string>,
+  secret: "whsec-0123456789abcdef"
+}
+
+/** A new subscription of `caller` to `webhookBody` with `overrides` (201 asserted): its id. */
+export const subscribe = (caller: Caller, overrides: Partial<typeof webhookBody> = {}) =>
+  Effect.map(request("POST", "/v1/webhooks", { key: caller.key, json: { ...webhookBody, ...overrides } }), (reply) => {
+    assert.strictEqual(reply.status, 201, reply.text)
+    return reply.json.data.id as string
+  })
+
+/** The fields of a delivery's JSON while it is pending, not attempted: all but its times are unknown. */
+export const unattempted = {
+  state: "pending",
+  url: null,
+  status_code: null,
+  error: null,
+  duration_ms: null,
+  response_body: null,
+  attempted_at: null,
+  next_attempt_at: null
+} as const
+
+/** One pass of the WebhookDeliverer, its attempts awaited: how many it made. */
+export const deliver = Effect.flatMap(WebhookDeliverer.WebhookDeliverer, (deliverer) => Effect.orDie(deliverer.runOnce))
 
 /** A new account with `senderIds` registered (each `[senderId, market]`) and a key with `permissions`. */
 export const newCaller = (options: {
@@ -254,21 +301,34 @@ export const assertError = (reply: Reply, status: number, code: string, field?: 
  * The server, on its own listener, over a fresh SQLite `:memory:` database (or over `store`, which
  * may wrap one, and whose other services the tests get too), with the main caller and the demo
  * data. The limits (`rateLimitPerSecond`, `authFailuresPerMinute`) default to 0 (off), since the
- * test clock only moves when told to; `messaging` overrides the default messaging settings.
+ * test clock only moves when told to; `messaging` overrides the default messaging settings. The
+ * workers' services, not started, run over the simulated carrier, the mailer that logs and
+ * `transport` (by default the capturing one): the tests get what it provides too.
  */
-export const layer = <S = Stores.Stores>(
+export const layer = <S = Stores.Stores, T = CapturingTransport.CapturingTransport>(
   options: Partial<Server.Options> & {
     /** Every storage port, and whatever else the tests need of it (its `SqlClient`). */
     readonly store?: Layer.Layer<S, unknown>
     readonly messaging?: Partial<MessagingConfig.Settings>
     /** The brand verifier; the default one (verified at once) unless given. */
     readonly verifier?: Layer.Layer<BrandVerifier.BrandVerifier>
+    /** What the WebhookDeliverer posts through: `CapturingTransport.layer` unless given. */
+    readonly transport?: Layer.Layer<T | WebhookTransport.WebhookTransport, unknown>
   } = {}
 ) => {
-  const { messaging, store: given, verifier = BrandVerifier.layer, ...serving } = options
+  const {
+    messaging,
+    store: given,
+    transport = CapturingTransport.layer as Layer.Layer<T | WebhookTransport.WebhookTransport>,
+    verifier = BrandVerifier.layer,
+    ...serving
+  } = options
   const store = (given ?? SqliteStore.layerSqlite({ filename: ":memory:" })) as Layer.Layer<S | Stores.Stores, unknown>
   const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging), verifier)
-  const core = Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store))
+  const core = Workers.layerServices().pipe(
+    Layer.provideMerge(Layer.mergeAll(transport, CarrierMock.layer(), Mailer.layerLog)),
+    Layer.provideMerge(Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store)))
+  )
   const harness = Layer.effect(
     Harness,
     Effect.gen(function*() {

@@ -16,9 +16,11 @@ import type * as Migrations from "./Migrations.js"
 
 /**
  * What differs between the databases. Every write of the store, those below included, runs
- * through `write`, but for the three that need a transaction on both databases: the message
- * transitions (the statements of a worker's whole pass), the idempotency reserve (its upsert and
- * read-back) and a brand account with the identifiers it owns. The statements given to the outbox writes and the claim come from the port modules.
+ * through `write`, but for those of several statements that must commit together on both
+ * databases, which run in `Database.transaction`: a worker's pass of message transitions, the
+ * idempotency reserve (its upsert and read-back), a brand account with the identifiers it owns,
+ * the writes that carry mails, and the webhook fan-out, settlements and subscription deletion.
+ * The statements given to the outbox writes and the claim come from the port modules.
  *
  * @since 0.1.0
  * @category models

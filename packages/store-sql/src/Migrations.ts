@@ -5,7 +5,8 @@
  * The ids (`0001_initial`, `0002_claims`, `0003_message_idempotency_keys`, `0004_sender_id_holders`,
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
- * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`)
+ * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
+ * `0015_webhook_deliveries`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -165,6 +166,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_owned_identifiers",
   "sendline_sender_id_holds",
   "sendline_sender_ids",
+  "sendline_webhook_deliveries",
   "sendline_webhook_subscriptions"
 ]
 
@@ -521,6 +523,62 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       `ALTER TABLE sendline_webhook_subscriptions ADD COLUMN deleted_at ${d.int8}`,
       `CREATE INDEX sendline_webhook_subscriptions_list
         ON sendline_webhook_subscriptions (account_id, ${d.listIndex}) WHERE deleted_at IS NULL`
+    ),
+    // Webhook deliveries (CONTRACT §7). The event log is the outbox of the deliveries: an event not
+    // yet fanned out has no `fanned_out_at`. The events written before this migration are marked
+    // fanned out at their own time: they occurred before there was a delivery engine, and sending
+    // them now, perhaps months late, would surprise their receivers more than it would help.
+    // A delivery row is one attempt (CONTRACT §7's delivery log); `destination`, the store's own,
+    // is its subscription's id or else its callback URL, the key of the cap of attempts in flight
+    // to one receiver; `claimed_until`, the store's own, its claim's lease (0: none).
+    // - sendline_events_pending: the events not fanned out yet, oldest first (the outbox).
+    // - sendline_events_list, _type: an account's event log, newest first, whole or by type.
+    // - sendline_webhook_deliveries_due: the pending deliveries in the order they are claimed.
+    // - sendline_webhook_deliveries_in_flight: the pending deliveries under a live claim, by
+    //   destination: what a claim counts against each destination's cap.
+    // - sendline_webhook_deliveries_list, _state, _event_type: a subscription's delivery log, newest
+    //   first, whole, by state (also its pending deliveries, skipped when it ends) or by event type.
+    // - sendline_webhook_deliveries_event: a subscription's deliveries of one event (redelivery).
+    // The last four leave out the callbacks' deliveries (no subscription), which no log lists.
+    "0015_webhook_deliveries": (d) => statements(
+      `ALTER TABLE sendline_events ADD COLUMN fanned_out_at ${d.int8}`,
+      `UPDATE sendline_events SET fanned_out_at = created_at`,
+      `CREATE INDEX sendline_events_pending ON sendline_events (created_at, id) WHERE fanned_out_at IS NULL`,
+      `CREATE INDEX sendline_events_list ON sendline_events (account_id, ${d.listIndex})`,
+      `CREATE INDEX sendline_events_type ON sendline_events (account_id, type, ${d.listIndex})`,
+      `CREATE TABLE sendline_webhook_deliveries (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      event_id TEXT NOT NULL REFERENCES sendline_events (id),
+      event_type TEXT NOT NULL,
+      subscription_id TEXT REFERENCES sendline_webhook_subscriptions (id),
+      callback_url TEXT,
+      destination TEXT NOT NULL,
+      attempt INTEGER NOT NULL,
+      state TEXT NOT NULL,
+      due_at ${d.int8} NOT NULL,
+      created_at ${d.int8} NOT NULL,
+      failing_since ${d.int8},
+      attempted_at ${d.int8},
+      url TEXT,
+      status_code INTEGER,
+      error TEXT,
+      duration_ms ${d.int8},
+      response_body TEXT,
+      next_attempt_at ${d.int8},
+      claimed_until ${d.int8} NOT NULL DEFAULT 0
+    )${d.tableOptions}`,
+      `CREATE INDEX sendline_webhook_deliveries_due ON sendline_webhook_deliveries (due_at, id) WHERE state = 'pending'`,
+      `CREATE INDEX sendline_webhook_deliveries_in_flight
+        ON sendline_webhook_deliveries (claimed_until, destination) WHERE state = 'pending'`,
+      `CREATE INDEX sendline_webhook_deliveries_list
+        ON sendline_webhook_deliveries (subscription_id, ${d.listIndex}) WHERE subscription_id IS NOT NULL`,
+      `CREATE INDEX sendline_webhook_deliveries_state
+        ON sendline_webhook_deliveries (subscription_id, state, ${d.listIndex}) WHERE subscription_id IS NOT NULL`,
+      `CREATE INDEX sendline_webhook_deliveries_event_type
+        ON sendline_webhook_deliveries (subscription_id, event_type, ${d.listIndex}) WHERE subscription_id IS NOT NULL`,
+      `CREATE INDEX sendline_webhook_deliveries_event
+        ON sendline_webhook_deliveries (subscription_id, event_id) WHERE subscription_id IS NOT NULL`
     )
 }
 

@@ -1,7 +1,7 @@
 /**
  * Every storage port of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `IdempotencyKeys`, `Mails`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
+ * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
  * few places where the two databases must differ, with the reason written beside each in the store.
  *
  * @since 0.1.0
@@ -10,6 +10,7 @@ import type { Stores } from "@sendline/core"
 import {
   AccountStore,
   BrandStore,
+  DeliveryStore,
   Errors,
   EventStore,
   IdempotencyStore,
@@ -26,6 +27,7 @@ import { Cause, Context, Effect, Layer } from "effect"
 import * as Accounts from "./Accounts.js"
 import * as Brands from "./Brands.js"
 import * as Database from "./Database.js"
+import * as Deliveries from "./Deliveries.js"
 import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./IdempotencyKeys.js"
 import * as Mails from "./Mails.js"
@@ -93,6 +95,7 @@ export const make = (
       messages: Messages.make(db),
       events: Events.make(db),
       subscriptions: Subscriptions.make(db),
+      deliveries: Deliveries.make(db),
       idempotencyKeys: IdempotencyKeys.make(db),
       mails: Mails.make(db),
       brands: Brands.make(db)
@@ -102,6 +105,7 @@ export const make = (
       Context.add(MessageStore.MessageStore, stores.messages),
       Context.add(EventStore.EventStore, stores.events),
       Context.add(SubscriptionStore.SubscriptionStore, stores.subscriptions),
+      Context.add(DeliveryStore.DeliveryStore, stores.deliveries),
       Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
       Context.add(MailStore.MailStore, stores.mails),
       Context.add(BrandStore.BrandStore, stores.brands)

@@ -3,15 +3,20 @@
  * the replaced secret in `previous_secret` and `secret_replaced_at` (`0014`). A change is one
  * `UPDATE … RETURNING`, so that the secret it replaces is the one stored at that moment, and a
  * status set meanwhile by a delivery is kept unless the change reactivates. A deletion sets
- * `deleted_at` and blanks the secrets; every read leaves deleted rows out.
+ * `deleted_at` and blanks the secrets, and skips the subscription's pending deliveries in the same
+ * transaction; every read leaves deleted rows out. The statements that `Deliveries` runs in its
+ * own transactions (the signers of claimed deliveries, a disable) are here too.
  *
  * @since 0.1.0
  */
 import { Event, Subscription, SubscriptionStore } from "@sendline/core"
 import type { Pagination } from "@sendline/core"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
-import { Effect, Option, Schema } from "effect"
-import type * as Database from "./Database.js"
+import { Array as Arr, Effect, Option, Schema } from "effect"
+import * as Database from "./Database.js"
 import * as Rows from "./Rows.js"
 
 /** A row of `sendline_webhook_subscriptions`, but `deleted_at`, which no read returns. */
@@ -61,12 +66,96 @@ export const subscriptions = Rows.table<Subscription.Subscription>()(
 const columns = "id, account_id, url, events, secret, previous_secret, secret_replaced_at, status, created_at"
 
 /**
+ * The subscriptions `ids` not deleted, active or disabled, in no set order (none: nothing), in
+ * statements of `Database.batchLimit` ids.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const findLive = (sql: SqlClient.SqlClient, ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Subscription.Subscription>, SqlError> =>
+  liveWhereIn(sql, "id", ids)
+
+/**
+ * The live subscriptions (active or disabled) of the accounts `accountIds`, in no set order.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const forAccounts = (
+  sql: SqlClient.SqlClient,
+  accountIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<Subscription.Subscription>, SqlError> => liveWhereIn(sql, "account_id", accountIds)
+
+/** The live subscriptions whose `column` is one of `values`, a statement per `batchLimit` of them. */
+const liveWhereIn = (sql: SqlClient.SqlClient, column: "id" | "account_id", values: ReadonlyArray<string>) =>
+  Effect.map(
+    Effect.forEach(Arr.chunksOf(Arr.dedupe(values), Database.batchLimit), (chunk) =>
+      Effect.flatMap(
+        sql`SELECT ${sql.literal(columns)} FROM sendline_webhook_subscriptions
+          WHERE ${sql(column)} IN ${sql.in(chunk)} AND deleted_at IS NULL`,
+        subscriptions.decode
+      )),
+    (chunks) => chunks.flat()
+  )
+
+/**
+ * The oldest active subscription (createdAt, then id) of each of the accounts `accountIds` that
+ * has one, by account: whose secrets sign their `callback_url` deliveries.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const oldestActiveOf = (
+  sql: SqlClient.SqlClient,
+  accountIds: ReadonlyArray<string>
+): Effect.Effect<ReadonlyMap<string, Subscription.Subscription>, SqlError> =>
+  Effect.map(liveWhereIn(sql, "account_id", accountIds), (live) => {
+    const oldest = new Map<string, Subscription.Subscription>()
+    for (const subscription of live) {
+      const held = oldest.get(subscription.accountId)
+      const older = held === undefined ||
+        subscription.createdAt < held.createdAt ||
+        (subscription.createdAt === held.createdAt && subscription.id < held.id)
+      if (subscription.status === "active" && older) oldest.set(subscription.accountId, subscription)
+    }
+    return oldest
+  })
+
+/**
+ * Sets the subscription `id` `disabled` if it is active (and not deleted); whether it did. Two
+ * concurrent disables of one subscription: the second waits for the first's row lock, then finds
+ * it no longer active (PostgreSQL; SQLite has one writer).
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const disable = (sql: SqlClient.SqlClient, id: string): Effect.Effect<boolean, SqlError> =>
+  Effect.map(
+    sql`UPDATE sendline_webhook_subscriptions SET status = 'disabled'
+      WHERE id = ${id} AND status = 'active' AND deleted_at IS NULL RETURNING id`,
+    (rows) => rows.length > 0
+  )
+
+/**
+ * Skips the pending deliveries of the subscription `id` (and ends their claims): what its deletion
+ * or its disabling does to them, in the same transaction.
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const skipPending = (sql: SqlClient.SqlClient, id: string): Statement.Statement<object> =>
+  sql`UPDATE sendline_webhook_deliveries SET state = 'skipped', claimed_until = 0
+    WHERE subscription_id = ${id} AND state = 'pending'`
+
+/**
  * `SubscriptionStore` on `db`.
  *
  * @since 0.1.0
  * @category constructors
  */
-export const make = ({ read, sql, write }: Database.Database): Effect.Effect<Context.Tag.Service<SubscriptionStore.SubscriptionStore>> => {
+export const make = (
+  { read, sql, transaction, write }: Database.Database
+): Effect.Effect<Context.Tag.Service<SubscriptionStore.SubscriptionStore>> => {
   const live = sql`deleted_at IS NULL`
   const before = (after: Option.Option<Pagination.Keyset>) =>
     Option.match(after, {
@@ -83,6 +172,7 @@ export const make = ({ read, sql, write }: Database.Database): Effect.Effect<Con
   return Effect.succeed(SubscriptionStore.SubscriptionStore.of({
     hasActive: (accountId) => Effect.map(oldestActive(accountId), Option.isSome),
     oldestActive,
+    forAccounts: (accountIds) => accountIds.length === 0 ? Effect.succeed([]) : read(forAccounts(sql, accountIds)),
     insert: (subscription) =>
       write(Effect.asVoid(sql`INSERT INTO sendline_webhook_subscriptions ${sql.insert(subscriptions.encode(subscription))}`)),
     findById: (id) =>
@@ -116,10 +206,10 @@ export const make = ({ read, sql, write }: Database.Database): Effect.Effect<Con
       ))
     },
     delete: (id, at) =>
-      write(Effect.map(
+      transaction(Effect.flatMap(
         sql`UPDATE sendline_webhook_subscriptions SET deleted_at = ${at}, secret = '', previous_secret = NULL, secret_replaced_at = NULL
           WHERE id = ${id} AND ${live} RETURNING id`,
-        (rows) => rows.length > 0
+        (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(skipPending(sql, id), true)
       ))
   }))
 }

@@ -66,6 +66,13 @@ export * as Events from "./Events.js"
 export * as Subscriptions from "./Subscriptions.js"
 
 /**
+ * `DeliveryStore`: the webhook deliveries table, fanned out of the events table (the outbox).
+ *
+ * @since 0.1.0
+ */
+export * as Deliveries from "./Deliveries.js"
+
+/**
  * `IdempotencyStore`: the idempotency keys table.
  *
  * @since 0.1.0

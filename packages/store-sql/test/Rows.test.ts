@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Accounts, Events, IdempotencyKeys, Mails, Messages, Rows, SenderIds } from "@sendline/store-sql"
+import { Accounts, Deliveries, Events, IdempotencyKeys, Mails, Messages, Rows, SenderIds } from "@sendline/store-sql"
 import { Arbitrary, Effect, Either, Exit, FastCheck, Schema } from "effect"
 
 // Every table, as its module describes it: their codecs must do what Schema does with their schema.
@@ -11,7 +11,8 @@ const tables: ReadonlyArray<Rows.Table<any, any>> = [
   Messages.messages,
   Events.events,
   IdempotencyKeys.idempotencyKeys,
-  Mails.mails
+  Mails.mails,
+  Deliveries.deliveries
 ]
 
 /** What `f` returns, or that it threw. */

@@ -26,14 +26,24 @@ afterAll(() => {
   }
 })
 
-/** Back to a database before migration 0014: the webhook subscriptions without the columns it adds. */
+/** Back to a database before migration 0015: no webhook deliveries, nor the events' mark of their fan-out. */
+const undoWebhookDeliveries = (sql: SqlClient.SqlClient) =>
+  Effect.forEach([
+    `DROP TABLE sendline_webhook_deliveries`, // its indexes with the table
+    `DROP INDEX sendline_events_pending`,
+    `DROP INDEX sendline_events_list`,
+    `DROP INDEX sendline_events_type`,
+    `ALTER TABLE sendline_events DROP COLUMN fanned_out_at`
+  ], (statement) => sql.unsafe(statement), { discard: true })
+
+/** Back to a database before migration 0014: the webhook subscriptions without the columns it adds (nor anything later). */
 const undoWebhookSubscriptions = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
     `DROP INDEX sendline_webhook_subscriptions_list`,
     ...["previous_secret", "secret_replaced_at", "deleted_at"].map(
       (column) => `ALTER TABLE sendline_webhook_subscriptions DROP COLUMN ${column}`
     )
-  ], (statement) => sql.unsafe(statement), { discard: true })
+  ], (statement) => sql.unsafe(statement), { discard: true }).pipe(Effect.zipRight(undoWebhookDeliveries(sql)))
 
 /** Back to a database before migration 0012: no registrations, nor the columns of the records' own (nor anything later). */
 const undoSenderIdRegistrations = (sql: SqlClient.SqlClient) =>

@@ -31,7 +31,9 @@ const reasonOf = (cause: Cause.Cause<unknown>): string => {
  * `maxBackoffMillis` (a store that is down is not asked twice a second). The first failure is
  * logged with its cause, then one line every ten seconds while failures go on, and one when a pass
  * succeeds again. Only interruption ends the loop. After each pass, and when the loop ends, the
- * worker's progress is logged if it is due (`logProgress`).
+ * worker's progress is logged if it is due (`logProgress`). A worker that has work finishing in the
+ * background (the webhook deliverer's attempts) passes `wake`, which ends a sleep early when it
+ * completes.
  *
  * "At once" is a sleep of zero: on the live clock a timer, so that the I/O that arrived during the
  * pass (a server's requests, in the same process) runs before the next one, where a fiber's yield
@@ -41,7 +43,8 @@ export const loop = <E>(
   name: string,
   pass: Effect.Effect<Pass, E>,
   pollMillis: number,
-  logProgress: (always: boolean) => Effect.Effect<void>
+  logProgress: (always: boolean) => Effect.Effect<void>,
+  wake?: Effect.Effect<void>
 ): Effect.Effect<never> =>
   Effect.suspend(() => {
     const interval = Duration.millis(pollMillis)
@@ -69,8 +72,9 @@ export const loop = <E>(
       return Effect.logInfo(`${name}: passes succeed again, after ${after} failed`)
     })
 
+    const idle = wake === undefined ? Effect.sleep(interval) : Effect.race(Effect.sleep(interval), wake)
     const once = Effect.zipLeft(pass, Effect.zipRight(succeeded, logProgress(false))).pipe(
-      Effect.flatMap((result) => result.full && !result.backOff ? Effect.sleep(Duration.zero) : Effect.sleep(interval)),
+      Effect.flatMap((result) => result.full && !result.backOff ? Effect.sleep(Duration.zero) : idle),
       Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.interrupt : failed(cause))
     )
     return Effect.forever(once)

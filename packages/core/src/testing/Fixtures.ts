@@ -19,6 +19,10 @@ import type { Registration } from "../senderIds/Registration.js"
 import { type SenderIdRecord, termMillis } from "../senderIds/SenderId.js"
 import type { RegistrationFilter } from "../senderIds/SenderIdStore.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import type { Delivery, Destination } from "../webhooks/Delivery.js"
+import { DeliveryStore } from "../webhooks/DeliveryStore.js"
+import type { Subscription } from "../webhooks/Subscription.js"
+import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
 
 const run = Math.random().toString(36).slice(2, 8)
 let counter = 0
@@ -154,16 +158,36 @@ export const drainWatched = Effect.gen(function*() {
  * @category fixtures
  */
 export const listAllRegistrationPages = (filter: RegistrationFilter, pageSize: number) =>
+  Effect.flatMap(SenderIdStore, (senderIds) =>
+    allPages(
+      (after, limit) => senderIds.listRegistrations(filter, after, limit),
+      pageSize,
+      (last) => ({ createdAt: last.submittedAt, id: last.id })
+    ))
+
+/** The keyset of a row listed by its `createdAt` and id. @since 0.1.0 @category fixtures */
+export const createdAtKeyset = ({ createdAt, id }: Keyset): Keyset => ({ createdAt, id })
+
+/**
+ * Every page of a newest-first list of `pageSize` (`page(after, limit)`), each continuing after the
+ * keyset (`keysetOf`) of the last row of the previous one, until one is short.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const allPages = <A, E, R>(
+  page: (after: Option.Option<Keyset>, limit: number) => Effect.Effect<ReadonlyArray<A>, E, R>,
+  pageSize: number,
+  keysetOf: (row: A) => Keyset
+) =>
   Effect.gen(function*() {
-    const senderIds = yield* SenderIdStore
-    const pages: Array<ReadonlyArray<Registration>> = []
+    const pages: Array<ReadonlyArray<A>> = []
     let after: Option.Option<Keyset> = Option.none()
     for (let i = 0; i < 100; i++) {
-      const page = yield* senderIds.listRegistrations(filter, after, pageSize)
-      pages.push(page)
-      if (page.length < pageSize) break
-      const last = page[page.length - 1]!
-      after = Option.some({ createdAt: last.submittedAt, id: last.id })
+      const found = yield* page(after, pageSize)
+      pages.push(found)
+      if (found.length < pageSize) break
+      after = Option.some(keysetOf(found[found.length - 1]!))
     }
     return pages
   })
@@ -233,19 +257,7 @@ export const seedMessages = (accountId: string) =>
 
 /** Every page of `list` with `pageSize`, each continuing after the last row of the previous one. @since 0.1.0 @category fixtures */
 export const listAllPages = (accountId: string, filter: MessageFilter, pageSize: number) =>
-  Effect.gen(function*() {
-    const messages = yield* MessageStore
-    const pages: Array<ReadonlyArray<Message>> = []
-    let after: Option.Option<Keyset> = Option.none()
-    for (let i = 0; i < 100; i++) {
-      const page = yield* messages.list(accountId, filter, after, pageSize)
-      pages.push(page)
-      if (page.length < pageSize) break
-      const last = page[page.length - 1]!
-      after = Option.some({ createdAt: last.createdAt, id: last.id })
-    }
-    return pages
-  })
+  Effect.flatMap(MessageStore, (messages) => allPages((after, limit) => messages.list(accountId, filter, after, limit), pageSize, createdAtKeyset))
 
 /** The latest time a Date can hold: leases this long never end within a test. @since 0.1.0 @category fixtures */
 export const FOREVER = 8_640_000_000_000_000
@@ -315,5 +327,85 @@ export const drainMailClaims = Effect.gen(function*() {
   const mails = yield* MailStore
   for (let i = 0; i < 1_000; i++) {
     if ((yield* mails.claim(FOREVER - 1, 1_000, FOREVER)).length === 0) return
+  }
+})
+
+/** An active subscription of `accountId` created at `at`, with `fields` over it. @since 0.1.0 @category fixtures */
+export const makeSubscription = (accountId: string, at: number, fields: Partial<Subscription> = {}): Subscription => ({
+  id: fresh("wh"),
+  accountId,
+  url: "https://hooks.acme.example/sendline",
+  events: ["message.delivered", "message.failed"],
+  secret: "whsec-first-0123456789",
+  status: "active",
+  createdAt: at,
+  ...fields
+})
+
+/** Inserts `subscription` and answers it. @since 0.1.0 @category fixtures */
+export const insertSubscription = (subscription: Subscription) =>
+  Effect.as(Effect.flatMap(SubscriptionStore, (store) => store.insert(subscription)), subscription)
+
+/**
+ * A new message of `accountId` (`fields` over `makeMessage`'s) inserted with its event made at
+ * `createdAt`, not fanned out yet: both.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const insertMessageEvent = (accountId: string, createdAt: number, fields: Partial<Message> = {}) =>
+  Effect.flatMap(MessageStore, (messages) => {
+    const message = makeMessage(accountId, fresh("msg"), { createdAt, ...fields })
+    const event = makeEvent(message, fresh("evt"), createdAt)
+    return Effect.as(messages.insert(message, Option.some(event)), { message, event })
+  })
+
+/**
+ * A pending first delivery of `event` to `destination` (a subscription's id, or a callback URL),
+ * made and due at the event's time, with `fields` over it.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const makeDelivery = (event: Event, destination: Destination, fields: Partial<Delivery> = {}): Delivery => ({
+  id: fresh("dlv"),
+  accountId: event.accountId,
+  eventId: event.id,
+  eventType: event.type,
+  ...(destination._tag === "Subscription" ? { subscriptionId: destination.subscriptionId } : { callbackUrl: destination.url }),
+  attempt: 0,
+  state: "pending",
+  dueAt: event.createdAt,
+  createdAt: event.createdAt,
+  ...fields
+})
+
+/**
+ * Fans out every event not fanned out yet (other tests' too: the outbox spans accounts) with no
+ * deliveries, so that a test of `pendingEvents` sees only the events it inserts itself.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const drainPendingEvents = Effect.gen(function*() {
+  const deliveries = yield* DeliveryStore
+  for (let i = 0; i < 1_000; i++) {
+    const pending = yield* deliveries.pendingEvents(1_000)
+    if (pending.length === 0) return
+    yield* deliveries.fanOut(pending.map(({ event }) => ({ eventId: event.id, deliveries: [] })), T)
+  }
+})
+
+/**
+ * Claims every delivery still claimable (other tests' too: claims span the table) under a lease
+ * that never ends, so that a claim test sees only the deliveries it inserts itself.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const drainDeliveryClaims = Effect.gen(function*() {
+  const deliveries = yield* DeliveryStore
+  for (let i = 0; i < 1_000; i++) {
+    if ((yield* deliveries.claim(FOREVER - 1, 1_000, FOREVER, 1_000_000)).length === 0) return
   }
 })

@@ -2,8 +2,8 @@
  * The shared test suite of the storage ports: every store (`store-sqlite`, `store-postgres`, …)
  * runs it against a real database, so that they all behave alike. The tests of each port live in
  * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `RegistrationStoreSuite`, `MessageStoreSuite`,
- * `EventStoreSuite`, `SubscriptionStoreSuite`, `IdempotencyStoreSuite`, `MailStoreSuite`,
- * `BrandStoreSuite`), their fixtures in `Fixtures`.
+ * `EventStoreSuite`, `SubscriptionStoreSuite`, `DeliveryStoreSuite`, `IdempotencyStoreSuite`,
+ * `MailStoreSuite`, `BrandStoreSuite`), their fixtures in `Fixtures`.
  *
  * @since 0.1.0
  */
@@ -12,6 +12,7 @@ import type { Layer } from "effect"
 import type { Stores } from "../Stores.js"
 import * as AccountStoreSuite from "./AccountStoreSuite.js"
 import * as BrandStoreSuite from "./BrandStoreSuite.js"
+import * as DeliveryStoreSuite from "./DeliveryStoreSuite.js"
 import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
 import * as MailStoreSuite from "./MailStoreSuite.js"
@@ -35,6 +36,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
     MessageStoreSuite.tests(it)
     EventStoreSuite.tests(it)
     SubscriptionStoreSuite.tests(it)
+    DeliveryStoreSuite.tests(it)
     IdempotencyStoreSuite.tests(it)
     MailStoreSuite.tests(it)
     BrandStoreSuite.tests(it)

@@ -10,23 +10,7 @@ import { Effect, Option } from "effect"
 import type { Stores } from "../Stores.js"
 import type { Subscription } from "../webhooks/Subscription.js"
 import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
-import { fresh, freshAccount, T } from "./Fixtures.js"
-
-/** An active subscription of `accountId` created at `at`, with `fields` over it. */
-const makeSubscription = (accountId: string, at: number, fields: Partial<Subscription> = {}): Subscription => ({
-  id: fresh("wh"),
-  accountId,
-  url: "https://hooks.acme.example/sendline",
-  events: ["message.delivered", "message.failed"],
-  secret: "whsec-first-0123456789",
-  status: "active",
-  createdAt: at,
-  ...fields
-})
-
-/** Inserts `subscription` and answers it. */
-const inserted = (subscription: Subscription) =>
-  Effect.as(Effect.flatMap(SubscriptionStore, (store) => store.insert(subscription)), subscription)
+import { fresh, freshAccount, insertSubscription, makeSubscription, T } from "./Fixtures.js"
 
 /** Registers the tests of `SubscriptionStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
@@ -42,7 +26,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
   it.effect("SubscriptionStore: a subscription reads back as inserted, its events in order, and only by its id", () =>
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
-      const subscription = yield* inserted(makeSubscription(yield* freshAccount, T, { events: ["sid.expiring", "brand.verified"] }))
+      const subscription = yield* insertSubscription(makeSubscription(yield* freshAccount, T, { events: ["sid.expiring", "brand.verified"] }))
       assert.deepStrictEqual(yield* subscriptions.findById(subscription.id), Option.some(subscription))
       assert.isTrue(Option.isNone(yield* subscriptions.findById(fresh("wh"))))
     }))
@@ -51,10 +35,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
       const accountId = yield* freshAccount
-      const disabled = yield* inserted(makeSubscription(accountId, T, { status: "disabled" }))
+      const disabled = yield* insertSubscription(makeSubscription(accountId, T, { status: "disabled" }))
       assert.isFalse(yield* subscriptions.hasActive(accountId))
-      const older = yield* inserted(makeSubscription(accountId, T + 1, { secret: "whsec-older-0123456789" }))
-      const newer = yield* inserted(makeSubscription(accountId, T + 2, { secret: "whsec-newer-0123456789" }))
+      const older = yield* insertSubscription(makeSubscription(accountId, T + 1, { secret: "whsec-older-0123456789" }))
+      const newer = yield* insertSubscription(makeSubscription(accountId, T + 2, { secret: "whsec-newer-0123456789" }))
       assert.isTrue(yield* subscriptions.hasActive(accountId))
       assert.deepStrictEqual(yield* subscriptions.oldestActive(accountId), Option.some(older))
       assert.isTrue(yield* subscriptions.delete(older.id, T + 3))
@@ -70,12 +54,12 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
       const accountId = yield* freshAccount
-      const first = yield* inserted(makeSubscription(accountId, T))
-      const tiedA = yield* inserted(makeSubscription(accountId, T + 1))
-      const tiedB = yield* inserted(makeSubscription(accountId, T + 1))
-      const deleted = yield* inserted(makeSubscription(accountId, T + 2))
+      const first = yield* insertSubscription(makeSubscription(accountId, T))
+      const tiedA = yield* insertSubscription(makeSubscription(accountId, T + 1))
+      const tiedB = yield* insertSubscription(makeSubscription(accountId, T + 1))
+      const deleted = yield* insertSubscription(makeSubscription(accountId, T + 2))
       yield* subscriptions.delete(deleted.id, T + 3)
-      yield* inserted(makeSubscription(yield* freshAccount, T + 1))
+      yield* insertSubscription(makeSubscription(yield* freshAccount, T + 1))
       const newestFirst = [tiedB, tiedA, first].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
       assert.deepStrictEqual(yield* subscriptions.list(accountId, Option.none(), 10), newestFirst)
       assert.deepStrictEqual(yield* subscriptions.list(accountId, Option.none(), 2), newestFirst.slice(0, 2))
@@ -86,10 +70,27 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       )
     }))
 
+  it.effect("SubscriptionStore: forAccounts lists the accounts' live subscriptions, active and disabled, never a deleted one", () =>
+    Effect.gen(function*() {
+      const subscriptions = yield* SubscriptionStore
+      const [first, second, other] = [yield* freshAccount, yield* freshAccount, yield* freshAccount]
+      const active = yield* insertSubscription(makeSubscription(first, T))
+      const disabled = yield* insertSubscription(makeSubscription(first, T + 1, { status: "disabled" }))
+      const deleted = yield* insertSubscription(makeSubscription(first, T + 2))
+      yield* subscriptions.delete(deleted.id, T + 3)
+      const rotated = yield* insertSubscription(makeSubscription(second, T, { previous: { secret: "whsec-old-0123456789", replacedAt: T } }))
+      yield* insertSubscription(makeSubscription(other, T))
+      const byId = (list: ReadonlyArray<Subscription>) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1))
+      assert.deepStrictEqual(byId(yield* subscriptions.forAccounts([first, second])), byId([active, disabled, rotated]))
+      assert.deepStrictEqual(byId(yield* subscriptions.forAccounts([second, second])), [rotated])
+      assert.deepStrictEqual(yield* subscriptions.forAccounts([fresh("acct")]), [])
+      assert.deepStrictEqual(yield* subscriptions.forAccounts([]), [])
+    }))
+
   it.effect("SubscriptionStore: a change writes only what it gives; a new secret keeps the replaced one and when", () =>
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
-      const subscription = yield* inserted(makeSubscription(yield* freshAccount, T))
+      const subscription = yield* insertSubscription(makeSubscription(yield* freshAccount, T))
       const moved = yield* subscriptions.update(subscription.id, { url: "https://other.example/in", reactivate: false }, T + 1)
       assert.deepStrictEqual(moved, Option.some({ ...subscription, url: "https://other.example/in" }))
       const retyped = yield* subscriptions.update(subscription.id, { events: ["sid.registered"], reactivate: false }, T + 2)
@@ -114,7 +115,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
   it.effect("SubscriptionStore: a change leaves a disabled subscription disabled unless it reactivates", () =>
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
-      const subscription = yield* inserted(makeSubscription(yield* freshAccount, T, { status: "disabled" }))
+      const subscription = yield* insertSubscription(makeSubscription(yield* freshAccount, T, { status: "disabled" }))
       const changed = yield* subscriptions.update(subscription.id, { url: "https://other.example/in", reactivate: false }, T + 1)
       assert.deepStrictEqual(Option.map(changed, (s) => s.status), Option.some("disabled" as const))
     }))
@@ -123,7 +124,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
       const accountId = yield* freshAccount
-      const subscription = yield* inserted(makeSubscription(accountId, T))
+      const subscription = yield* insertSubscription(makeSubscription(accountId, T))
       assert.isTrue(yield* subscriptions.delete(subscription.id, T + 1))
       assert.isFalse(yield* subscriptions.delete(subscription.id, T + 2))
       assert.isFalse(yield* subscriptions.delete(fresh("wh"), T + 2))

@@ -32,3 +32,10 @@ export * as Fixtures from "./Fixtures.js"
  * @since 0.1.0
  */
 export * as CapturingMailer from "./CapturingMailer.js"
+
+/**
+ * A `WebhookTransport` that keeps what it is given and answers as told, for the WebhookDeliverer's tests.
+ *
+ * @since 0.1.0
+ */
+export * as CapturingTransport from "./CapturingTransport.js"

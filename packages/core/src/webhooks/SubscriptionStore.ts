@@ -19,6 +19,8 @@ export class SubscriptionStore extends Context.Tag("@sendline/core/SubscriptionS
   readonly hasActive: (accountId: string) => Effect.Effect<boolean, StoreUnavailable>
   /** The account's oldest active subscription (createdAt, then id), if any: its secrets sign `callback_url` deliveries. */
   readonly oldestActive: (accountId: string) => Effect.Effect<Option.Option<Subscription>, StoreUnavailable>
+  /** The live subscriptions (active or disabled, not deleted) of the accounts, in no set order: whom their events go to. */
+  readonly forAccounts: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Subscription>, StoreUnavailable>
   /** Inserts a new subscription. */
   readonly insert: (subscription: Subscription) => Effect.Effect<void, StoreUnavailable>
   /** The subscription `id`, whoever's it is (the use case decides who may see it); none once deleted. */
@@ -40,7 +42,10 @@ export class SubscriptionStore extends Context.Tag("@sendline/core/SubscriptionS
     change: Change,
     at: number
   ) => Effect.Effect<Option.Option<Subscription>, StoreUnavailable>
-  /** Deletes the subscription `id` at `at`, and forgets its secrets; whether it was there to delete. */
+  /**
+   * Deletes the subscription `id` at `at`, and forgets its secrets; its pending deliveries become
+   * `skipped`, in the same transaction. Whether it was there to delete.
+   */
   readonly delete: (id: string, at: number) => Effect.Effect<boolean, StoreUnavailable>
 }>() {}
 

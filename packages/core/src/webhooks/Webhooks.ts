@@ -26,6 +26,8 @@ import * as UseCase from "../internal/useCase.js"
 import { MessagingConfig } from "../messaging/MessagingConfig.js"
 import * as Pagination from "../Pagination.js"
 import { secretLength, type Subscription, type SubscriptionStatus } from "./Subscription.js"
+import * as Delivery from "./Delivery.js"
+import { type DeliveryFilter, DeliveryStore } from "./DeliveryStore.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 
@@ -49,6 +51,18 @@ export interface UpdateSubscription {
   readonly secret?: string | undefined
   readonly status?: SubscriptionStatus | undefined
 }
+
+/** What a redelivery `since` did: how many events it resent, and whether more remain (call again). @since 0.1.0 @category models */
+export interface Redelivered {
+  readonly redelivered: number
+  readonly hasMore: boolean
+}
+
+/** The most events one redelivery `since` resends; a second call resends the rest. @since 0.1.0 @category constants */
+export const maxRedeliveredPerCall = 10_000
+
+/** Events resent per store round trip of a redelivery. */
+const redeliveryBatch = 256
 
 /** The longest URL a subscription may have, in characters. @since 0.1.0 @category constants */
 export const maxUrlLength = 2048
@@ -78,6 +92,23 @@ export class Webhooks extends Context.Tag("@sendline/core/Webhooks")<Webhooks, {
   ) => Effect.Effect<Subscription, RuleViolation | InvalidRequest | NotFound | Conflict | PermissionDenied | StoreUnavailable>
   /** Deletes the caller's subscription: no delivery is made to it afterwards, and it is not found again. */
   readonly delete: (principal: Principal, id: string) => Effect.Effect<void, NotFound | PermissionDenied | StoreUnavailable>
+  /** The delivery log of the caller's subscription: each attempt, newest first, by event type and state. */
+  readonly deliveries: (
+    principal: Principal,
+    id: string,
+    filter: DeliveryFilter,
+    paging: Pagination.Paging
+  ) => Effect.Effect<Pagination.Page<Delivery.Delivery>, InvalidRequest | NotFound | PermissionDenied | StoreUnavailable>
+  /**
+   * Resends to the caller's active subscription every event whose delivery to it failed for good or
+   * was skipped at or after `since` (at most `maxRedeliveredPerCall`): each a new chain from attempt 0.
+   * A disabled subscription must be set active first (409).
+   */
+  readonly redeliver: (
+    principal: Principal,
+    id: string,
+    since: number
+  ) => Effect.Effect<Redelivered, NotFound | Conflict | PermissionDenied | StoreUnavailable>
 }>() {}
 
 const notFound = (id: string) => new NotFound({ message: `No webhook subscription ${id}.` })
@@ -110,6 +141,7 @@ const checkSecret = (secret: string): Effect.Effect<string, InvalidRequest> => {
 export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
   const subscriptions = yield* SubscriptionStore
+  const store = yield* DeliveryStore
   const config = yield* MessagingConfig
   const ids = yield* IdGenerator
 
@@ -183,8 +215,46 @@ export const make = Effect.gen(function*() {
     if (!(yield* subscriptions.delete(id, yield* Clock.currentTimeMillis))) return yield* notFound(id)
   })
 
-  return Webhooks.of({ create, list, get, update, delete: delete_ })
+  const deliveries = fn("Webhooks.deliveries")(
+    function*(principal: Principal, id: string, filter: DeliveryFilter, paging: Pagination.Paging) {
+      yield* requirePermission(principal, "webhooks:manage")
+      yield* findOwn(principal, id)
+      const pageSize = yield* Pagination.pageSizeOf(paging.pageSize)
+      const filters = { list: "deliveries", subscription: id, eventType: filter.eventType, state: filter.state }
+      const after = yield* Pagination.after(paging.cursor, filters)
+      const rows = yield* store.list(id, filter, after, pageSize + 1)
+      return Pagination.of(rows, pageSize, filters, (d) => d)
+    }
+  )
+
+  const redeliver = fn("Webhooks.redeliver")(function*(principal: Principal, id: string, since: number) {
+    yield* requirePermission(principal, "webhooks:manage")
+    const subscription = yield* findOwn(principal, id)
+    if (subscription.status !== "active") {
+      return yield* new Conflict({
+        code: "invalid_state_transition",
+        message: `Webhook subscription ${id} is disabled: set its status "active" first, then redeliver.`
+      })
+    }
+    let redelivered = 0
+    for (;;) {
+      const limit = Math.min(redeliveryBatch, maxRedeliveredPerCall - redelivered)
+      if (limit === 0) return { redelivered, hasMore: (yield* store.redeliverable(id, since, 1)).length > 0 }
+      const events = yield* store.redeliverable(id, since, limit)
+      const at = yield* Clock.currentTimeMillis
+      const resent = yield* Effect.forEach(events, (event) =>
+        Delivery.first(event, { _tag: "Subscription", subscriptionId: id }, "pending", at)).pipe(
+          Effect.provideService(IdGenerator, ids)
+        )
+      yield* store.insert(resent)
+      redelivered += resent.length
+      if (events.length < limit) return { redelivered, hasMore: false }
+    }
+  })
+
+  return Webhooks.of({ create, list, get, update, delete: delete_, deliveries, redeliver })
 })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | MessagingConfig | IdGenerator> = Layer.effect(Webhooks, make)
+export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | DeliveryStore | MessagingConfig | IdGenerator> =
+  Layer.effect(Webhooks, make)

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Dispatcher, Messaging, Workers } from "@sendline/core"
-import { CapturingMailer } from "@sendline/core/testing"
+import { CapturingMailer, CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect, Exit, Fiber, Layer, Scope, TestClock } from "effect"
 import * as TestCore from "../TestCore.js"
 import * as TestStores from "../TestStores.js"
@@ -10,7 +10,7 @@ import * as TestWorkers from "../TestWorkers.js"
 /** Use cases, the carrier mock, a capturing mailer and the workers running in the background. */
 const running = (store: TestStores.TestStore, options: Workers.Options = {}) =>
   Workers.layer(options).pipe(
-    Layer.provideMerge(Layer.merge(CarrierMock.layer({ reportDelay: "5 seconds" }), CapturingMailer.layer)),
+    Layer.provideMerge(Layer.mergeAll(CarrierMock.layer({ reportDelay: "5 seconds" }), CapturingMailer.layer, CapturingTransport.layer)),
     Layer.provideMerge(TestCore.layerOn(store.layer()))
   )
 
@@ -78,7 +78,7 @@ describe(`Lifecycle (workers running on the Clock) (${store.name})`, () => {
       yield* TestClock.adjust("1 minute")
       assert.strictEqual((yield* TestWorkers.load(second)).status, "queued", "no dispatcher runs any more")
       assert.strictEqual((yield* TestWorkers.load(first)).status, "sent", "nor a delivery-report worker")
-    }).pipe(Effect.provide(Layer.merge(CarrierMock.layer(), CapturingMailer.layer).pipe(Layer.provideMerge(TestCore.layerOn(store.layer()))))))
+    }).pipe(Effect.provide(Layer.mergeAll(CarrierMock.layer(), CapturingMailer.layer, CapturingTransport.layer).pipe(Layer.provideMerge(TestCore.layerOn(store.layer()))))))
 
   it.effect("stopping during a submission leaves the message queued for whoever claims it next", () =>
     Effect.gen(function*() {
@@ -102,7 +102,7 @@ describe(`Lifecycle (workers running on the Clock) (${store.name})`, () => {
       assert.strictEqual(yield* Fiber.join(fiber), 1)
       assert.strictEqual((yield* TestWorkers.load(message)).status, "sent")
     }).pipe(Effect.provide(
-      Layer.merge(CarrierMock.layer({ submitLatency: "500 millis" }), CapturingMailer.layer).pipe(
+      Layer.mergeAll(CarrierMock.layer({ submitLatency: "500 millis" }), CapturingMailer.layer, CapturingTransport.layer).pipe(
         Layer.provideMerge(TestCore.layerOn(store.layer()))
       )
     )))

@@ -8,6 +8,7 @@ import { Args, Command, Options } from "@effect/cli"
 import { CarrierMock } from "@sendline/carrier-mock"
 import { Account, Admin, BrandVerifier, Demo, Errors, Ids, Mailer, Markets, MessagingConfig, Permission, Services, Timestamp, Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
+import { NodeWebhookTransport } from "@sendline/webhooks-node"
 import { Console, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
@@ -39,6 +40,17 @@ const mailerLayer = (config: Config.ServerConfig) =>
     onSome: (options) =>
       Layer.tap(SmtpMailer.layer(options), () => Effect.logInfo(`Mail: SMTP at ${SmtpMailer.location(options.url)}, from ${options.from}`))
   })
+
+/** The transport the WebhookDeliverer posts through, checking each URL against the URL policy again. */
+const webhookTransportLayer = (config: Config.ServerConfig) => {
+  const { allowHttp, allowPrivate } = config.webhookTransport.policy
+  const over = allowHttp ? "HTTPS or HTTP (WEBHOOK_ALLOW_HTTP)" : "HTTPS"
+  const to = allowPrivate ? "any host, private and loopback too (WEBHOOK_ALLOW_PRIVATE)" : "public hosts only"
+  return Layer.tap(
+    NodeWebhookTransport.layer(config.webhookTransport),
+    () => Effect.logInfo(`Webhooks: delivered over ${over} to ${to}`)
+  )
+}
 
 const withCore = <A, E>(effect: Effect.Effect<A, E, Services.UseCases>) =>
   Effect.flatMap(Config.server, (config) => Effect.provide(effect, coreLayer(config)))
@@ -107,7 +119,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
         trustProxy: config.trustProxy
       }),
       Workers.layerConfig(Config.workers)
-    ).pipe(Layer.provide(Layer.merge(carrierLayer, mailerLayer(config))))
+    ).pipe(Layer.provide(Layer.mergeAll(carrierLayer, mailerLayer(config), webhookTransportLayer(config))))
     // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.
     const program = Effect.scoped(Effect.gen(function*() {
       yield* Effect.logInfo(`Store: ${Store.describe(config)}`)

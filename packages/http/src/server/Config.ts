@@ -1,15 +1,17 @@
 /**
  * The server's configuration from the environment (CONTRACT §9), with its defaults: the only place
  * that names the variables and parses them. `server` reads every setting at start, checked together;
- * `messaging`, `carrier` and `workers` are what the core's and the carrier's `layerConfig`s read.
+ * `messaging`, `carrier`, `workers` and `webhookTransport` are what the core's, the carrier's and
+ * the webhook transport's layers read.
  *
  * @since 0.1.0
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
-import { MessagingConfig, type Workers } from "@sendline/core"
+import { MessagingConfig, type UrlPolicy, type Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
+import type { NodeWebhookTransport } from "@sendline/webhooks-node"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
 import * as ClientAddress from "../middleware/ClientAddress.js"
 
@@ -34,6 +36,8 @@ export interface ServerConfig {
   readonly carrier: CarrierMock.Options
   /** What `workers` reads. */
   readonly workers: Workers.Options
+  /** What `webhookTransport` reads. */
+  readonly webhookTransport: NodeWebhookTransport.Options
 }
 
 /**
@@ -91,21 +95,41 @@ const oneOf = <A>(name: string, choices: ReadonlyMap<string, A>) =>
 
 const synchronousModes = new Map<string, SqliteStore.Synchronous>([["normal", "normal"], ["full", "full"]])
 
+/**
+ * The URL policy of webhooks and callback URLs (`WEBHOOK_ALLOW_HTTP`, `WEBHOOK_ALLOW_PRIVATE`, both
+ * off: https to public hosts only): what a subscription's `url` and a `callback_url` are checked
+ * against when given, and what the transport checks again at each delivery.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const urlPolicy: Config.Config<UrlPolicy.UrlPolicy> = Config.all({
+  allowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
+  allowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
+})
+
 /** The messaging settings (`MAX_MESSAGE_SEGMENTS`, `WEBHOOK_ALLOW_*`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
 export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Config.all({
   maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10).pipe(atMost("MAX_MESSAGE_SEGMENTS", MessagingConfig.mostSegments)),
-  callbackPolicy: Config.all({
-    allowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
-    allowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
-  })
+  callbackPolicy: urlPolicy
 })
+
+/**
+ * The webhook transport's settings (the URL policy, `WEBHOOK_ALLOW_*`; its 10 s timeout is
+ * CONTRACT §7's), for `NodeWebhookTransport.layer`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const webhookTransport: Config.Config<NodeWebhookTransport.Options> = Config.map(urlPolicy, (policy) => ({ policy }))
 
 /** How long a worker's claim holds a message; the carrier's dedupe window depends on it too. */
 const leaseMillis = integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
 
 /**
  * The workers' settings (`WORKER_*`: one poll interval for all, one lease for those that claim),
- * for `Workers.layerConfig`.
+ * for `Workers.layerConfig`. The WebhookDeliverer takes the lease, and keeps its own poll (100 ms:
+ * the wait between an event and its first attempt).
  *
  * @since 0.1.0
  * @category config
@@ -116,7 +140,8 @@ export const workers: Config.Config<Workers.Options> = Config.map(
     dispatcher: { pollMillis, leaseMillis },
     scheduler: { pollMillis, leaseMillis },
     deliveryReports: { pollMillis },
-    mailSender: { pollMillis, leaseMillis }
+    mailSender: { pollMillis, leaseMillis },
+    webhookDeliverer: { leaseMillis }
   })
 )
 
@@ -242,7 +267,8 @@ export const server: Config.Config<ServerConfig> = Config.all({
   mail,
   messaging,
   carrier,
-  workers
+  workers,
+  webhookTransport
 })
 
 /**

@@ -6,12 +6,13 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Auth, Brands, Idempotency, Ids, Messaging, OperatorReview, SenderIds, Webhooks } from "@sendline/core"
+import type { Auth, Brands, EventLog, Idempotency, Ids, Messaging, OperatorReview, SenderIds, Webhooks } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
 import * as BrandRelationshipsHttp from "../brandRelationships/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
+import * as EventsHttp from "../events/EventsHttp.js"
 import * as OperatorRegistrationsHttp from "../operatorRegistrations/OperatorRegistrationsHttp.js"
 import * as SidsHttp from "../sids/SidsHttp.js"
 import * as WebhooksHttp from "../webhooks/WebhooksHttp.js"
@@ -33,6 +34,7 @@ export type Requirements =
   | Auth.Auth
   | Idempotency.Idempotency
   | Webhooks.Webhooks
+  | EventLog.EventLog
   | Ids.IdGenerator
 
 /** How the API is served. @since 0.1.0 @category models */
@@ -68,6 +70,7 @@ export const layerApi = (options: Options) =>
           SidsHttp.layer,
           OperatorRegistrationsHttp.layer,
           WebhooksHttp.layer,
+          EventsHttp.layer,
           HealthHttp.layer
         )),
         Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))

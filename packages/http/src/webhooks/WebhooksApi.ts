@@ -1,6 +1,7 @@
 /**
  * The webhooks group of `/v1` (CONTRACT §7): subscribing a URL to event types, listing, reading,
- * changing and deleting your subscriptions. Every endpoint needs `webhooks:manage`.
+ * changing and deleting your subscriptions, a subscription's delivery log and its redelivery.
+ * Every endpoint needs `webhooks:manage`.
  *
  * @since 0.1.0
  */
@@ -9,6 +10,7 @@ import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
+import * as DeliveriesJson from "./DeliveriesJson.js"
 import * as WebhooksJson from "./WebhooksJson.js"
 
 const WebhookId = Schema.Struct({ id: Schema.String })
@@ -55,6 +57,28 @@ export class WebhooksApi extends v1(
         .setPath(WebhookId)
         .addSuccess(Envelope(WebhooksJson.WebhookDeleted))
         .annotate(OpenApi.Summary, "Delete a webhook subscription: nothing is delivered to it afterwards")
+        .annotateContext(needs("webhooks:manage"))
+    )
+    .add(
+      HttpApiEndpoint.get("deliveries", "/webhooks/:id/deliveries")
+        .setPath(WebhookId)
+        .setUrlParams(DeliveriesJson.ListDeliveriesQuery)
+        .addSuccess(ListEnvelope(DeliveriesJson.DeliveryJson))
+        .annotate(
+          OpenApi.Summary,
+          "A subscription's delivery log: each attempt, newest first, with its answer or error and its next attempt; by event_type and state"
+        )
+        .annotateContext(needs("webhooks:manage"))
+    )
+    .add(
+      HttpApiEndpoint.post("redeliver", "/webhooks/:id/redeliver")
+        .setPath(WebhookId)
+        .setPayload(WebhooksJson.RedeliverWebhook)
+        .addSuccess(Envelope(WebhooksJson.WebhookRedelivered))
+        .annotate(
+          OpenApi.Summary,
+          "Resend every event whose delivery failed for good or was skipped since a time (a disabled subscription: enable it first, else 409)"
+        )
         .annotateContext(needs("webhooks:manage"))
     )
 ) {}

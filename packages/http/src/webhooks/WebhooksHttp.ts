@@ -1,6 +1,6 @@
 /**
  * Handlers of the webhooks group: the checked body decoded (`RequestBody.payload`) → core
- * `Webhooks` → envelope, under the request's `Idempotency-Key` for the POST.
+ * `Webhooks` → envelope, under the request's `Idempotency-Key` for the POSTs.
  *
  * @since 0.1.0
  */
@@ -12,6 +12,7 @@ import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
 import { payload } from "../middleware/RequestBody.js"
+import * as DeliveriesJson from "./DeliveriesJson.js"
 import * as WebhooksJson from "./WebhooksJson.js"
 
 /** The webhooks group's handlers, over `Webhooks` and `Idempotency`. @since 0.1.0 @category layers */
@@ -49,4 +50,19 @@ export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
             Effect.flatMap(() => Envelope.success(200, { id: path.id, deleted: true })),
             Effect.map((body) => Envelope.toResponse(body))
           )))
+      .handle("deliveries", ({ path, urlParams: q }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
+          webhooks.deliveries(principal, path.id, { eventType: q.event_type, state: q.state }, {
+            cursor: q.cursor,
+            pageSize: q.page_size
+          }).pipe(
+            Effect.flatMap((page) => Envelope.page(page, DeliveriesJson.delivery)),
+            Effect.map((body) => Envelope.toResponse(body))
+          )))
+      .handleRaw("redeliver", ({ path }) =>
+        Effect.all([CurrentPrincipal, payload(WebhooksJson.RedeliverWebhook)]).pipe(Effect.flatMap(([principal, body]) =>
+          Idempotent.run(principal, () =>
+            webhooks.redeliver(principal, path.id, body.since).pipe(
+              Effect.flatMap((done) => Envelope.success(200, WebhooksJson.redelivered(path.id, done)))
+            )))))
   }))

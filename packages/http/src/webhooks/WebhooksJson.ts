@@ -1,12 +1,13 @@
 /**
- * The JSON of the webhooks group (CONTRACT §7): the request payloads, the list query, and a
- * subscription as every endpoint answers it, never with its secret.
+ * The JSON of the webhooks group (CONTRACT §7): the request payloads, the list query, a
+ * subscription as every endpoint answers it, never with its secret, and what a redelivery answers.
+ * A delivery of the delivery log is `DeliveriesJson`'s.
  *
  * @since 0.1.0
  */
-import { MessageJson, Subscription, Timestamp } from "@sendline/core"
+import { MessageJson, Subscription, Timestamp, Webhooks } from "@sendline/core"
 import { Schema } from "effect"
-import { PagingQuery } from "../envelope/Envelope.js"
+import { DateFilter, PagingQuery } from "../envelope/Envelope.js"
 
 /** Body of `POST /v1/webhooks`: every field required. @since 0.1.0 @category requests */
 export const CreateWebhook = Schema.Struct({
@@ -55,4 +56,33 @@ export const webhook = (s: Subscription.Subscription): WebhookJson => ({
   events: s.events,
   status: s.status,
   created_at: Timestamp.format(s.createdAt)
+})
+
+/**
+ * Body of `POST /v1/webhooks/{id}/redeliver`: `since`, an RFC 3339 date-time or a `YYYY-MM-DD` date
+ * (its first instant, UTC), required.
+ *
+ * @since 0.1.0
+ * @category requests
+ */
+export const RedeliverWebhook = Schema.Struct({
+  since: DateFilter(false).annotations({
+    description: "resend what failed for good or was skipped at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)"
+  })
+}).annotations({ identifier: "RedeliverWebhook", parseOptions: { errors: "all" } })
+
+/** What `POST /v1/webhooks/{id}/redeliver` answers. @since 0.1.0 @category schemas */
+export const WebhookRedelivered = Schema.Struct({
+  subscription_id: Schema.String,
+  redelivered: Schema.Int.annotations({ description: "how many events were resent, each as a new delivery from attempt 0" }),
+  has_more: Schema.Boolean.annotations({
+    description: `true when more remain than one call resends (${Webhooks.maxRedeliveredPerCall}): call again`
+  })
+}).annotations({ identifier: "WebhookRedelivered" })
+
+/** What a redelivery of subscription `id` did, as JSON. @since 0.1.0 @category encoding */
+export const redelivered = (id: string, r: Webhooks.Redelivered): typeof WebhookRedelivered.Encoded => ({
+  subscription_id: id,
+  redelivered: r.redelivered,
+  has_more: r.hasMore
 })

@@ -1,0 +1,49 @@
+/**
+ * The JSON of the events group (CONTRACT §7): the list query, an event exactly as a webhook
+ * delivery carries it (core's `Event.payload`: `id`, `type`, `created_at`, `data`), and what an
+ * event's redelivery answers.
+ *
+ * @since 0.1.0
+ */
+import { Event, MessageJson } from "@sendline/core"
+import type { Delivery } from "@sendline/core"
+import { Schema } from "effect"
+import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
+import * as DeliveriesJson from "../webhooks/DeliveriesJson.js"
+
+/** Query of `GET /v1/events`. @since 0.1.0 @category requests */
+export const ListEventsQuery = Schema.Struct({
+  type: Schema.optional(OneOf(Event.EventType)),
+  created_after: Schema.optional(
+    DateFilter(false).annotations({ description: "events made at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)" })
+  ),
+  cursor: Schema.optional(Schema.String),
+  page_size: Schema.optional(PageSize)
+}).annotations({ parseOptions: { errors: "all" } })
+
+/** An event as receivers get it, the body of its webhook deliveries. @since 0.1.0 @category schemas */
+export const EventJson = Schema.Struct({
+  id: Schema.String,
+  type: Event.EventType,
+  created_at: MessageJson.TimestampJson,
+  data: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+    description: "the event's data; for message.* events, the message as GET /v1/messaging/messages/{id} answers it"
+  })
+}).annotations({ identifier: "Event" })
+
+/** `event` as JSON: the very object its webhook deliveries carry. @since 0.1.0 @category encoding */
+export const event = (e: Event.Event): Event.EventPayload => Event.payload(e)
+
+/** What `POST /v1/events/{id}/redeliver` answers. @since 0.1.0 @category schemas */
+export const EventRedelivered = Schema.Struct({
+  event_id: Schema.String,
+  deliveries: Schema.Array(DeliveriesJson.DeliveryJson).annotations({
+    description: "the new deliveries, pending, one for each place the event goes now (none when no one asks for it)"
+  })
+}).annotations({ identifier: "EventRedelivered" })
+
+/** The deliveries a redelivery of event `id` started, as JSON. @since 0.1.0 @category encoding */
+export const redelivered = (id: string, deliveries: ReadonlyArray<Delivery.Delivery>): typeof EventRedelivered.Encoded => ({
+  event_id: id,
+  deliveries: deliveries.map(DeliveriesJson.delivery)
+})
