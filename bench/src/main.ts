@@ -1,12 +1,13 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `oplist`).
+ * `lifecycle`, `oplist`, `webhooks`).
  */
 import { runLifecycleBench } from "./lifecycle.js"
 import { runOperatorListBench } from "./oplist.js"
 import { runSegmentsBench } from "./segments.js"
 import { runSendBench } from "./send.js"
+import { runWebhooksBench } from "./webhooks.js"
 
 const heading = (title: string) => console.log(`\n=== ${title} ===\n`)
 
@@ -14,7 +15,8 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["segments", "SMS segment counting", runSegmentsBench],
   ["send", "Send throughput (HTTP)", runSendBench],
   ["lifecycle", "Send to delivered (core API and workers)", runLifecycleBench],
-  ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench]
+  ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench],
+  ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench]
 ]
 
 const only = process.argv.slice(2)
