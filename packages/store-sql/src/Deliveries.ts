@@ -85,8 +85,9 @@ export const insert = (sql: SqlClient.SqlClient, inserted: ReadonlyArray<Deliver
 const destinationOf = (delivery: Delivery.Delivery): string => delivery.subscriptionId ?? delivery.callbackUrl ?? ""
 
 /**
- * How many due deliveries a claim ranks per delivery it may take: the oldest `limit ×` this (and at
- * least `Database.batchLimit`), of the destinations below their cap. A destination at its cap is
+ * How many due deliveries a claim ranks per delivery it may take: the oldest `limit ×` this, of the
+ * destinations below their cap (ranking costs ~1 µs a row on SQLite: a claim of a few slots, as a
+ * busy deliverer makes between passes, ranks a few dozen). A destination at its cap is
  * left out before the bound, so a receiver that holds its share (one that never answers) hides no
  * one's deliveries; a backlog of one below its cap may fill the bound for a pass, until it is.
  */
@@ -118,7 +119,7 @@ export const due = (
       WHERE state = 'pending' AND due_at <= ${now} AND claimed_until <= ${now}
         AND destination NOT IN (SELECT destination FROM in_flight WHERE held >= ${perDestination})
       ORDER BY due_at, id
-      LIMIT ${Math.max(limit * candidatesPerSlot, Database.batchLimit)}
+      LIMIT ${limit * candidatesPerSlot}
     ), ranked AS (
       SELECT c.id, COALESCE(f.held, 0) + ROW_NUMBER() OVER (PARTITION BY c.destination ORDER BY c.due_at, c.id) AS slot
       FROM candidates c LEFT JOIN in_flight f ON f.destination = c.destination

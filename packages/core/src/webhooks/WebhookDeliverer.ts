@@ -48,16 +48,23 @@ export interface Options {
   readonly leaseMillis: number
   /** Clock time between passes when there was nothing more to do. */
   readonly pollMillis: number
+  /**
+   * Clock time a pass waits at most once an attempt has ended, for others to end meanwhile (it goes
+   * at once when as many have ended as are still in flight): the pass then records and replaces
+   * them together, one transaction and one claim for several.
+   */
+  readonly gatherMillis: number
 }
 
 /**
  * The default settings: batches of 256, 64 attempts in flight, 16 to one destination, 30 s leases,
- * a pass every 100 ms (the time from an event's commit to its first attempt is mostly this wait).
+ * a pass every 100 ms (the time from an event's commit to its first attempt is mostly this wait),
+ * or within 5 ms after an attempt ends.
  *
  * @since 0.1.0
  * @category constants
  */
-export const defaults: Options = { batchSize: 256, concurrency: 64, perDestination: 16, leaseMillis: 30_000, pollMillis: 100 }
+export const defaults: Options = { batchSize: 256, concurrency: 64, perDestination: 16, leaseMillis: 30_000, pollMillis: 100, gatherMillis: 5 }
 
 /** The WebhookDeliverer worker. @since 0.1.0 @category services */
 export class WebhookDeliverer extends Context.Tag("@sendline/core/WebhookDeliverer")<WebhookDeliverer, {
@@ -213,6 +220,7 @@ export const make = (
     const run = Effect.scoped(Effect.gen(function*() {
       const finished: Array<Settlement> = []
       const wake = yield* Queue.sliding<void>(1)
+      const enough = yield* Queue.sliding<void>(1)
       const attempts = yield* FiberSet.make<void, never>()
       let inFlight = 0
 
@@ -225,7 +233,10 @@ export const make = (
             Effect.catchAll((error) =>
               Effect.logWarning(`WebhookDeliverer: ${claimed.delivery.id} not settled; tried again when its lease ends`, error)
             ),
-            Effect.ensuring(Effect.zipRight(Effect.sync(() => inFlight--), wake.offer(undefined)))
+            Effect.ensuring(Effect.suspend(() => {
+              inFlight--
+              return Effect.zipRight(wake.offer(undefined), finished.length >= inFlight ? enough.offer(undefined) : Effect.void)
+            }))
           )
         )
 
@@ -251,7 +262,8 @@ export const make = (
         }
       })
 
-      return yield* loop("WebhookDeliverer", pass, settings.pollMillis, progress.log, wake.take).pipe(
+      const woken = Effect.zipRight(wake.take, Effect.race(Effect.sleep(settings.gatherMillis), enough.take))
+      return yield* loop("WebhookDeliverer", pass, settings.pollMillis, progress.log, woken).pipe(
         // stopping: the attempts in flight are interrupted (claimed again after their lease), those
         // that came back are recorded
         Effect.onInterrupt(() =>
