@@ -16,6 +16,7 @@ const MessageId = Schema.Struct({ id: Schema.String })
 /** The messages group. @since 0.1.0 @category groups */
 export class MessagesApi extends v1(
   HttpApiGroup.make("messages")
+    .annotate(OpenApi.Description, "Sending SMS through a registered Sender ID: send, preview, read, list and cancel messages.")
     .add(
       HttpApiEndpoint.post("send", "/messaging/messages")
         .setPayload(MessagesJson.SendMessage)
