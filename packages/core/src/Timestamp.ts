@@ -74,7 +74,7 @@ export const parseDateFilter = (input: string, endOfDay: boolean): Option.Option
 
 /** An RFC 3339 date-time string decoded to epoch milliseconds (and encoded in the `+00:00` form). @since 0.1.0 @category schemas */
 export const FromString = Schema.transformOrFail(
-  Schema.String.annotations({ format: "date-time" }),
+  Schema.String.annotations({ jsonSchema: { format: "date-time", examples: ["2026-11-22T07:00:00.000+00:00"] } }),
   Schema.Number,
   {
     strict: true,

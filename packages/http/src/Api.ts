@@ -31,4 +31,10 @@ export class Api extends HttpApi.make("sendline")
   .annotate(OpenApi.Transform, ApiDocs.document)
   .annotate(OpenApi.Title, "Sendline")
   .annotate(OpenApi.Version, "1")
+  .annotate(
+    OpenApi.Description,
+    "Outbound SMS through registered alphanumeric Sender IDs. Every /v1 request takes an API key as a bearer token; answers come in the { ok, data, meta } envelope."
+  )
+  .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
+  .annotate(OpenApi.Servers, [{ url: "http://127.0.0.1:3000", description: "The quick start's local server (sendline serve --demo)" }])
 {}

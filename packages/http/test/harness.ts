@@ -7,6 +7,9 @@
  * too, so tests move the server's time with `TestClock.adjust` (no sleeps). The clock starts at
  * `Harness.start`. The workers are there too, not started: a test runs their passes itself
  * (`Workers.runOnce`, or one worker's `runOnce`, `deliver` for the WebhookDeliverer).
+ *
+ * Every reply `request` reads is checked against the OpenAPI document (`ResponseValidator`): an
+ * undocumented status or a body off its schema fails the test that made the request.
  */
 import { assert } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
@@ -33,6 +36,7 @@ import { Clock, Context, Effect, Layer, Option, Schema, TestClock } from "effect
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as Listener from "../src/server/Listener.js"
 import * as Server from "../src/server/Server.js"
+import * as ResponseValidator from "./ResponseValidator.js"
 
 /** The server's clock at start: 2026-11-22T07:00:00.000Z. */
 export const start = Date.UTC(2026, 10, 22, 7, 0, 0)
@@ -97,8 +101,23 @@ export const request = (method: string, path: string, options: RequestOptions = 
       } catch {
         json = undefined
       }
-      return { status: response.status, headers: response.headers, text, json }
+      const reply = { status: response.status, headers: response.headers, text, json }
+      assertDocumented(method, path, reply)
+      return reply
     }))
+
+/**
+ * Fails the test unless `reply` is documented: its status listed for the operation answering
+ * `method path` and its JSON body matching that status's schema (a path the document does not
+ * describe, such as `/docs`, is not checked).
+ */
+const assertDocumented = (method: string, path: string, reply: Reply): void => {
+  const validator = ResponseValidator.served()
+  const problems = validator.check(method, path, reply)
+  if (problems === undefined) return
+  ResponseValidator.record(`${problems.length === 0 ? "ok" : "mismatch"} ${validator.operationOf(method, path)!.name} ${reply.status}`)
+  assert.deepStrictEqual(problems, [], `${method} ${path} answered ${reply.status}, not as the OpenAPI document says: ${reply.text.slice(0, 500)}`)
+}
 
 /** A valid send request for the main caller; override fields as needed. */
 export const validSend = { to: "+61412345678", sender_id: "Acme", body: "Hello from Acme", market: "AU" }

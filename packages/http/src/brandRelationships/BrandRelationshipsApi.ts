@@ -17,6 +17,7 @@ const RelationshipId = Schema.Struct({ id: Schema.String })
 /** The brand relationships group. @since 0.1.0 @category groups */
 export class BrandRelationshipsApi extends v1(
   HttpApiGroup.make("brandRelationships")
+    .annotate(OpenApi.Description, "A brand’s relationships with the organisations that submitted it: the Brand Owner approves or rejects each before its Sender IDs can be registered.")
     .add(
       HttpApiEndpoint.get("list", "/brand-relationships")
         .setUrlParams(BrandRelationshipsJson.ListRelationshipsQuery)

@@ -7,6 +7,7 @@
 import { Brand } from "@sendline/core"
 import { Schema } from "effect"
 import { PageSize } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 
 const StatusFilter = Brand.RelationshipStatus.annotations({
   message: () => ({ message: `Expected one of ${Brand.RelationshipStatus.literals.join(", ")}`, override: true })
@@ -15,6 +16,6 @@ const StatusFilter = Brand.RelationshipStatus.annotations({
 /** Query of `GET /v1/brand-relationships`. @since 0.1.0 @category requests */
 export const ListRelationshipsQuery = Schema.Struct({
   status: Schema.optional(StatusFilter),
-  cursor: Schema.optional(Schema.String),
+  cursor: Schema.optional(Fields.cursor),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })

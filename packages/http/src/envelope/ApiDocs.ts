@@ -1,8 +1,8 @@
 /**
  * What the OpenAPI document says of the conventions every endpoint shares, derived from the code:
  * each error status answers with the error envelope and names its codes (`ErrorCodes`); a body may
- * be too large (413) or of another media type (415), and unknown fields in it are ignored; every
- * POST takes an `Idempotency-Key`.
+ * be too large (413) or of another media type (415), even on a POST that reads none, and unknown
+ * fields in it are ignored; every POST takes an `Idempotency-Key`.
  *
  * @since 0.1.0
  */
@@ -42,12 +42,14 @@ export const document = (spec: Record<string, any>): Record<string, any> => {
       }
       operation.responses["500"] = errorResponse(500)
       const body: string | undefined = operation.requestBody?.content?.["application/json"]?.schema?.$ref
-      if (body !== undefined) {
+      // Any POST may carry a body, even one whose endpoint reads none (cancel, approve): the
+      // middleware refuses one too large or not JSON before the endpoint runs.
+      if (body !== undefined || method === "post") {
         operation.responses["413"] = errorResponse(413)
         operation.responses["415"] = errorResponse(415)
-        // CONTRACT §1: unknown body fields are ignored, not refused.
-        delete schemas[body.replace("#/components/schemas/", "")]?.additionalProperties
       }
+      // CONTRACT §1: unknown body fields are ignored, not refused.
+      if (body !== undefined) delete schemas[body.replace("#/components/schemas/", "")]?.additionalProperties
       if (method === "post") operation.parameters = [...(operation.parameters ?? []), idempotencyKey]
     }
   }

@@ -7,6 +7,7 @@
 import { HttpServerResponse } from "@effect/platform"
 import { Errors, MessageJson, Pagination as Paging, Timestamp } from "@sendline/core"
 import { Effect, Option, ParseResult, Schema } from "effect"
+import * as Fields from "./Fields.js"
 import * as RequestContext from "./RequestContext.js"
 
 /** `meta` of every envelope. @since 0.1.0 @category schemas */
@@ -33,9 +34,15 @@ export const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotatio
 
 /** The query of a list that takes only paging: `cursor` and `page_size`. @since 0.1.0 @category schemas */
 export const PagingQuery = Schema.Struct({
-  cursor: Schema.optional(Schema.String),
+  cursor: Schema.optional(Fields.cursor),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })
+
+/** How the document shows a date filter: either form of CONTRACT §1. */
+const dateFilterDocs = {
+  anyOf: [{ format: "date-time" }, { format: "date" }],
+  examples: ["2026-11-22", "2026-11-22T07:00:00Z"]
+}
 
 /**
  * A date filter of a list's query, decoded to epoch milliseconds (CONTRACT §1): an RFC 3339
@@ -46,7 +53,7 @@ export const PagingQuery = Schema.Struct({
  * @category schemas
  */
 export const DateFilter = (endOfDay: boolean) =>
-  Schema.transformOrFail(Schema.String, Schema.Number, {
+  Schema.transformOrFail(Schema.String.annotations({ jsonSchema: dateFilterDocs }), Schema.Number, {
     strict: true,
     decode: (input, _, ast) =>
       Option.match(Timestamp.parseDateFilter(input, endOfDay), {

@@ -17,6 +17,7 @@ const EventId = Schema.Struct({ id: Schema.String })
 /** The events group. @since 0.1.0 @category groups */
 export class EventsApi extends v1(
   HttpApiGroup.make("events")
+    .annotate(OpenApi.Description, "The event log of the account: the events its webhooks are sent, readable and redeliverable.")
     .add(
       HttpApiEndpoint.get("list", "/events")
         .setUrlParams(EventsJson.ListEventsQuery)

@@ -10,6 +10,7 @@ import type { Delivery } from "@sendline/core"
 import { Schema } from "effect"
 import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
 import * as DeliveriesJson from "../webhooks/DeliveriesJson.js"
+import * as Fields from "../envelope/Fields.js"
 
 /** Query of `GET /v1/events`. @since 0.1.0 @category requests */
 export const ListEventsQuery = Schema.Struct({
@@ -17,7 +18,7 @@ export const ListEventsQuery = Schema.Struct({
   created_after: Schema.optional(
     DateFilter(false).annotations({ description: "events made at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)" })
   ),
-  cursor: Schema.optional(Schema.String),
+  cursor: Schema.optional(Fields.cursor),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })
 

@@ -10,12 +10,14 @@ import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as MessagesJson from "./MessagesJson.js"
+import * as Fields from "../envelope/Fields.js"
 
-const MessageId = Schema.Struct({ id: Schema.String })
+const MessageId = Fields.PathId("msg", "message")
 
 /** The messages group. @since 0.1.0 @category groups */
 export class MessagesApi extends v1(
   HttpApiGroup.make("messages")
+    .annotate(OpenApi.Description, "Sending SMS through a registered Sender ID: send, preview, read, list and cancel messages.")
     .add(
       HttpApiEndpoint.post("send", "/messaging/messages")
         .setPayload(MessagesJson.SendMessage)

@@ -17,6 +17,7 @@ const SidId = Schema.Struct({ id: Schema.String })
 /** The Sender IDs group. @since 0.1.0 @category groups */
 export class SidsApi extends v1(
   HttpApiGroup.make("sids")
+    .annotate(OpenApi.Description, "Sender IDs: alphanumeric sender names registered for an approved brand in a market, with one registration per network.")
     .add(
       HttpApiEndpoint.post("register", "/sids")
         .setPayload(SidsJson.RegisterSenderId)

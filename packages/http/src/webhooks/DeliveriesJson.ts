@@ -9,12 +9,13 @@
 import { Delivery, Event, MessageJson, Timestamp } from "@sendline/core"
 import { Schema } from "effect"
 import { OneOf, PageSize } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 
 /** Query of `GET /v1/webhooks/{id}/deliveries`. @since 0.1.0 @category requests */
 export const ListDeliveriesQuery = Schema.Struct({
   event_type: Schema.optional(OneOf(Event.EventType)),
   state: Schema.optional(OneOf(Delivery.DeliveryState)),
-  cursor: Schema.optional(Schema.String),
+  cursor: Schema.optional(Fields.cursor),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })
 

@@ -18,6 +18,7 @@ const WebhookId = Schema.Struct({ id: Schema.String })
 /** The webhooks group. @since 0.1.0 @category groups */
 export class WebhooksApi extends v1(
   HttpApiGroup.make("webhooks")
+    .annotate(OpenApi.Description, "Webhook subscriptions: signed HTTPS callbacks for the account’s events, their delivery log and redelivery.")
     .add(
       HttpApiEndpoint.post("create", "/webhooks")
         .setPayload(WebhooksJson.CreateWebhook)

@@ -8,12 +8,13 @@
 import { MessageJson, Subscription, Timestamp, Webhooks } from "@sendline/core"
 import { Schema } from "effect"
 import { DateFilter, PagingQuery } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 
 /** Body of `POST /v1/webhooks`: every field required. @since 0.1.0 @category requests */
 export const CreateWebhook = Schema.Struct({
-  url: Schema.String,
-  events: Schema.Array(Schema.String),
-  secret: Schema.String
+  url: Fields.url("The https URL events are posted to.", "https://hooks.acme.example/sendline"),
+  events: Schema.Array(Fields.text({ description: "An event type to receive.", examples: ["message.delivered"] })),
+  secret: Fields.text({ description: "The secret each delivery is signed with.", examples: ["whsec-0123456789abcdef"] })
 }).annotations({ identifier: "CreateWebhook", parseOptions: { errors: "all" } })
 
 /**
@@ -24,9 +25,9 @@ export const CreateWebhook = Schema.Struct({
  * @category requests
  */
 export const UpdateWebhook = Schema.Struct({
-  url: Schema.optional(Schema.String),
-  events: Schema.optional(Schema.Array(Schema.String)),
-  secret: Schema.optional(Schema.String),
+  url: Schema.optional(Fields.url("The https URL events are posted to.", "https://hooks.acme.example/sendline")),
+  events: Schema.optional(Schema.Array(Fields.text({ description: "An event type to receive.", examples: ["message.delivered"] }))),
+  secret: Schema.optional(Fields.text({ description: "The secret each delivery is signed with.", examples: ["whsec-0123456789abcdef"] })),
   status: Schema.optional(Subscription.SubscriptionStatus)
 }).annotations({ identifier: "UpdateWebhook", parseOptions: { errors: "all" } })
 
