@@ -10,6 +10,7 @@ import type { EventStore } from "./EventStore.js"
 import type { IdempotencyStore } from "./IdempotencyStore.js"
 import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
+import type { QueueDepths } from "./QueueDepths.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 import type { DeliveryStore } from "./webhooks/DeliveryStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
@@ -25,3 +26,4 @@ export type Stores =
   | IdempotencyStore
   | BrandStore
   | MailStore
+  | QueueDepths

@@ -12,6 +12,7 @@ import { BrandsApi } from "./brands/BrandsApi.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
 import { EventsApi } from "./events/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
+import { MetricsApi } from "./metrics/MetricsApi.js"
 import { MessagesApi } from "./messages/MessagesApi.js"
 import { OperatorRegistrationsApi } from "./operatorRegistrations/OperatorRegistrationsApi.js"
 import { SidsApi } from "./sids/SidsApi.js"
@@ -27,6 +28,7 @@ export class Api extends HttpApi.make("sendline")
   .add(WebhooksApi)
   .add(EventsApi)
   .add(HealthApi)
+  .add(MetricsApi)
   .annotate(HttpApi.AdditionalSchemas, [ErrorEnvelope])
   .annotate(OpenApi.Transform, ApiDocs.document)
   .annotate(OpenApi.Title, "Sendline")

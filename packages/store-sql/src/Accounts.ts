@@ -82,6 +82,7 @@ export const make = (
 ): Effect.Effect<Context.Tag.Service<AccountStore.AccountStore>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const keysByDigest = yield* Batcher.make({
+      name: "AccountStore.findKeyByDigest",
       maxBatch: Database.batchLimit,
       run: (digests: ReadonlyArray<string>) =>
         read(Effect.map(

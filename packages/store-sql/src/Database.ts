@@ -2,11 +2,12 @@
  * What every port module of a SQL store is built on: the client, the store's `Dialect` (the few
  * places where SQLite and PostgreSQL must differ, each with its reason written in the store), and
  * how a failure of the database reaches the ports: as core's `StoreUnavailable`, naming the
- * database, never the SQL, the driver's error kept as its `cause`.
+ * database, never the SQL, the driver's error kept as its `cause`, and counted in
+ * `sendline_store_errors` (core's `Metrics.storeErrors`) by what it failed: a read, a write or a transaction.
  *
  * @since 0.1.0
  */
-import { Errors } from "@sendline/core"
+import { Errors, Metrics } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
@@ -92,7 +93,7 @@ export interface Database {
   readonly sql: SqlClient.SqlClient
   /** What this database does its own way. */
   readonly dialect: Dialect
-  /** A failure of the database as the ports report it. */
+  /** A failure of a write that the port maps itself, as the ports report it (and counted as a write's). */
   readonly unavailable: (cause: SqlError) => Errors.StoreUnavailable
   /** Runs a read; a failure of the database is `StoreUnavailable`. */
   readonly read: <A>(effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, Errors.StoreUnavailable>
@@ -110,13 +111,17 @@ export interface Database {
  * @category constructors
  */
 export const make = (name: string, sql: SqlClient.SqlClient, dialect: Dialect): Database => {
-  const unavailable = (cause: SqlError) => new Errors.StoreUnavailable({ message: `The ${name} store failed`, cause })
+  const failed = (operation: Metrics.StoreOperation) => (cause: SqlError) => {
+    Metrics.storeFailed(operation)
+    return new Errors.StoreUnavailable({ message: `The ${name} store failed`, cause })
+  }
+  const [readFailed, writeFailed, transactionFailed] = [failed("read"), failed("write"), failed("transaction")]
   return {
     sql,
     dialect,
-    unavailable,
-    read: (effect) => Effect.mapError(effect, unavailable),
-    write: (effect) => Effect.mapError(dialect.write(effect), unavailable),
-    transaction: (effect) => Effect.mapError(sql.withTransaction(effect), unavailable)
+    unavailable: writeFailed,
+    read: (effect) => Effect.mapError(effect, readFailed),
+    write: (effect) => Effect.mapError(dialect.write(effect), writeFailed),
+    transaction: (effect) => Effect.mapError(sql.withTransaction(effect), transactionFailed)
   }
 }

@@ -1,11 +1,13 @@
 /**
  * `MessageStore` on SQL: the table `sendline_messages`, written with its events (`Events`) in one
  * transaction (the outbox). Concurrent sends share one write (group commit, see `Batcher`); a
- * worker's pass of status changes is one transaction of batched statements.
+ * worker's pass of status changes is one transaction of batched statements. Every status a message
+ * enters is written by `insert` or `transition`, so both count it here, once committed
+ * (`sendline_messages_entered`, core's `Metrics.messagesEntered`).
  *
  * @since 0.1.0
  */
-import { Message, MessageStore } from "@sendline/core"
+import { Message, MessageStore, Metrics } from "@sendline/core"
 import type { Event } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -141,6 +143,7 @@ export const make = (
     // batch, and when a batch fails the Batcher runs each of its items alone, so that one bad row
     // fails only its own caller.
     const inserts = yield* Batcher.make({
+      name: "MessageStore.insert",
       maxBatch: Database.batchLimit,
       run: (batch: ReadonlyArray<NewMessage>) => {
         const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
@@ -156,7 +159,11 @@ export const make = (
               ? new MessageStore.IdempotencyKeyTaken({ accountId, key: idempotencyKey })
               : unavailable(error)
           }),
-          Effect.as(batch.map(() => undefined))
+          // Every status a message enters is committed here or by `transition`: the one place to count it.
+          Effect.map(() => {
+            for (const { message } of batch) Metrics.messageEntered(message.status)
+            return batch.map(() => undefined)
+          })
         )
       }
     })
@@ -242,7 +249,9 @@ export const make = (
         ))
       },
       findMany: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findMany(keys)),
-      transition: (moves) => moves.length === 0 ? Effect.succeed([]) : transaction(transitions(moves)),
+      transition: (moves) =>
+        moves.length === 0 ? Effect.succeed([]) : Effect.tap(transaction(transitions(moves)), (moved) =>
+          Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && Metrics.messageEntered(next.status)))),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
           Effect.flatMap(dialect.claim(messages.name, due(sql, work, now, limit), leaseUntil), messages.decode),

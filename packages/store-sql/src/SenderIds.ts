@@ -126,6 +126,7 @@ export const make = (
   Effect.gen(function*() {
     const { dialect, read, sql, transaction, write } = db
     const registered = yield* Batcher.make({
+      name: "SenderIdStore.findRegistered",
       maxBatch: Database.batchLimit,
       run: (queries: ReadonlyArray<RegisteredQuery>) =>
         read(Effect.map(

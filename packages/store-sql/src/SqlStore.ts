@@ -1,7 +1,7 @@
 /**
  * Every storage port of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`) on one `Database`. Each store passes in its migration and a `Dialect`: the
+ * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`, `Queues`) on one `Database`. Each store passes in its migration and a `Dialect`: the
  * few places where the two databases must differ, with the reason written beside each in the store.
  *
  * @since 0.1.0
@@ -16,6 +16,7 @@ import {
   IdempotencyStore,
   MailStore,
   MessageStore,
+  QueueDepths,
   SenderIdStore,
   SubscriptionStore
 } from "@sendline/core"
@@ -32,6 +33,7 @@ import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./IdempotencyKeys.js"
 import * as Mails from "./Mails.js"
 import * as Messages from "./Messages.js"
+import * as Queues from "./Queues.js"
 import * as SenderIds from "./SenderIds.js"
 import * as Subscriptions from "./Subscriptions.js"
 
@@ -98,7 +100,8 @@ export const make = (
       deliveries: Deliveries.make(db),
       idempotencyKeys: IdempotencyKeys.make(db),
       mails: Mails.make(db),
-      brands: Brands.make(db)
+      brands: Brands.make(db),
+      queues: Queues.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
       Context.add(SenderIdStore.SenderIdStore, stores.senderIds),
@@ -108,7 +111,8 @@ export const make = (
       Context.add(DeliveryStore.DeliveryStore, stores.deliveries),
       Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
       Context.add(MailStore.MailStore, stores.mails),
-      Context.add(BrandStore.BrandStore, stores.brands)
+      Context.add(BrandStore.BrandStore, stores.brands),
+      Context.add(QueueDepths.QueueDepths, stores.queues)
     )
   }).pipe(
     Effect.catchTags({

@@ -94,6 +94,13 @@ export * as Mails from "./Mails.js"
 export * as Brands from "./Brands.js"
 
 /**
+ * `QueueDepths`: the workers' backlogs, read from the partial indexes they claim through.
+ *
+ * @since 0.1.0
+ */
+export * as Queues from "./Queues.js"
+
+/**
  * Every storage port on one `SqlClient`, given a store's migration and `Dialect`.
  *
  * @since 0.1.0

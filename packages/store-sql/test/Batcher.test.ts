@@ -1,12 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Batcher from "../src/Batcher.js"
-import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
+import { Deferred, Effect, Exit, Fiber, Option, Scope, Tracer } from "effect"
 
 describe("Batcher", () => {
   it.scoped("concurrent submitters share batches and each gets its own result", () =>
     Effect.gen(function*() {
       const batches: Array<number> = []
       const doubler = yield* Batcher.make({
+        name: "test",
         maxBatch: 8,
         run: (items: ReadonlyArray<number>) => Effect.sync(() => (batches.push(items.length), items.map((n) => n * 2)))
       })
@@ -20,6 +21,7 @@ describe("Batcher", () => {
     Effect.gen(function*() {
       const batches: Array<ReadonlyArray<number>> = []
       const recorder = yield* Batcher.make({
+        name: "test",
         maxBatch: 64,
         run: (items: ReadonlyArray<number>) => Effect.sync(() => (batches.push(items), items))
       })
@@ -37,6 +39,7 @@ describe("Batcher", () => {
   it.scoped("one bad item fails only its own submitter", () =>
     Effect.gen(function*() {
       const checker = yield* Batcher.make({
+        name: "test",
         maxBatch: 16,
         run: (items: ReadonlyArray<number>) =>
           items.includes(13) ? Effect.fail(`unlucky in ${items.length}`) : Effect.succeed(items.map(String))
@@ -51,12 +54,48 @@ describe("Batcher", () => {
       )
     }))
 
+  it.scoped("traced, a batch is a span under its first submitter's span, linked to the others'", () =>
+    Effect.gen(function*() {
+      const parents: Array<Option.Option<Tracer.AnySpan>> = []
+      const batcher = yield* Batcher.make({
+        name: "Test.batch",
+        maxBatch: 8,
+        run: (items: ReadonlyArray<number>) =>
+          Effect.map(Effect.serviceOption(Tracer.ParentSpan), (span) => (parents.push(span), items))
+      })
+      // each submitter in a span of its own, answering it
+      const submit = (name: string, i: number) => Effect.withSpan(Effect.zipLeft(Effect.orDie(Effect.currentSpan), batcher.submit(i)), name)
+      const spans = yield* Effect.all([submit("first", 1), submit("second", 2), submit("third", 3)], { concurrency: "unbounded" })
+      assert.strictEqual(parents.length, 1, "one batch")
+      const batch = Option.getOrThrow(parents[0]!) as Tracer.Span
+      assert.strictEqual(batch.name, "Test.batch")
+      assert.strictEqual(batch.attributes.get("batch.size"), 3)
+      const parent = Option.getOrThrow(batch.parent) as Tracer.Span
+      assert.strictEqual(parent.name, "first")
+      assert.strictEqual(parent.traceId, spans[0]!.traceId, "in the first submitter's trace")
+      assert.deepStrictEqual(batch.links.map((link) => (link.span as Tracer.Span).name), ["second", "third"])
+    }))
+
+  it.scoped("built with tracing off, a batch makes no span and reads no submitter's", () =>
+    Effect.gen(function*() {
+      const parents: Array<Option.Option<Tracer.AnySpan>> = []
+      const batcher = yield* Effect.withTracerEnabled(Batcher.make({
+        name: "Test.batch",
+        maxBatch: 8,
+        run: (items: ReadonlyArray<number>) =>
+          Effect.map(Effect.serviceOption(Tracer.ParentSpan), (span) => (parents.push(span), items))
+      }), false)
+      yield* Effect.withSpan(batcher.submit(1), "caller")
+      assert.deepStrictEqual(parents, [Option.none()])
+    }))
+
   it.effect("closing the scope interrupts submitters still waiting", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()
       const gate = yield* Deferred.make<void>()
       const started = yield* Deferred.make<void>()
       const stuck = yield* Batcher.make({
+        name: "test",
         maxBatch: 1,
         run: (items: ReadonlyArray<number>) =>
           Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(gate)), Effect.as(items))
@@ -75,6 +114,7 @@ describe("Batcher", () => {
       const scope = yield* Scope.make()
       const ran: Array<ReadonlyArray<number>> = []
       const batcher = yield* Batcher.make({
+        name: "test",
         maxBatch: 8,
         run: (items: ReadonlyArray<number>) => Effect.sync(() => (ran.push(items), items))
       }).pipe(Scope.extend(scope))

@@ -21,6 +21,7 @@ import type * as MessageEvents from "./MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
 import * as Transition from "../internal/transition.js"
 import { loop } from "../internal/worker.js"
+import * as Metrics from "../Metrics.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 
@@ -114,6 +115,15 @@ export const make = (
         )
       )
 
+    // The held reports are this worker's queue (`sendline_queue_depth{queue="delivery_reports"}`):
+    // in memory, so the worker sets its gauges after each pass rather than a scrape asking the store.
+    const observeHeld = (now: number) =>
+      Effect.map(Ref.get(waiting), (held) => {
+        let oldest: number | undefined
+        for (const h of held) if (oldest === undefined || h.since < oldest) oldest = h.since
+        Metrics.queueObserved("delivery_reports", held.length, oldest, now)
+      })
+
     // Taking reports removes them from the inbox, so from the take to the last write the pass
     // is not interrupted: a worker being stopped finishes the reports it holds.
     const pass = Effect.uninterruptible(Effect.gen(function*() {
@@ -131,6 +141,7 @@ export const make = (
         else yield* Effect.logWarning(`DeliveryReports: ${h.report.reference} never became sent; report dropped`)
       }
       if (keep.length > 0) yield* Ref.update(waiting, (w) => [...w, ...keep])
+      yield* observeHeld(now)
       return {
         taken: fresh.length,
         full: fresh.length === settings.batchSize,

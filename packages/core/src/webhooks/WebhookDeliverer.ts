@@ -15,6 +15,7 @@
  * failure); when retry 6 of a subscription's delivery fails, the subscription is disabled, its
  * pending deliveries skipped, and its account's admin mailed once. A callback's chain just ends.
  * At least once: an attempt in flight when the process dies is claimed again when its lease ends.
+ * Each recorded attempt is counted by outcome (`sendline_webhook_attempts`), each disable too.
  *
  * @since 0.1.0
  */
@@ -26,6 +27,7 @@ import { IdGenerator } from "../Ids.js"
 import * as Progress from "../internal/progress.js"
 import { loop } from "../internal/worker.js"
 import * as Mail from "../mail/Mail.js"
+import * as Metrics from "../Metrics.js"
 import * as Timestamp from "../Timestamp.js"
 import * as Delivery from "./Delivery.js"
 import { type Claimed, DeliveryStore, type Settlement } from "./DeliveryStore.js"
@@ -193,6 +195,7 @@ export const make = (
         for (const [i, { attempted, disable }] of settlements.entries()) {
           if (!recorded[i]) continue
           progress.count(attempted.state as Outcome)
+          yield* Metrics.webhookAttemptRecorded(attempted.state as Metrics.WebhookOutcome, Option.isSome(disable))
           if (Option.isSome(disable)) {
             progress.count("disabled")
             yield* Effect.logWarning(

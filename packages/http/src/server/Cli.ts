@@ -13,18 +13,22 @@ import { Console, Effect, Layer, Logger, Option, Schema } from "effect"
 import * as Config from "./Config.js"
 import * as Server from "./Server.js"
 import * as Store from "./Store.js"
+import * as Tracing from "./Tracing.js"
 
 /**
- * The use cases over the configured store, with the configured messaging settings; built without
- * spans while there is no trace exporter (see `Services.withoutSpans`).
+ * The use cases over the configured store, with the configured messaging settings. `traced` (a
+ * server that exports traces) builds them with spans, each use case call one; else both are built
+ * without (see `Services.withoutSpans`), the store's batches then not tracing their callers either.
  */
-const coreLayer = (config: Config.ServerConfig) =>
-  Services.withoutSpans(Services.layerWithoutDefaults).pipe(
+const coreLayer = (config: Config.ServerConfig, traced = false) => {
+  const spans = traced ? <A, E, R>(layer: Layer.Layer<A, E, R>) => layer : Services.withoutSpans
+  return spans(Services.layerWithoutDefaults).pipe(
     Layer.provideMerge(
       Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layerConfig(Config.messaging), BrandVerifier.layer)
     ),
-    Layer.provideMerge(Store.layer(config))
+    Layer.provideMerge(spans(Store.layer(config)))
   )
+}
 
 /** The simulated carrier, the only carrier there is for now. */
 const carrierLayer = Layer.tap(
@@ -86,6 +90,7 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
   Effect.gen(function*() {
     // every setting checked before anything starts; the layers below read theirs through Config
     const config = yield* Config.server
+    const traced = Option.isSome(config.otlpEndpoint)
     const printDemoKey = Effect.gen(function*() {
       const issued = yield* Demo.ensure
       const owner = yield* Demo.issueBrandOwnerKey
@@ -116,7 +121,8 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
         rateLimitPerSecond: config.rateLimitPerSecond,
         rateLimitPerAccountPerSecond: config.rateLimitPerAccountPerSecond,
         authFailuresPerMinute: config.authFailuresPerMinute,
-        trustProxy: config.trustProxy
+        trustProxy: config.trustProxy,
+        traced
       }),
       Workers.layerConfig(Config.workers)
     ).pipe(Layer.provide(Layer.mergeAll(carrierLayer, mailerLayer(config), webhookTransportLayer(config))))
@@ -129,7 +135,8 @@ const serve = Command.make("serve", { demo }, ({ demo }) =>
         Effect.onInterrupt(() => Effect.logInfo("Shutting down: in-flight requests finish, workers stop"))
       )
     }))
-    return yield* Effect.provide(program, coreLayer(config))
+    // The tracer first, so that the store's batches, the use cases, the workers and the server all trace to it.
+    return yield* Effect.provide(program, coreLayer(config, traced).pipe(Layer.provideMerge(Tracing.layer(config.otlpEndpoint))))
   })).pipe(Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)"))
 
 const migrate = Command.make("migrate", {}, () =>

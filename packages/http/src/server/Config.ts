@@ -38,6 +38,8 @@ export interface ServerConfig {
   readonly workers: Workers.Options
   /** What `webhookTransport` reads. */
   readonly webhookTransport: NodeWebhookTransport.Options
+  /** The OTLP/HTTP collector traces go to (`OTEL_EXPORTER_OTLP_ENDPOINT`); none: no trace is exported. */
+  readonly otlpEndpoint: Option.Option<string>
 }
 
 /**
@@ -238,6 +240,25 @@ const rate = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
+/**
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`: the base URL of an OTLP/HTTP collector (`http://` or `https://`;
+ * traces go to its `/v1/traces`), as OpenTelemetry's SDKs name it; unset, no trace is exported.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const otlpEndpoint: Config.Config<Option.Option<string>> = Config.option(
+  Config.mapOrFail(given("OTEL_EXPORTER_OTLP_ENDPOINT"), (text) => {
+    const url = URL.canParse(text.trim()) ? new URL(text.trim()) : undefined
+    return url !== undefined && (url.protocol === "http:" || url.protocol === "https:")
+      ? Either.right(text.trim())
+      : Either.left(ConfigError.InvalidData(
+        ["OTEL_EXPORTER_OTLP_ENDPOINT"],
+        "OTEL_EXPORTER_OTLP_ENDPOINT must be an http:// or https:// URL (the collector's OTLP/HTTP endpoint)"
+      ))
+  })
+)
+
 /** Every setting, with CONTRACT §9's names, checked together at start. @since 0.1.0 @category config */
 export const server: Config.Config<ServerConfig> = Config.all({
   port: parsed("PORT", "a network port", (text) => {
@@ -268,7 +289,8 @@ export const server: Config.Config<ServerConfig> = Config.all({
   messaging,
   carrier,
   workers,
-  webhookTransport
+  webhookTransport,
+  otlpEndpoint
 })
 
 /**

@@ -6,7 +6,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Auth, Brands, EventLog, Idempotency, Ids, Messaging, OperatorReview, SenderIds, Webhooks } from "@sendline/core"
+import type { Auth, Brands, EventLog, Idempotency, Ids, Messaging, OperatorReview, QueueDepths, SenderIds, Webhooks } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
@@ -18,10 +18,14 @@ import * as SidsHttp from "../sids/SidsHttp.js"
 import * as WebhooksHttp from "../webhooks/WebhooksHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messages/MessagesHttp.js"
+import * as MetricsHttp from "../metrics/MetricsHttp.js"
+import * as Prometheus from "../metrics/Prometheus.js"
 import * as AuthFailures from "../middleware/AuthFailures.js"
 import * as Authentication from "../middleware/Authentication.js"
 import * as Middleware from "../middleware/Middleware.js"
 import * as RateLimiter from "../middleware/RateLimiter.js"
+import * as RequestTelemetry from "../middleware/RequestTelemetry.js"
+import * as RouteTemplates from "../middleware/RouteTemplates.js"
 import * as Docs from "./Docs.js"
 import * as Listener from "./Listener.js"
 
@@ -36,6 +40,7 @@ export type Requirements =
   | Webhooks.Webhooks
   | EventLog.EventLog
   | Ids.IdGenerator
+  | QueueDepths.QueueDepths
 
 /** How the API is served. @since 0.1.0 @category models */
 export interface Options {
@@ -47,6 +52,11 @@ export interface Options {
   readonly authFailuresPerMinute?: number | undefined
   /** Reverse proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; none by default. */
   readonly trustProxy?: ReadonlyArray<string> | undefined
+  /**
+   * Whether each request is a span (`RequestTelemetry`): for a server that exports traces; off by
+   * default, when a span would cost the request time and go nowhere.
+   */
+  readonly traced?: boolean | undefined
 }
 
 /**
@@ -58,7 +68,7 @@ export interface Options {
 export const layerApi = (options: Options) =>
   Layer.mergeAll(
     Middleware.layer,
-    HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" }),
+    HttpApiBuilder.middlewareOpenApi({ path: RouteTemplates.openApiPath }),
     HttpApiScalar.layer({ path: Docs.path })
   ).pipe(
     Layer.provideMerge(
@@ -71,24 +81,33 @@ export const layerApi = (options: Options) =>
           OperatorRegistrationsHttp.layer,
           WebhooksHttp.layer,
           EventsHttp.layer,
-          HealthHttp.layer
+          HealthHttp.layer,
+          MetricsHttp.layer
         )),
         Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))
       )
     ),
     Layer.provide(Layer.mergeAll(
       RateLimiter.layer({ perKey: options.rateLimitPerSecond, perAccount: options.rateLimitPerAccountPerSecond ?? 0 }),
-      AuthFailures.layer({ perMinute: options.authFailuresPerMinute ?? 60, trustProxy: options.trustProxy })
+      AuthFailures.layer({ perMinute: options.authFailuresPerMinute ?? 60, trustProxy: options.trustProxy }),
+      Prometheus.layer
     ))
   )
 
-/** Serves the API on an HTTP server that is provided. @since 0.1.0 @category layers */
+/**
+ * Serves the API on an HTTP server that is provided, every request counted (and with `traced` a
+ * span) by `RequestTelemetry`; the platform's own request span stays off, ours replacing it.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
 export const layerServe = (options: Options) =>
-  HttpApiBuilder.serve().pipe(
+  Layer.unwrapEffect(
+    Effect.map(Effect.clock, (clock) => HttpApiBuilder.serve(RequestTelemetry.make({ clock, traced: options.traced === true })))
+  ).pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(layerApi(options)),
-    // Paths match as written: `/V1/…` or `//v1` is not a route (a trailing slash still is).
-    Layer.provide(HttpRouter.setRouterConfig({ caseSensitive: true, ignoreDuplicateSlashes: false }))
+    Layer.provide(HttpRouter.setRouterConfig(RouteTemplates.routerConfig))
   )
 
 /** A Node request listener: what `node:http`'s `request` event, Express or Connect call. @since 0.1.0 @category models */

@@ -1,0 +1,204 @@
+/**
+ * Sendline's metrics, from Effect's `Metric` module: defined here once, updated where the thing
+ * they count happens, exported by whoever embeds the core (the server serves them at `/metrics`
+ * in the Prometheus text format).
+ *
+ * | metric | type | labels |
+ * |---|---|---|
+ * | `sendline_http_requests` | counter | `method`, `route` (the route's template), `status` |
+ * | `sendline_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
+ * | `sendline_messages_entered` | counter | `status`: each message entering it, as committed |
+ * | `sendline_queue_depth` | gauge | `queue`: the items due now (at most `queueReadLimit`) |
+ * | `sendline_queue_oldest_due_age_seconds` | gauge | `queue`: how long its longest due item has waited |
+ * | `sendline_webhook_attempts` | counter | `outcome`: `succeeded`, `failed`, `skipped` |
+ * | `sendline_webhook_subscriptions_disabled` | counter | |
+ * | `sendline_store_errors` | counter | `operation`: `read`, `write`, `transaction` |
+ *
+ * Prometheus shows each counter as `<name>_total`. No label carries an account, a key, a phone
+ * number or any other value a caller chooses: every label's values are a fixed set. Each labelled
+ * series is made once and kept, so that counting costs a hook update and no label set: these sit
+ * on the send path.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Effect, Metric, MetricBoundaries, MetricKey, MetricLabel } from "effect"
+import type { StoreUnavailable } from "./Errors.js"
+import type { MessageStatus } from "./messaging/Message.js"
+import * as QueueDepths from "./QueueDepths.js"
+
+/** A counter of one label set. @since 0.1.0 @category models */
+export type Counter = Metric.Metric.Counter<number>
+
+/** A gauge of one label set. @since 0.1.0 @category models */
+export type Gauge = Metric.Metric.Gauge<number>
+
+/** A histogram of one label set. @since 0.1.0 @category models */
+export type Histogram = Metric.Metric.Histogram<number>
+
+/** The labels every update passes: none, the series' own being in its key. */
+const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
+
+const labels = (pairs: Readonly<Record<string, string>>) =>
+  Object.entries(pairs).map(([key, value]) => MetricLabel.make(key, value))
+
+/** A counter (monotonic: exported as `<name>_total`) with the labels `pairs`. */
+const counter = (name: string, description: string, pairs: Readonly<Record<string, string>> = {}): Counter =>
+  Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.counter(name, { description, incremental: true }), labels(pairs)))
+
+const gauge = (name: string, description: string, pairs: Readonly<Record<string, string>>): Gauge =>
+  Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.gauge(name, { description }), labels(pairs)))
+
+/** One series per value of a label, made at once. */
+const byLabel = <K extends string, M>(values: ReadonlyArray<K>, make: (value: K) => M): Readonly<Record<K, M>> =>
+  Object.fromEntries(values.map((value) => [value, make(value)])) as Record<K, M>
+
+// --- HTTP ----------------------------------------------------------------------------------------
+
+/** The request latency histogram's buckets, in seconds: 1 ms to 10 s. @since 0.1.0 @category constants */
+export const requestDurationBoundaries: MetricBoundaries.MetricBoundaries = MetricBoundaries.fromIterable([
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+])
+
+/** The request counter and latency histogram of one method, route template and status. @since 0.1.0 @category models */
+export interface RequestSeries {
+  readonly requests: Counter
+  readonly duration: Histogram
+}
+
+/**
+ * The series of requests to `route` (a template such as `/v1/messaging/messages/:id`, never a
+ * raw path) answered `status`: made anew at each call, so callers keep what they make.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const requestSeries = (method: string, route: string, status: number): RequestSeries => {
+  const pairs = labels({ method, route, status: String(status) })
+  return {
+    requests: Metric.fromMetricKey(MetricKey.taggedWithLabels(
+      MetricKey.counter("sendline_http_requests", { description: "HTTP requests answered", incremental: true }),
+      pairs
+    )),
+    duration: Metric.fromMetricKey(MetricKey.taggedWithLabels(
+      MetricKey.histogram(
+        "sendline_http_request_duration_seconds",
+        requestDurationBoundaries,
+        "Time from a request's arrival to its answer, in seconds"
+      ),
+      pairs
+    ))
+  }
+}
+
+/** Counts one request of `series` that took `seconds`; synchronous, allocating nothing. @since 0.1.0 @category updates */
+export const requestAnswered = (series: RequestSeries, seconds: number): void => {
+  series.requests.unsafeUpdate(1, noLabels)
+  series.duration.unsafeUpdate(seconds, noLabels)
+}
+
+// --- messages ------------------------------------------------------------------------------------
+
+const messageStatuses: ReadonlyArray<MessageStatus> = ["scheduled", "queued", "sent", "delivered", "undelivered", "failed", "cancelled"]
+
+/** `sendline_messages_entered{status}`: messages entering each status, counted once committed. @since 0.1.0 @category metrics */
+export const messagesEntered: Readonly<Record<MessageStatus, Counter>> = byLabel(
+  messageStatuses,
+  (status) => counter("sendline_messages_entered", "Messages that entered a status (committed)", { status })
+)
+
+/** Counts one message entering `status`; synchronous, for a store right after its commit. @since 0.1.0 @category updates */
+export const messageEntered = (status: MessageStatus): void => messagesEntered[status].unsafeUpdate(1, noLabels)
+
+// --- queues --------------------------------------------------------------------------------------
+
+/** Every worker queue: those kept in the store, and the delivery reports the DeliveryReports worker holds. @since 0.1.0 @category models */
+export type Queue = QueueDepths.StoredQueue | "delivery_reports"
+
+const queues: ReadonlyArray<Queue> = [...QueueDepths.StoredQueue.literals, "delivery_reports"]
+
+/** The most items a scrape counts in one queue: a deeper queue reads as this many. @since 0.1.0 @category constants */
+export const queueReadLimit = 10_000
+
+/** `sendline_queue_depth{queue}`: the items due now, at most `queueReadLimit`. @since 0.1.0 @category metrics */
+export const queueDepth: Readonly<Record<Queue, Gauge>> = byLabel(
+  queues,
+  (queue) => gauge("sendline_queue_depth", `Items due in a worker's queue (at most ${queueReadLimit} counted)`, { queue })
+)
+
+/** `sendline_queue_oldest_due_age_seconds{queue}`: how long the longest due item has waited (0 when none). @since 0.1.0 @category metrics */
+export const queueOldestDueAge: Readonly<Record<Queue, Gauge>> = byLabel(
+  queues,
+  (queue) =>
+    gauge("sendline_queue_oldest_due_age_seconds", "Seconds since the longest due item of a worker's queue fell due", { queue })
+)
+
+/** Sets `queue`'s gauges: `due` items, the longest due since `oldestDueAt` (epoch ms), at `now`. @since 0.1.0 @category updates */
+export const queueObserved = (queue: Queue, due: number, oldestDueAt: number | undefined, now: number): void => {
+  queueDepth[queue].unsafeUpdate(due, noLabels)
+  queueOldestDueAge[queue].unsafeUpdate(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000, noLabels)
+}
+
+/**
+ * Reads the stored queues' depths now (Clock time) and sets their gauges, so that a scrape shows
+ * them as they are; the gauges keep their last values when the store fails.
+ *
+ * @since 0.1.0
+ * @category updates
+ */
+export const observeStoredQueues: Effect.Effect<void, StoreUnavailable, QueueDepths.QueueDepths> = Effect.gen(function*() {
+  const store = yield* QueueDepths.QueueDepths
+  const now = yield* Clock.currentTimeMillis
+  for (const depth of yield* store.read(now, queueReadLimit)) queueObserved(depth.queue, depth.due, depth.oldestDueAt, now)
+})
+
+// --- webhooks ------------------------------------------------------------------------------------
+
+/** What a webhook attempt came to, as recorded. @since 0.1.0 @category models */
+export type WebhookOutcome = "succeeded" | "failed" | "skipped"
+
+/** `sendline_webhook_attempts{outcome}`: webhook attempts recorded, by outcome. @since 0.1.0 @category metrics */
+export const webhookAttempts: Readonly<Record<WebhookOutcome, Counter>> = byLabel(
+  ["succeeded", "failed", "skipped"] as const,
+  (outcome) => counter("sendline_webhook_attempts", "Webhook delivery attempts recorded, by outcome", { outcome })
+)
+
+/** `sendline_webhook_subscriptions_disabled`: subscriptions disabled after their last retry failed. @since 0.1.0 @category metrics */
+export const webhookSubscriptionsDisabled: Counter = counter(
+  "sendline_webhook_subscriptions_disabled",
+  "Webhook subscriptions disabled after a delivery's last retry failed"
+)
+
+/** Counts one recorded attempt of `outcome`, and the disable it caused if any. @since 0.1.0 @category updates */
+export const webhookAttemptRecorded = (outcome: WebhookOutcome, disabled: boolean): Effect.Effect<void> =>
+  Effect.sync(() => {
+    webhookAttempts[outcome].unsafeUpdate(1, noLabels)
+    if (disabled) webhookSubscriptionsDisabled.unsafeUpdate(1, noLabels)
+  })
+
+// --- the store -----------------------------------------------------------------------------------
+
+/** What a store was doing when its database failed. @since 0.1.0 @category models */
+export type StoreOperation = "read" | "write" | "transaction"
+
+/** `sendline_store_errors{operation}`: database failures the store reported as `StoreUnavailable`. @since 0.1.0 @category metrics */
+export const storeErrors: Readonly<Record<StoreOperation, Counter>> = byLabel(
+  ["read", "write", "transaction"] as const,
+  (operation) => counter("sendline_store_errors", "Database failures reported as StoreUnavailable", { operation })
+)
+
+/** Counts one database failure during `operation`; synchronous. @since 0.1.0 @category updates */
+export const storeFailed = (operation: StoreOperation): void => storeErrors[operation].unsafeUpdate(1, noLabels)
+
+/**
+ * Makes every fixed series exist, at zero, so that a scrape lists them before their first update
+ * (a counter that appears only once it moves hides its first increase from `rate()`).
+ *
+ * @since 0.1.0
+ * @category updates
+ */
+export const registerAll: Effect.Effect<void> = Effect.sync(() => {
+  for (const group of [messagesEntered, queueDepth, queueOldestDueAge, webhookAttempts, storeErrors]) {
+    for (const metric of Object.values<Counter | Gauge>(group)) metric.register()
+  }
+  webhookSubscriptionsDisabled.register()
+})
