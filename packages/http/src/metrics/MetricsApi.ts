@@ -18,4 +18,4 @@ export class MetricsApi extends HttpApiGroup.make("metrics").add(
       "Requests by route and status with their latency, messages entering each status, the workers' queue depths " +
         "and oldest due items, webhook attempts by outcome and store errors; no label names an account, a key or a phone number."
     )
-) {}
+).annotate(OpenApi.Description, "Operational metrics for a Prometheus scraper, without a key.") {}
