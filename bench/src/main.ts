@@ -1,8 +1,9 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `oplist`, `webhooks`).
+ * `lifecycle`, `oplist`, `webhooks`, `cli`).
  */
+import { runCliBench } from "./cli.js"
 import { runLifecycleBench } from "./lifecycle.js"
 import { runOperatorListBench } from "./oplist.js"
 import { runSegmentsBench } from "./segments.js"
@@ -16,7 +17,8 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["send", "Send throughput (HTTP)", runSendBench],
   ["lifecycle", "Send to delivered (core API and workers)", runLifecycleBench],
   ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench],
-  ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench]
+  ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench],
+  ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench]
 ]
 
 const only = process.argv.slice(2)

@@ -1,6 +1,8 @@
 /**
  * Real `sendline` processes for tests: run a command, or start `serve --demo` and wait until it
- * listens. Each test gives its own environment (database, port, carrier journal).
+ * listens. Each test gives its own environment (database, port, carrier journal). They run the built
+ * executable, as `npm run sendline` does, which vitest's global setup (`test/build.ts`) has built
+ * from the sources under test before any test starts.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createServer } from "node:net"
@@ -9,7 +11,8 @@ import { resolve } from "node:path"
 /** The repository root: where `npm run sendline` runs. */
 export const root = resolve(import.meta.dirname, "../../..")
 
-const bin = ["--conditions=@sendline/source", "--import", "tsx", "packages/http/src/bin.ts"]
+/** The built executable, relative to `root`. */
+const bin = ["packages/http/dist/src/bin.js"]
 
 /** A port nothing listens on now. */
 export const freePort = () =>

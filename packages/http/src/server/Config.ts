@@ -2,7 +2,8 @@
  * The server's configuration from the environment (CONTRACT §9), with its defaults: the only place
  * that names the variables and parses them. `server` reads every setting at start, checked together;
  * `messaging`, `carrier`, `workers` and `webhookTransport` are what the core's, the carrier's and
- * the webhook transport's layers read.
+ * the webhook transport's layers read. `LOG_LEVEL` alone is read in `Logging` (re-exported here),
+ * since the executable reads it before it loads this module and what it imports.
  *
  * @since 0.1.0
  */
@@ -14,6 +15,7 @@ import type { SqliteStore } from "@sendline/store-sqlite"
 import type { NodeWebhookTransport } from "@sendline/webhooks-node"
 import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
 import * as ClientAddress from "../middleware/ClientAddress.js"
+import * as Logging from "./Logging.js"
 
 /** The server's settings, read once at start. @since 0.1.0 @category models */
 export interface ServerConfig {
@@ -318,19 +320,5 @@ const problems = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
   }
 }
 
-const levels = new Map<string, LogLevel.LogLevel>([
-  ["all", LogLevel.All],
-  ["trace", LogLevel.Trace],
-  ["debug", LogLevel.Debug],
-  ["info", LogLevel.Info],
-  ["warn", LogLevel.Warning],
-  ["warning", LogLevel.Warning],
-  ["error", LogLevel.Error],
-  ["fatal", LogLevel.Fatal],
-  ["none", LogLevel.None]
-])
-
-/** `LOG_LEVEL`, any case: all, trace, debug, info (default), warn or warning, error, fatal, none. @since 0.1.0 @category config */
-export const logLevel: Config.Config<LogLevel.LogLevel> = oneOf("LOG_LEVEL", levels).pipe(
-  Config.withDefault(LogLevel.Info)
-)
+/** `LOG_LEVEL`: read in `Logging`, which the executable loads before anything else. @since 0.1.0 @category config */
+export const logLevel: Config.Config<LogLevel.LogLevel> = Logging.logLevel
