@@ -3,7 +3,7 @@
  * runs it against a real database, so that they all behave alike. The tests of each port live in
  * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `RegistrationStoreSuite`, `MessageStoreSuite`,
  * `EventStoreSuite`, `SubscriptionStoreSuite`, `DeliveryStoreSuite`, `IdempotencyStoreSuite`,
- * `MailStoreSuite`, `BrandStoreSuite`), their fixtures in `Fixtures`.
+ * `MailStoreSuite`, `BrandStoreSuite`, `ReadinessSuite`), their fixtures in `Fixtures`.
  *
  * @since 0.1.0
  */
@@ -17,6 +17,7 @@ import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
 import * as MailStoreSuite from "./MailStoreSuite.js"
 import * as MessageStoreSuite from "./MessageStoreSuite.js"
+import * as ReadinessSuite from "./ReadinessSuite.js"
 import * as RegistrationStoreSuite from "./RegistrationStoreSuite.js"
 import * as SenderIdStoreSuite from "./SenderIdStoreSuite.js"
 import * as SubscriptionStoreSuite from "./SubscriptionStoreSuite.js"
@@ -40,4 +41,5 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
     IdempotencyStoreSuite.tests(it)
     MailStoreSuite.tests(it)
     BrandStoreSuite.tests(it)
+    ReadinessSuite.tests(it)
   })

@@ -262,15 +262,22 @@ export const command = Command.make("sendline", {}, () => noCommand("sendline", 
 export const run = Command.run(command, { name: "sendline", version: "0.1.0" })
 
 /**
- * Logs at `LOG_LEVEL` to stderr, so that stdout carries only what commands print.
+ * Effect's logger of `format`, writing to stderr: JSON lines (`Logger.jsonLogger`), or pretty
+ * lines coloured when they go to a terminal.
+ */
+const loggerOf = (format: Config.LogFormat, terminal: boolean) =>
+  format === "json"
+    ? Logger.withConsoleError(Logger.jsonLogger)
+    : Logger.prettyLogger({ stderr: true, colors: terminal })
+
+/**
+ * Logs at `LOG_LEVEL` in `LOG_FORMAT` to stderr, so that stdout carries only what commands print.
  *
  * @since 0.1.0
  * @category layers
  */
-export const loggingLayer = Layer.unwrapEffect(
-  Effect.map(Config.logLevel, (level) =>
-    Layer.merge(
-      Logger.minimumLogLevel(level),
-      Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: "auto" }))
-    ))
-)
+export const loggingLayer = Layer.unwrapEffect(Effect.suspend(() => {
+  const terminal = process.stderr.isTTY === true
+  return Effect.map(Effect.all([Config.logLevel, Config.logFormat(terminal)]), ([level, format]) =>
+    Layer.merge(Logger.minimumLogLevel(level), Logger.replace(Logger.defaultLogger, loggerOf(format, terminal))))
+}))

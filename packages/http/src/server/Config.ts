@@ -312,3 +312,18 @@ const levels = new Map<string, LogLevel.LogLevel>([
 export const logLevel: Config.Config<LogLevel.LogLevel> = oneOf("LOG_LEVEL", levels).pipe(
   Config.withDefault(LogLevel.Info)
 )
+
+/** How log lines are written. @since 0.1.0 @category models */
+export type LogFormat = "json" | "pretty"
+
+const formats = new Map<string, LogFormat>([["json", "json"], ["pretty", "pretty"]])
+
+/**
+ * `LOG_FORMAT`, any case: `json` (one JSON object a line) or `pretty`; unset, pretty when the lines
+ * go to a terminal (`terminal`), else JSON.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const logFormat = (terminal: boolean): Config.Config<LogFormat> =>
+  oneOf("LOG_FORMAT", formats).pipe(Config.withDefault(terminal ? "pretty" : "json"))

@@ -6,7 +6,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Auth, Brands, EventLog, Idempotency, Ids, Messaging, OperatorReview, SenderIds, Webhooks } from "@sendline/core"
+import type { Auth, Brands, EventLog, Idempotency, Ids, Messaging, OperatorReview, Readiness, SenderIds, Webhooks } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
@@ -36,6 +36,7 @@ export type Requirements =
   | Webhooks.Webhooks
   | EventLog.EventLog
   | Ids.IdGenerator
+  | Readiness.Readiness
 
 /** How the API is served. @since 0.1.0 @category models */
 export interface Options {
@@ -58,7 +59,7 @@ export interface Options {
 export const layerApi = (options: Options) =>
   Layer.mergeAll(
     Middleware.layer,
-    HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" }),
+    HttpApiBuilder.middlewareOpenApi({ path: Docs.openApiPath }),
     HttpApiScalar.layer({ path: Docs.path })
   ).pipe(
     Layer.provideMerge(
