@@ -1,6 +1,7 @@
 /**
  * The storage ports together: what a Sendline store (`@sendline/store-sqlite`,
- * `@sendline/store-postgres`, or an embedder's own) provides, and what `Services` needs.
+ * `@sendline/store-postgres`, or an embedder's own) provides, and what `Services` needs; with
+ * `Readiness`, its check that the database answers and is migrated.
  *
  * @since 0.1.0
  */
@@ -11,11 +12,12 @@ import type { IdempotencyStore } from "./IdempotencyStore.js"
 import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import type { QueueDepths } from "./QueueDepths.js"
+import type { Readiness } from "./Readiness.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 import type { DeliveryStore } from "./webhooks/DeliveryStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
 
-/** Every store port a Sendline store provides. @since 0.1.0 @category models */
+/** Every store port a Sendline store provides, and its readiness check. @since 0.1.0 @category models */
 export type Stores =
   | AccountStore
   | MessageStore
@@ -27,3 +29,4 @@ export type Stores =
   | BrandStore
   | MailStore
   | QueueDepths
+  | Readiness

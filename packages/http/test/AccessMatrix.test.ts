@@ -30,7 +30,7 @@ const endpoints = Object.values(Api.groups).flatMap((group) =>
 )
 
 /** The endpoints anyone may call. */
-const open = ["GET /health", "GET /metrics"]
+const open = ["GET /health", "GET /ready", "GET /metrics"]
 
 /** `path` with each parameter set to `id`. */
 const withId = (path: string, id: string) => path.replace(/:\w+/g, id)

@@ -8,7 +8,7 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { HttpServerRequest } from "@effect/platform"
 import { AccountStore } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, Fiber, Layer, Logger, LogLevel, Option, TestClock } from "effect"
+import { Effect, Fiber, HashMap, Layer, Logger, LogLevel, Option, TestClock } from "effect"
 import * as ClientAddress from "../src/middleware/ClientAddress.js"
 import * as H from "./harness.js"
 
@@ -27,10 +27,12 @@ const countingStores = Layer.effect(
     }))
 ).pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
 
+// Every line but the request log's (one per request, the refused ones included).
 const logged: Array<{ readonly level: LogLevel.LogLevel; readonly text: string }> = []
 const capture = Logger.replace(
   Logger.defaultLogger,
-  Logger.make(({ logLevel, message }) => {
+  Logger.make(({ annotations, logLevel, message }) => {
+    if (HashMap.has(annotations, "duration_ms")) return
     logged.push({ level: logLevel, text: Array.isArray(message) ? message.join(" ") : String(message) })
   })
 )

@@ -114,7 +114,8 @@ describe("sendline CLI", () => {
         ["RATE_LIMIT_PER_ACCOUNT_PER_SECOND", "-1", "RATE_LIMIT_PER_ACCOUNT_PER_SECOND must be 0 (no limit) or more"],
         ["MAX_MESSAGE_SEGMENTS", "0", "MAX_MESSAGE_SEGMENTS must be 1 or more"],
         ["CARRIER_MAX_PER_SECOND", "0", "CARRIER_MAX_PER_SECOND must be 1 or more"],
-        ["LOG_LEVEL", "constructor", "LOG_LEVEL must be one of all, trace, debug, info, warn, warning, error, fatal, none"]
+        ["LOG_LEVEL", "constructor", "LOG_LEVEL must be one of all, trace, debug, info, warn, warning, error, fatal, none"],
+        ["LOG_FORMAT", "logfmt", "LOG_FORMAT must be one of json, pretty"]
       ] as const
     ) {
       const refused = await sendline({ ...env, [name]: value }, "migrate")

@@ -119,7 +119,8 @@ describe("Config", () => {
         "DATABASE_QUERY_TIMEOUT_MS",
         "SMTP_URL",
         "MAIL_FROM",
-        "LOG_LEVEL"
+        "LOG_LEVEL",
+        "LOG_FORMAT"
       ]
       for (const blank of ["", "  "]) {
         const env = Object.fromEntries(names.map((name) => [name, blank]))
@@ -132,6 +133,8 @@ describe("Config", () => {
         assert.deepStrictEqual(settings.trustProxy, [])
         const level = yield* Effect.withConfigProvider(Config.logLevel, ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]])))
         assert.strictEqual(level, LogLevel.Info)
+        const format = yield* Effect.withConfigProvider(Config.logFormat(false), ConfigProvider.fromMap(new Map([["LOG_FORMAT", blank]])))
+        assert.strictEqual(format, "json")
       }
     }))
 
@@ -178,5 +181,17 @@ describe("Config", () => {
     Effect.gen(function*() {
       const settings = yield* Effect.flatMap(read({ SQLITE_SYNCHRONOUS: "FULL" }), (result) => result)
       assert.strictEqual(settings.sqliteSynchronous, "full")
+    }))
+
+  it.effect("LOG_FORMAT is json or pretty in any case; unset, pretty when the lines go to a terminal, else JSON; else refused, named", () =>
+    Effect.gen(function*() {
+      const format = (env: Record<string, string>, terminal: boolean) =>
+        Effect.either(Effect.withConfigProvider(Config.logFormat(terminal), ConfigProvider.fromMap(new Map(Object.entries(env)))))
+      assert.deepStrictEqual(yield* format({}, true), Either.right("pretty"))
+      assert.deepStrictEqual(yield* format({}, false), Either.right("json"))
+      assert.deepStrictEqual(yield* format({ LOG_FORMAT: "JSON" }, true), Either.right("json"))
+      assert.deepStrictEqual(yield* format({ LOG_FORMAT: " Pretty " }, false), Either.right("pretty"))
+      const refused = yield* format({ LOG_FORMAT: "logfmt" }, false)
+      assert.strictEqual(Either.isLeft(refused) ? Config.describeError(refused.left) : "accepted", "LOG_FORMAT must be one of json, pretty")
     }))
 })

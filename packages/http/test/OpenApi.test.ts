@@ -123,6 +123,7 @@ layer(H.layer())("OpenAPI document and health", (it) => {
         assert.notStrictEqual(schema.additionalProperties, false, `${path}: CONTRACT §1 ignores unknown body fields`)
       }
       assert.deepStrictEqual(Object.keys(doc.paths["/health"].get.responses).sort(), ["200", "400", "500"])
+      assert.deepStrictEqual(Object.keys(doc.paths["/ready"].get.responses).sort(), ["200", "400", "500", "503"])
     }))
 
   it.effect("every /v1 operation names the permission it needs", () =>
@@ -176,11 +177,12 @@ layer(H.layer())("OpenAPI document and health", (it) => {
           "/v1/messaging/messages/{id}/cancel",
           yield* H.request("POST", `/v1/messaging/messages/${sent.json.data.id}/cancel`)
         ],
-        ["get", "/health", yield* H.request("GET", "/health", { key: null })]
+        ["get", "/health", yield* H.request("GET", "/health", { key: null })],
+        ["get", "/ready", yield* H.request("GET", "/ready", { key: null })]
       ]
       assert.deepStrictEqual(
         cases.map(([, , reply]) => reply.status),
-        [201, 201, 422, 400, 401, 403, 200, 200, 200, 400, 400, 200, 404, 200, 409, 200]
+        [201, 201, 422, 400, 401, 403, 200, 200, 200, 400, 400, 200, 404, 200, 409, 200, 200]
       )
       for (const [method, path, reply] of cases) assertDocumented(doc, method, path, reply)
 

@@ -46,6 +46,8 @@ export interface Server {
   readonly child: ChildProcess
   /** Everything it wrote so far. */
   readonly output: () => string
+  /** What it wrote to stderr so far: its log lines. */
+  readonly stderr: () => string
   /** SIGTERM, and wait for the exit. */
   readonly stop: () => Promise<number | null>
   /** SIGKILL: no finalizer runs. */
@@ -66,8 +68,12 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
     env: { ...process.env, RATE_LIMIT_PER_SECOND: "0", RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0", ...env, LOG_LEVEL: "Info", PORT: String(port) }
   })
   let output = ""
+  let stderr = ""
   child.stdout!.on("data", (chunk) => (output += chunk))
-  child.stderr!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => {
+    output += chunk
+    stderr += chunk
+  })
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   await new Promise<void>((ready, fail) => {
     const failed = (code: number | null) => fail(new Error(`serve exited ${code}: ${output}`))
@@ -87,6 +93,7 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
     key,
     child,
     output: () => output,
+    stderr: () => stderr,
     stop: () => {
       if (running()) child.kill("SIGTERM")
       return exited

@@ -1,8 +1,9 @@
 /**
  * Every storage port of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`, `Queues`) on one `Database`. Each store passes in its migration and a `Dialect`: the
- * few places where the two databases must differ, with the reason written beside each in the store.
+ * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`, `Queues`) on one `Database`, and its `Readiness`
+ * (`check`). Each store passes in its migration and a `Dialect`: the few places where the two
+ * databases must differ, with the reason written beside each in the store.
  *
  * @since 0.1.0
  */
@@ -17,6 +18,7 @@ import {
   MailStore,
   MessageStore,
   QueueDepths,
+  Readiness,
   SenderIdStore,
   SubscriptionStore
 } from "@sendline/core"
@@ -34,6 +36,7 @@ import * as IdempotencyKeys from "./IdempotencyKeys.js"
 import * as Mails from "./Mails.js"
 import * as Messages from "./Messages.js"
 import * as Queues from "./Queues.js"
+import * as Migrations from "./Migrations.js"
 import * as SenderIds from "./SenderIds.js"
 import * as Subscriptions from "./Subscriptions.js"
 
@@ -76,9 +79,43 @@ export const failingToStartAs = (what: string) =>
   })
 
 /**
- * Migrates the database behind `SqlClient` and builds every storage port on it; the batchers of
- * the hot paths live as long as the scope. Failures to start are `StoreUnavailable`, naming the
- * database but never the SQL or the URL; the driver's error is kept as its `cause`.
+ * The store `name` ("SQLite") is not ready: it cannot be reached or read, for the driver's `cause`.
+ *
+ * @since 0.1.0
+ * @category readiness
+ */
+export const unreachable = (name: string, cause: unknown): Readiness.NotReady =>
+  new Readiness.NotReady({ reason: "Unreachable", message: `The ${name} store cannot be reached or read`, cause })
+
+/**
+ * The readiness of the store `name` ("SQLite") on `sql`: its migrations table answers (the trivial
+ * query) and records every id of `Migrations.ids`; else `NotReady`, naming the store and what
+ * failed, never the SQL (the driver's error kept as its `cause`).
+ *
+ * @since 0.1.0
+ * @category readiness
+ */
+export const check = (name: string, sql: SqlClient.SqlClient): Effect.Effect<Readiness.Ready, Readiness.NotReady> =>
+  Effect.provideService(Migrations.recorded, SqlClient.SqlClient, sql).pipe(
+    Effect.mapError((cause) => unreachable(name, cause)),
+    Effect.filterOrFail(
+      (recorded) => Migrations.ids.every((id) => recorded.includes(id)),
+      (recorded) => {
+        const missing = Migrations.ids.filter((id) => !recorded.includes(id)).length
+        return new Readiness.NotReady({
+          reason: "MigrationsBehind",
+          message: `The ${name} database lacks ${missing} of the ${Migrations.ids.length} migrations this version needs`
+        })
+      }
+    ),
+    Effect.map((recorded) => ({ migration: recorded.at(-1)! }))
+  )
+
+/**
+ * Migrates the database behind `SqlClient` and builds every storage port on it, with `check` as
+ * its `Readiness`; the batchers of the hot paths live as long as the scope. Failures to start are
+ * `StoreUnavailable`, naming the database but never the SQL or the URL; the driver's error is
+ * kept as its `cause`.
  *
  * @since 0.1.0
  * @category constructors
@@ -112,7 +149,8 @@ export const make = (
       Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
       Context.add(MailStore.MailStore, stores.mails),
       Context.add(BrandStore.BrandStore, stores.brands),
-      Context.add(QueueDepths.QueueDepths, stores.queues)
+      Context.add(QueueDepths.QueueDepths, stores.queues),
+      Context.add(Readiness.Readiness, Readiness.Readiness.of({ check: check(options.name, sql) }))
     )
   }).pipe(
     Effect.catchTags({

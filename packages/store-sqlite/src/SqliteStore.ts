@@ -6,11 +6,12 @@
  * @since 0.1.0
  */
 import type { Errors, Stores } from "@sendline/core"
+import { Readiness } from "@sendline/core"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
-import type { ConfigError, Context, Scope } from "effect"
-import { Config, Effect, Layer, Option } from "effect"
+import type { ConfigError, Scope } from "effect"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 
 /** Timestamps are INTEGER (SQLite's is 64-bit), tables STRICT (a column holds only its type). */
@@ -224,20 +225,44 @@ export const layerWith = (options: Options): Layer.Layer<Stores.Stores, Errors.S
  */
 export const layer = layerWith({})
 
+/** Whether `filename` names a file, not an in-memory or temporary database. */
+const isFile = (filename: string) => filename !== ":memory:" && filename !== ""
+
 /**
  * Creates the database file readable and writable by its owner only, if it does not exist yet (it
  * holds message bodies and phone numbers); SQLite gives its `-wal` and `-shm` files the same mode.
  * An existing file keeps its mode; a file that cannot be created is left for SQLite to report.
  */
 const createPrivately = (filename: string) =>
-  filename === ":memory:" || filename === ""
+  !isFile(filename)
     ? Effect.void
     : Effect.ignore(Effect.try(() => fs.closeSync(fs.openSync(filename, "a", 0o600))))
 
 /**
+ * The readiness of the database file `filename`, read on a connection of its own, read-only and
+ * closed after: the store's connection keeps answering from its cache and its open file whatever
+ * becomes of the path (removed, replaced, unreadable), so only a new one finds out. A file that
+ * cannot be opened is `Unreachable` like a failed query.
+ */
+const fileReadiness = (filename: string): Context.Tag.Service<Readiness.Readiness> =>
+  Readiness.Readiness.of({
+    check: Effect.scoped(
+      Effect.flatMap(
+        Layer.build(SqliteClient.layer({ filename, readonly: true, disableWAL: true })).pipe(
+          Effect.orDie,
+          // better-sqlite3 throws when it cannot open the file
+          Effect.catchAllDefect((cause) => Effect.fail(SqlStore.unreachable("SQLite", cause)))
+        ),
+        (client) => SqlStore.check("SQLite", Context.get(client, SqlClient.SqlClient))
+      )
+    )
+  })
+
+/**
  * Every storage port on a SQLite database file of their own (`:memory:` for tests), created
- * readable by its owner only. A file that cannot be opened (no such directory, not a database, no
- * permission) fails with `StoreUnavailable` naming it and the driver's reason.
+ * readable by its owner only; their `Readiness` opens the file anew each time. A file that cannot
+ * be opened (no such directory, not a database, no permission) fails with `StoreUnavailable`
+ * naming it and the driver's reason.
  *
  * @since 0.1.0
  * @category layers
@@ -249,6 +274,8 @@ export const layerSqlite = (
     layerWith(options),
     SqliteClient.layer({ filename: options.filename }).pipe(Layer.provide(Layer.effectDiscard(createPrivately(options.filename))))
   ).pipe(
+    // a `:memory:` database is the connection's own: its readiness is the store's, on it
+    isFile(options.filename) ? Layer.map(Context.add(Readiness.Readiness, fileReadiness(options.filename))) : (layer) => layer,
     SqlStore.failingToStartAs(`Cannot open SQLite at ${options.filename}`)
   )
 

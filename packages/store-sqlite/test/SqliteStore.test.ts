@@ -1,5 +1,5 @@
 import type { Account, Message } from "@sendline/core"
-import { AccountStore, Errors, MessageStore, SenderId, SenderIdStore } from "@sendline/core"
+import { AccountStore, Errors, MessageStore, Readiness, SenderId, SenderIdStore } from "@sendline/core"
 import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -9,7 +9,7 @@ import { Accounts, Migrations, Rows, SenderIds } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Cause, Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
@@ -130,6 +130,31 @@ describe("SqliteStore", () => {
         assert.match((error as Errors.StoreUnavailable).message, reason)
       }
     }))
+
+  it.effect("a file store is ready while its file is its database: not once the file is gone or another, ready again once it is back", () =>
+    Effect.gen(function*() {
+      const filename = temporaryDatabase("ready")
+      const stores = yield* Layer.build(SqliteStore.layerSqlite({ filename }))
+      const readiness = Context.get(stores, Readiness.Readiness)
+      assert.deepStrictEqual(yield* readiness.check, { migration: Migrations.ids.at(-1)! })
+      // the store's connection holds its files open: moved aside, they are still its own
+      const files = ["", "-wal", "-shm"].map((suffix) => filename + suffix).filter((file) => existsSync(file))
+      const aside = (done: boolean) => {
+        for (const file of files) done ? renameSync(`${file}.aside`, file) : renameSync(file, `${file}.aside`)
+      }
+      aside(false)
+      const gone = yield* Effect.flip(readiness.check)
+      writeFileSync(filename, "this is a text file, not a SQLite database, and long enough to have a header".repeat(10))
+      const another = yield* Effect.flip(readiness.check)
+      aside(true)
+      for (const error of [gone, another]) {
+        assert.deepStrictEqual([error.reason, error.message], ["Unreachable", "The SQLite store cannot be reached or read"])
+      }
+      assert.deepStrictEqual(yield* readiness.check, { migration: Migrations.ids.at(-1)! })
+      // an in-memory database is the connection's own: its readiness asks that connection
+      const memory = yield* Layer.build(SqliteStore.layerSqlite({ filename: ":memory:" }))
+      assert.deepStrictEqual(yield* Context.get(memory, Readiness.Readiness).check, { migration: Migrations.ids.at(-1)! })
+    }).pipe(Effect.scoped))
 
   it.effect("a database file it creates is readable by its owner only, and so are its -wal and -shm", () =>
     Effect.gen(function*() {

@@ -3,7 +3,8 @@
  * `Auth`, guarded by the client address's failed-authentication limit (`AuthFailures`), the rate
  * limits, then the permission the endpoint needs (`RequiredPermission`),
  * so that a key without it is refused before its body is read (core checks the permission again:
- * it is the rule). `CheckBody`: the body, read and checked only now (`RequestBody.read`).
+ * it is the rule); the key's account is named in the request log (`RequestLog`). `CheckBody`: the
+ * body, read and checked only now (`RequestBody.read`).
  *
  * @since 0.1.0
  */
@@ -16,6 +17,7 @@ import { RateLimiter } from "./RateLimiter.js"
 import { Authentication, CheckBody, RequiredPermission } from "./Pipeline.js"
 import * as RawHeaders from "./RawHeaders.js"
 import * as RequestBody from "./RequestBody.js"
+import * as RequestLog from "./RequestLog.js"
 
 const routeKey = (method: string, path: string) => `${method} ${path}`
 
@@ -49,6 +51,7 @@ export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter |
               ? new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
               : auth.authenticate(request.headers.authorization)
           )
+          yield* RequestLog.noteAccount(principal.accountId)
           yield* limiter.take(principal.keyId, principal.accountId)
           const { route } = yield* HttpRouter.RouteContext
           const permission = permissions.get(routeKey(route.method, route.path))

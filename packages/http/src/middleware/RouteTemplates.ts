@@ -1,7 +1,7 @@
 /**
  * The route a request is for, as its template (`/v1/messaging/messages/:id`), never its raw path,
  * whose ids would make every message a series of its own: what request metrics and spans are
- * labelled by. Found as the server's router finds it: the same router (`find-my-way-ts`, as
+ * labelled by, and what the request log names a request by. Found as the server's router finds it: the same router (`find-my-way-ts`, as
  * `@effect/platform` re-exports it), with the same settings, on every endpoint of `Api` and the
  * two routes served beside it (the OpenAPI document and the docs page).
  *
@@ -20,9 +20,6 @@ import * as Docs from "../server/Docs.js"
  */
 export const routerConfig = { caseSensitive: true, ignoreDuplicateSlashes: false } as const
 
-/** The path of the OpenAPI document. @since 0.1.0 @category constants */
-export const openApiPath = "/v1/openapi.json"
-
 /** What a request that no route takes is labelled with. @since 0.1.0 @category constants */
 export const unmatched = "unmatched"
 
@@ -31,7 +28,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly template:
   ...Object.values(Api.groups).flatMap((group) =>
     Object.values(group.endpoints).map((endpoint) => ({ method: endpoint.method, template: endpoint.path }))
   ),
-  { method: "GET", template: openApiPath },
+  { method: "GET", template: Docs.openApiPath },
   { method: "GET", template: Docs.path }
 ]
 
@@ -58,3 +55,9 @@ export const make = <A>(
     return other
   }
 }
+
+/** The template of the route that answers `method` on `url`; undefined when none does. @since 0.1.0 @category models */
+export type Find = (method: string, url: string) => string | undefined
+
+/** Finds the template of the route that answers a request, as the router would. @since 0.1.0 @category constructors */
+export const find = (): Find => make<string | undefined>((_, template) => template, () => undefined)

@@ -322,3 +322,6 @@ const problems = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
 
 /** `LOG_LEVEL`: read in `Logging`, which the executable loads before anything else. @since 0.1.0 @category config */
 export const logLevel: Config.Config<LogLevel.LogLevel> = Logging.logLevel
+
+/** `LOG_FORMAT`: read in `Logging`, as `LOG_LEVEL` is. @since 0.1.0 @category config */
+export const logFormat = Logging.logFormat

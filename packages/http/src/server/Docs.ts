@@ -13,6 +13,9 @@ import { gzipSync } from "node:zlib"
 /** The page's path. @since 0.1.0 @category constants */
 export const path = "/docs"
 
+/** The path of the OpenAPI document the page shows. @since 0.1.0 @category constants */
+export const openApiPath = "/v1/openapi.json"
+
 interface Prepared {
   readonly etag: string
   readonly gzip: Uint8Array

@@ -1,6 +1,6 @@
 /**
- * The `sendline` executable's logging: at `LOG_LEVEL`, to stderr, so that stdout carries only what
- * commands print. It imports nothing but `effect`: the executable provides it before it knows the
+ * The `sendline` executable's logging: at `LOG_LEVEL`, in `LOG_FORMAT`, to stderr, so that stdout
+ * carries only what commands print. It imports nothing but `effect`: the executable provides it before it knows the
  * command, so whatever it imports `sendline --help` loads too (keep the settings it reads here, not
  * in `Config`, which loads the core, the stores and the mailer).
  *
@@ -40,17 +40,46 @@ export const logLevel: Config.Config<LogLevel.LogLevel> = Config.string("LOG_LEV
   Config.withDefault(LogLevel.Info)
 )
 
+/** How log lines are written. @since 0.1.0 @category models */
+export type LogFormat = "json" | "pretty"
+
+const formats = new Map<string, LogFormat>([["json", "json"], ["pretty", "pretty"]])
+
 /**
- * Logs at `LOG_LEVEL` to stderr, in Effect's pretty format (colours on a terminal); fails with the
- * `ConfigError` of a `LOG_LEVEL` it does not know.
+ * `LOG_FORMAT`, any case: `json` (one JSON object a line) or `pretty`; unset or blank, pretty when
+ * the lines go to a terminal (`terminal`), else JSON.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const logFormat = (terminal: boolean): Config.Config<LogFormat> =>
+  Config.string("LOG_FORMAT").pipe(
+    Config.mapOrFail((text) => {
+      const name = text.trim().toLowerCase()
+      if (name === "") return Either.left(ConfigError.MissingData([], "LOG_FORMAT is empty"))
+      const format = formats.get(name)
+      return format === undefined
+        ? Either.left(ConfigError.InvalidData([], `LOG_FORMAT must be one of ${[...formats.keys()].join(", ")}`))
+        : Either.right(format)
+    }),
+    Config.withDefault<LogFormat>(terminal ? "pretty" : "json")
+  )
+
+/** Effect's logger of `format`, writing to stderr: JSON lines, or pretty lines coloured on a terminal. */
+const loggerOf = (format: LogFormat, terminal: boolean) =>
+  format === "json"
+    ? Logger.withConsoleError(Logger.jsonLogger)
+    : Logger.prettyLogger({ stderr: true, colors: terminal })
+
+/**
+ * Logs at `LOG_LEVEL` in `LOG_FORMAT` to stderr; fails with the `ConfigError` of a value it does not
+ * know.
  *
  * @since 0.1.0
  * @category layers
  */
-export const layer: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(
-  Effect.map(logLevel, (level) =>
-    Layer.merge(
-      Logger.minimumLogLevel(level),
-      Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true, colors: "auto" }))
-    ))
-)
+export const layer: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(Effect.suspend(() => {
+  const terminal = process.stderr.isTTY === true
+  return Effect.map(Effect.all([logLevel, logFormat(terminal)]), ([level, format]) =>
+    Layer.merge(Logger.minimumLogLevel(level), Logger.replace(Logger.defaultLogger, loggerOf(format, terminal))))
+}))

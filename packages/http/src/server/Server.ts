@@ -6,7 +6,19 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import type { Auth, Brands, EventLog, Idempotency, Ids, Messaging, OperatorReview, QueueDepths, SenderIds, Webhooks } from "@sendline/core"
+import type {
+  Auth,
+  Brands,
+  EventLog,
+  Idempotency,
+  Ids,
+  Messaging,
+  OperatorReview,
+  QueueDepths,
+  Readiness,
+  SenderIds,
+  Webhooks
+} from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
@@ -41,6 +53,7 @@ export type Requirements =
   | EventLog.EventLog
   | Ids.IdGenerator
   | QueueDepths.QueueDepths
+  | Readiness.Readiness
 
 /** How the API is served. @since 0.1.0 @category models */
 export interface Options {
@@ -68,7 +81,7 @@ export interface Options {
 export const layerApi = (options: Options) =>
   Layer.mergeAll(
     Middleware.layer,
-    HttpApiBuilder.middlewareOpenApi({ path: RouteTemplates.openApiPath }),
+    HttpApiBuilder.middlewareOpenApi({ path: Docs.openApiPath }),
     HttpApiScalar.layer({ path: Docs.path })
   ).pipe(
     Layer.provideMerge(

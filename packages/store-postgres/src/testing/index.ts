@@ -18,3 +18,11 @@ export * as TestDatabase from "./TestDatabase.js"
  * @since 0.1.0
  */
 export * as FreezingProxy from "./FreezingProxy.js"
+
+/**
+ * A PostgreSQL server of a test's own (a cluster in a temporary directory), which the test may
+ * stop and start again.
+ *
+ * @since 0.1.0
+ */
+export * as PrivateServer from "./PrivateServer.js"
