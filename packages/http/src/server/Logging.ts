@@ -8,6 +8,19 @@
  */
 import { Config, ConfigError, Effect, Either, Layer, Logger, LogLevel } from "effect"
 
+/** The variable `name`, any case, as one of `choices`; blank is unset (so that a default applies). */
+const oneOf = <A>(name: string, choices: ReadonlyMap<string, A>): Config.Config<A> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const key = text.trim().toLowerCase()
+      if (key === "") return Either.left(ConfigError.MissingData([], `${name} is empty`))
+      const choice = choices.get(key)
+      return choice === undefined
+        ? Either.left(ConfigError.InvalidData([], `${name} must be one of ${[...choices.keys()].join(", ")}`))
+        : Either.right(choice)
+    })
+  )
+
 const levels = new Map<string, LogLevel.LogLevel>([
   ["all", LogLevel.All],
   ["trace", LogLevel.Trace],
@@ -27,18 +40,7 @@ const levels = new Map<string, LogLevel.LogLevel>([
  * @since 0.1.0
  * @category config
  */
-export const logLevel: Config.Config<LogLevel.LogLevel> = Config.string("LOG_LEVEL").pipe(
-  Config.mapOrFail((text) => {
-    const name = text.trim().toLowerCase()
-    // blank is unset, so that the default applies
-    if (name === "") return Either.left(ConfigError.MissingData([], "LOG_LEVEL is empty"))
-    const level = levels.get(name)
-    return level === undefined
-      ? Either.left(ConfigError.InvalidData([], `LOG_LEVEL must be one of ${[...levels.keys()].join(", ")}`))
-      : Either.right(level)
-  }),
-  Config.withDefault(LogLevel.Info)
-)
+export const logLevel: Config.Config<LogLevel.LogLevel> = oneOf("LOG_LEVEL", levels).pipe(Config.withDefault(LogLevel.Info))
 
 /** How log lines are written. @since 0.1.0 @category models */
 export type LogFormat = "json" | "pretty"
@@ -53,17 +55,7 @@ const formats = new Map<string, LogFormat>([["json", "json"], ["pretty", "pretty
  * @category config
  */
 export const logFormat = (terminal: boolean): Config.Config<LogFormat> =>
-  Config.string("LOG_FORMAT").pipe(
-    Config.mapOrFail((text) => {
-      const name = text.trim().toLowerCase()
-      if (name === "") return Either.left(ConfigError.MissingData([], "LOG_FORMAT is empty"))
-      const format = formats.get(name)
-      return format === undefined
-        ? Either.left(ConfigError.InvalidData([], `LOG_FORMAT must be one of ${[...formats.keys()].join(", ")}`))
-        : Either.right(format)
-    }),
-    Config.withDefault<LogFormat>(terminal ? "pretty" : "json")
-  )
+  oneOf("LOG_FORMAT", formats).pipe(Config.withDefault<LogFormat>(terminal ? "pretty" : "json"))
 
 /** Effect's logger of `format`, writing to stderr: JSON lines, or pretty lines coloured on a terminal. */
 const loggerOf = (format: LogFormat, terminal: boolean) =>
