@@ -126,6 +126,35 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       assert.deepStrictEqual(Object.keys(doc.paths["/ready"].get.responses).sort(), ["200", "400", "500", "503"])
     }))
 
+  it.effect("every path {id} is documented with its resource's id pattern", () =>
+    Effect.gen(function*() {
+      const doc = yield* fetchDocument
+      const prefixes: Record<string, string> = {}
+      for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+        for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
+          for (const parameter of operation.parameters ?? []) {
+            if (parameter.in !== "path") continue
+            prefixes[`${method} ${path}`] = /^\^([a-z]+)_\[0-9a-hjkmnp-tv-z\]\{26\}\$$/.exec(parameter.schema.pattern)?.[1] ??
+              `no id pattern: ${JSON.stringify(parameter.schema)}`
+          }
+        }
+      }
+      const resource = (path: string) => path.split("/")[path.startsWith("/v1/messaging/") ? 3 : 2]
+      const expected: Record<string, string> = {
+        messages: "msg",
+        brands: "brand",
+        "brand-relationships": "rel",
+        sids: "sid",
+        "operator-registrations": "opreg",
+        webhooks: "wh",
+        events: "evt"
+      }
+      assert.strictEqual(Object.keys(prefixes).length, 21)
+      for (const [operation, prefix] of Object.entries(prefixes)) {
+        assert.strictEqual(prefix, expected[resource(operation.split(" ")[1]!)!], operation)
+      }
+    }))
+
   it.effect("every /v1 operation names the permission it needs", () =>
     Effect.gen(function*() {
       const doc = yield* fetchDocument

@@ -6,13 +6,13 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { BrandJson } from "@sendline/core"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as BrandRelationshipsJson from "./BrandRelationshipsJson.js"
 
-const RelationshipId = Schema.Struct({ id: Schema.String })
+const RelationshipId = Fields.PathId("rel", "brand relationship")
 
 /** The brand relationships group. @since 0.1.0 @category groups */
 export class BrandRelationshipsApi extends v1(

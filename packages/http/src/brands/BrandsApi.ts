@@ -5,13 +5,13 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { BrandJson } from "@sendline/core"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as BrandsJson from "./BrandsJson.js"
 
-const BrandId = Schema.Struct({ id: Schema.String })
+const BrandId = Fields.PathId("brand", "brand")
 
 /** The brands group. @since 0.1.0 @category groups */
 export class BrandsApi extends v1(

@@ -6,13 +6,13 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as EventsJson from "./EventsJson.js"
 
-const EventId = Schema.Struct({ id: Schema.String })
+const EventId = Fields.PathId("evt", "event")
 
 /** The events group. @since 0.1.0 @category groups */
 export class EventsApi extends v1(

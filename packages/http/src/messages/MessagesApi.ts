@@ -7,10 +7,10 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { MessageJson } from "@sendline/core"
 import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as MessagesJson from "./MessagesJson.js"
-import * as Fields from "../envelope/Fields.js"
 
 const MessageId = Fields.PathId("msg", "message")
 

@@ -6,12 +6,12 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { SenderIdJson } from "@sendline/core"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as OperatorRegistrationsJson from "./OperatorRegistrationsJson.js"
 
-const RegistrationId = Schema.Struct({ id: Schema.String })
+const RegistrationId = Fields.PathId("opreg", "operator registration")
 
 /** The operator registrations group. @since 0.1.0 @category groups */
 export class OperatorRegistrationsApi extends v1(

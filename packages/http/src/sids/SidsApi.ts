@@ -6,13 +6,13 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { SenderIdJson } from "@sendline/core"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as SidsJson from "./SidsJson.js"
 
-const SidId = Schema.Struct({ id: Schema.String })
+const SidId = Fields.PathId("sid", "Sender ID record")
 
 /** The Sender IDs group. @since 0.1.0 @category groups */
 export class SidsApi extends v1(

@@ -6,14 +6,14 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
+import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as DeliveriesJson from "./DeliveriesJson.js"
 import * as WebhooksJson from "./WebhooksJson.js"
 
-const WebhookId = Schema.Struct({ id: Schema.String })
+const WebhookId = Fields.PathId("wh", "webhook subscription")
 
 /** The webhooks group. @since 0.1.0 @category groups */
 export class WebhooksApi extends v1(
