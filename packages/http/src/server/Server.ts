@@ -1,6 +1,6 @@
 /**
  * Assembles the `/v1` server: the API's handlers, its middleware, the OpenAPI document, the docs
- * page (`GET /docs`, Scalar, served inline) and a Node HTTP listener.
+ * page (`GET /docs`, Scalar, served inline and offline: `Docs.scalar`) and a Node HTTP listener.
  *
  * @since 0.1.0
  */
@@ -82,7 +82,7 @@ export const layerApi = (options: Options) =>
   Layer.mergeAll(
     Middleware.layer,
     HttpApiBuilder.middlewareOpenApi({ path: Docs.openApiPath }),
-    HttpApiScalar.layer({ path: Docs.path })
+    HttpApiScalar.layer({ path: Docs.path, scalar: Docs.scalar })
   ).pipe(
     Layer.provideMerge(
       HttpApiBuilder.api(Api).pipe(
