@@ -141,6 +141,15 @@ layer(H.layer())("a refused request's body is not read", (it) => {
       assertCut(streamed, 413)
     }))
 
+  it.effect("an endless upload with a valid key is read up to 16 × 64 KiB, then its connection is cut unanswered", () =>
+    Effect.gen(function*() {
+      const { main, url } = yield* H.Harness
+      const streamed = yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${main.key}` }))
+      assert.strictEqual(streamed.answer, "")
+      assert.isAtMost(streamed.endedAfterMillis, 2_000, "the connection was cut")
+      assert.isAtLeast(streamed.sent, 16 * 64 * 1024, `the client sent ${streamed.sent} bytes`)
+    }))
+
   it.effect("Expect: 100-continue with an unknown key: 401 at once, no 100 Continue, the connection closed", () =>
     Effect.gen(function*() {
       const { url } = yield* H.Harness

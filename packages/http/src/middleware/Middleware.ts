@@ -68,11 +68,10 @@ export const layer = HttpApiBuilder.middleware(
               }),
               gone
             ] as const)
-          return Effect.locally(
-            Effect.map(logged(request, find, answer), ([response]) => response),
-            RequestContext.current,
-            { requestId }
-          ).pipe(Effect.annotateLogs("request_id", requestId))
+          return Effect.zipRight(
+            RequestContext.enter(requestId),
+            Effect.map(logged(request, find, answer), ([response]) => response)
+          )
         }))
   })
 )

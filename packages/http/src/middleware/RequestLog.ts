@@ -78,6 +78,7 @@ export const make = Effect.map(FiberRef.get(FiberRef.currentMinimumLogLevel), (l
           Effect.flatMap(Clock.currentTimeNanos, (end) => line(request, find, answered, millisBetween(start, end), seen))))
       : Effect.tap(answer, (answered) =>
         answered[0].status >= 500 && !answered[1] ? line(request, find, answered, undefined, seen) : Effect.void)
-    return Effect.locally(logged, learnt, seen)
+    // set, not scoped: the request's fiber ends with it (see `RequestContext.enter`)
+    return Effect.zipRight(FiberRef.set(learnt, seen), logged)
   }
 })
