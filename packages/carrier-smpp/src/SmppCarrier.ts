@@ -341,6 +341,9 @@ export const make = (options: Options): Effect.Effect<{
       })
       session.on("pdu", (pdu: smpp.Pdu) => onRequest(live, pdu))
       session.on(account.tls ? "secureConnect" : "connect", () => {
+        // Each PDU is a small write that waits for its answer: Nagle's algorithm would hold it back
+        // for the peer's delayed acknowledgement (tens of milliseconds a round trip).
+        session.socket.setNoDelay(true)
         session.bind_transceiver({
           system_id: account.systemId,
           password: Redacted.value(account.password),

@@ -75,6 +75,8 @@ export interface Options {
   readonly answer?: (submit: Submit) => Answer
   /** The receipt for each accepted submit, sent just after its answer (default: `DELIVRD`). */
   readonly receipt?: (submit: Submit, messageId: string) => ReceiptPlan | undefined
+  /** Real time before an accepting answer, as a remote SMSC's round trip (default 0: at once). */
+  readonly answerDelayMillis?: number
 }
 
 /** One bind attempt. @since 0.1.0 @category models */
@@ -177,7 +179,8 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
           const plan = receipt(submit, messageId)
           if (plan !== undefined) deliverReceipt(session, messageId, plan, submit.destinationAddr)
         }
-        if (decided === "accept") accept()
+        const delay = options.answerDelayMillis ?? 0
+        if (decided === "accept") delay > 0 ? setTimeout(accept, delay) : accept()
         else if (decided === "hold") heldAnswers.push(accept)
         else if (decided === "drop") session.destroy()
         else session.send(pdu.response({ command_status: decided.status }))
@@ -186,6 +189,7 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
 
       const server = smpp.createServer({}, (session) => {
         let systemId: string | undefined
+        session.socket.setNoDelay(true)
         session.on("error", () => {})
         session.on("close", () => {
           bound.delete(session)
