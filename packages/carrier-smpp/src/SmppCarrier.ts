@@ -37,6 +37,8 @@ import {
   Runtime,
   Schema
 } from "effect"
+import { isIP } from "node:net"
+import type { ConnectionOptions } from "node:tls"
 import smpp from "smpp"
 import * as Receipts from "./Receipts.js"
 import * as SmppUrl from "./SmppUrl.js"
@@ -60,6 +62,8 @@ export interface Options {
   readonly receiptCapacity?: number | undefined
   /** How long an accepted reference is remembered, so that a resubmission is answered `duplicate` (default 10 minutes). */
   readonly retain?: Duration.DurationInput | undefined
+  /** For `smpps://`: Node's TLS options over the defaults (a private CA's `ca`, a client certificate…). */
+  readonly tls?: ConnectionOptions | undefined
 }
 
 /** The defaults of the timings. @since 0.1.0 @category constants */
@@ -324,7 +328,14 @@ export const make = (options: Options): Effect.Effect<{
         settled = true
         resume(result)
       }
-      const session = smpp.connect({ host: account.host, port: account.port, tls: account.tls, servername: account.host })
+      const session = smpp.connect({
+        // TLS checks the SMSC's certificate against its host name (SNI takes names only)
+        ...(account.tls && isIP(account.host) === 0 ? { servername: account.host } : {}),
+        ...(account.tls ? options.tls : {}),
+        host: account.host,
+        port: account.port,
+        tls: account.tls
+      })
       const live: Live = {
         session,
         outstanding: new Map(),
@@ -508,7 +519,7 @@ export const make = (options: Options): Effect.Effect<{
     /** Submits one part, retrying transient answers; its carrier id, or why the message stops here. */
     const submitPart = (message: Carrier.Outbound, sm: Submits.SubmitSm, track: Tracking, part: number) =>
       Effect.gen(function*() {
-        let last = "the SMSC was not bound"
+        let last = "the session was closing"
         let throttled = false
         for (let attempt = 1; attempt <= attempts; attempt++) {
           const live = yield* session
@@ -541,6 +552,7 @@ export const make = (options: Options): Effect.Effect<{
               continue
             }
             case "unsent":
+              last = "the session was closing"
               continue
             case "lost":
               return yield* unavailable(
@@ -556,7 +568,7 @@ export const make = (options: Options): Effect.Effect<{
               return yield* unavailable("timeout", `In doubt: no answer from ${where} within ${Duration.format(responseTimeout)}.`)
           }
         }
-        return yield* unavailable(throttled ? "throttled" : "unavailable", `${where} answered ${last} ${attempts} times.`)
+        return yield* unavailable(throttled ? "throttled" : "unavailable", `Not taken by ${where} in ${attempts} tries (the last: ${last}).`)
       })
 
     const submit = (message: Carrier.Outbound) =>

@@ -1,7 +1,11 @@
-import { assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import type { Carrier } from "@sendline/core"
 import { Segments } from "@sendline/core"
 import { Cause, Effect, Either, Exit, Fiber, Option, Redacted, TestClock } from "effect"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import smpp from "smpp"
 import * as SmppCarrier from "../src/SmppCarrier.js"
 import * as SmppUrl from "../src/SmppUrl.js"
@@ -136,6 +140,35 @@ describe("SmppCarrier: the session", () => {
       assert.strictEqual(smsc.binds.length, 3)
       const receipt = yield* carrier.submit(outbound("after the rebind"))
       assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0))
+    }))
+})
+
+describe("SmppCarrier: smpps://", () => {
+  // a self-signed certificate for 127.0.0.1, made for this run
+  const dir = mkdtempSync(join(tmpdir(), "sendline-smpps-"))
+  execFileSync("openssl", [
+    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")
+  ], { stdio: "ignore" })
+  const tls = { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") }
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it.scoped("binds and submits over TLS, the SMSC's certificate checked against the CA given", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ tls })
+      const { carrier, view } = yield* SmppCarrier.make({ url: Redacted.make(smsc.url()), tls: { ca: tls.cert } })
+      assert.strictEqual(view.location, `smpps://sendline@127.0.0.1:${smsc.port}`)
+      const receipt = yield* carrier.submit(outbound("over TLS"))
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0))
+      assert.strictEqual(smsc.submits[0]!.shortMessage.toString("latin1"), "over TLS")
+    }))
+
+  it.scoped("a certificate no CA vouches for is refused: the SMSC is unreachable, never bound", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ tls })
+      const { view } = yield* SmppCarrier.make({ url: Redacted.make(smsc.url()) })
+      assert.strictEqual(yield* view.state, "unreachable")
+      assert.deepStrictEqual(smsc.binds, [])
     }))
 })
 

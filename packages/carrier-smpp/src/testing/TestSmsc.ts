@@ -77,6 +77,8 @@ export interface Options {
   readonly receipt?: (submit: Submit, messageId: string) => ReceiptPlan | undefined
   /** Real time before an accepting answer, as a remote SMSC's round trip (default 0: at once). */
   readonly answerDelayMillis?: number
+  /** TLS from the first byte with this key and certificate (PEM): `url` then says `smpps://`. */
+  readonly tls?: { readonly key: string; readonly cert: string }
 }
 
 /** One bind attempt. @since 0.1.0 @category models */
@@ -89,7 +91,7 @@ export interface Bind {
 /** A running SMSC. @since 0.1.0 @category models */
 export interface Smsc {
   readonly port: number
-  /** `smpp://sendline:secret@127.0.0.1:<port>` with `query` appended. */
+  /** `smpp://sendline:secret@127.0.0.1:<port>` (`smpps://` with TLS) with `query` appended. */
   readonly url: (query?: string) => string
   readonly binds: ReadonlyArray<Bind>
   readonly submits: ReadonlyArray<Submit>
@@ -187,7 +189,7 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         notify()
       }
 
-      const server = smpp.createServer({}, (session) => {
+      const server = smpp.createServer(options.tls === undefined ? {} : { ...options.tls }, (session) => {
         let systemId: string | undefined
         session.socket.setNoDelay(true)
         session.on("error", () => {})
@@ -229,7 +231,7 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         get port() {
           return (server.address() as AddressInfo).port
         },
-        url: (query) => `smpp://sendline:secret@127.0.0.1:${(server.address() as AddressInfo).port}${query === undefined ? "" : `?${query}`}`,
+        url: (query) => `${options.tls === undefined ? "smpp" : "smpps"}://sendline:secret@127.0.0.1:${(server.address() as AddressInfo).port}${query === undefined ? "" : `?${query}`}`,
         binds,
         submits,
         messageIds,
