@@ -1,7 +1,7 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import type { Carrier } from "@sendline/core"
 import { Segments } from "@sendline/core"
-import { Cause, Effect, Either, Exit, Fiber, Option, Redacted, TestClock } from "effect"
+import { Cause, Effect, Either, Exit, Fiber, Logger, Option, Redacted, TestClock } from "effect"
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -27,6 +27,12 @@ const outbound = (body: string, over: Partial<Carrier.Outbound> = {}): Carrier.O
 /** The carrier bound to `smsc`, for the test's scope. */
 const carrierOn = (smsc: TestSmsc.Smsc, query?: string, options: Partial<SmppCarrier.Options> = {}) =>
   SmppCarrier.make({ url: Redacted.make(smsc.url(query)), ...options })
+
+/** The lines logged while `effect` runs (its forks too), in `lines`. */
+const capturingLogs = (lines: Array<string>) =>
+  Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => {
+    lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+  }))
 
 /** Waits, in real time, until `condition` holds: for what the carrier does on events of its own. */
 const eventually = (condition: Effect.Effect<boolean>): Effect.Effect<void> =>
@@ -97,18 +103,24 @@ describe("SmppCarrier: the session", () => {
   it.live("an SMSC that cannot be reached does not stop the start; the carrier binds once it listens", () =>
     Effect.scoped(Effect.gen(function*() {
       const port = yield* Effect.scoped(Effect.map(TestSmsc.start(), (smsc) => smsc.port))
+      const lines: Array<string> = []
       const { carrier, view } = yield* SmppCarrier.make({
         url: Redacted.make(`smpp://sendline:secret@127.0.0.1:${port}`),
         responseTimeout: "300 millis",
         reconnectMin: "20 millis",
         reconnectMax: "50 millis"
-      })
+      }).pipe(Effect.provide(capturingLogs(lines)))
       assert.strictEqual(yield* view.state, "unreachable")
       const refused = yield* Effect.either(carrier.submit(outbound("Hello")))
       assert.isTrue(Either.isLeft(refused) && refused.left._tag === "CarrierUnavailable", "not bound: left to the lease")
       const smsc = yield* TestSmsc.start({ port })
       yield* smsc.until(() => smsc.boundSessions() === 1)
       yield* eventually(Effect.map(view.state, (state) => state === "bound"))
+      // several tries failed meanwhile: one line for the state each entered
+      assert.deepStrictEqual(lines, [
+        `WARN SMPP: cannot reach smpp://sendline@127.0.0.1:${port} (ECONNREFUSED); trying again, less often while it fails`,
+        `INFO SMPP: bound to smpp://sendline@127.0.0.1:${port} as a transceiver (window 10)`
+      ])
     })))
 
   it.scoped("sends enquire_link after each quiet interval of the Clock", () =>
@@ -429,7 +441,8 @@ describe("SmppCarrier: submits in doubt", () => {
   it.scoped("the SMSC dropping the connection with submits in the window: each in doubt, left to the lease, none lost", () =>
     Effect.gen(function*() {
       const smsc = yield* TestSmsc.start({ answer: () => "hold" })
-      const { carrier, view } = yield* carrierOn(smsc, "window=10")
+      const lines: Array<string> = []
+      const { carrier, view } = yield* carrierOn(smsc, "window=10").pipe(Effect.provide(capturingLogs(lines)))
       const messages = [1, 2, 3].map((i) => outbound(`in the window ${i}`))
       const fibers = yield* Effect.forEach(messages, (m) => Effect.fork(Effect.either(carrier.submit(m))))
       yield* smsc.until(() => smsc.held() === 3)
@@ -442,6 +455,12 @@ describe("SmppCarrier: submits in doubt", () => {
         assert.match(error?.message ?? "", /^In doubt: the session with .* was lost before the SMSC answered/)
       }
       assert.strictEqual(yield* view.inDoubt, 3)
+      assert.deepStrictEqual(lines.filter((line) => line.includes("lost")), [
+        `WARN SMPP: the session with smpp://sendline@127.0.0.1:${smsc.port} was lost (the SMSC closed the connection); ` +
+        `3 submits in doubt (${messages.map((m) => m.reference).join(", ")}): each message stays queued and is submitted ` +
+        "again after its lease, at least once; 3 in doubt since start; binding again"
+      ])
+      assert.isFalse(lines.some((line) => line.includes("secret")), "the password is in no line")
       // the Dispatcher submits them again after their lease, once the carrier is bound again
       smsc.setAnswer(() => "accept")
       yield* TestClock.adjust("1 second")
