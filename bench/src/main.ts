@@ -1,13 +1,14 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `oplist`, `webhooks`, `cli`).
+ * `lifecycle`, `oplist`, `webhooks`, `smpp`, `cli`).
  */
 import { runCliBench } from "./cli.js"
 import { runLifecycleBench } from "./lifecycle.js"
 import { runOperatorListBench } from "./oplist.js"
 import { runSegmentsBench } from "./segments.js"
 import { runSendBench } from "./send.js"
+import { runSmppBench } from "./smpp.js"
 import { runWebhooksBench } from "./webhooks.js"
 
 const heading = (title: string) => console.log(`\n=== ${title} ===\n`)
@@ -18,6 +19,7 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["lifecycle", "Send to delivered (core API and workers)", runLifecycleBench],
   ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench],
   ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench],
+  ["smpp", "SMPP carrier to a local SMSC (windows 1 and 10, beside the simulated carrier)", runSmppBench],
   ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench]
 ]
 

@@ -34,6 +34,8 @@ describe("Config", () => {
         [{ TRUST_PROXY: "10.0.0.0/8, localhost" }, `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`],
         [{ SMTP_URL: "https://user:hunter2@mail.example.com" }, "SMTP_URL must start smtp:// or smtps://"],
         [{ SMTP_URL: "smtp://user:hunter2@mail.example.com?tls=off" }, "SMTP_URL takes no query or fragment"],
+        [{ CARRIER_URL: "http://id:hunter2@smsc.example.com" }, "CARRIER_URL must start smpp:// or smpps://"],
+        [{ CARRIER_URL: "smpp://id:hunter2@smsc.example.com?window=0" }, "CARRIER_URL window must be an integer from 1 to 1000"],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
         [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"],
         [{ DATABASE_STATEMENT_TIMEOUT_MS: "-1" }, "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or more"],
@@ -118,6 +120,7 @@ describe("Config", () => {
         "DATABASE_STATEMENT_TIMEOUT_MS",
         "DATABASE_QUERY_TIMEOUT_MS",
         "SMTP_URL",
+        "CARRIER_URL",
         "MAIL_FROM",
         "LOG_LEVEL",
         "LOG_FORMAT"
@@ -158,6 +161,16 @@ describe("Config", () => {
       )
       assert.deepStrictEqual(yield* timeouts({ DATABASE_STATEMENT_TIMEOUT_MS: "0" }), { statement: 0, query: 8_000 })
       assert.deepStrictEqual(yield* timeouts({ DATABASE_QUERY_TIMEOUT_MS: "0" }), { statement: 5_000, query: 0 })
+    }))
+
+  it.effect("CARRIER_URL set: an SMPP account, redacted; unset: the simulated carrier", () =>
+    Effect.gen(function*() {
+      const url = "smpp://acme:hunter2@smsc.example.com:2775?system_type=SMPP&window=20"
+      const set = yield* Effect.flatMap(read({ CARRIER_URL: url }), (result) => result)
+      assert.strictEqual(Redacted.value(Option.getOrThrow(set.carrierUrl)), url)
+      assert.notInclude(String(Option.getOrThrow(set.carrierUrl)), "hunter2")
+      const unset = yield* Effect.flatMap(read({}), (result) => result)
+      assert.isTrue(Option.isNone(unset.carrierUrl))
     }))
 
   it.effect("SMTP_URL set: mail goes through that server from MAIL_FROM, its credentials redacted; unset: none (logged)", () =>

@@ -47,6 +47,7 @@ export const messages = Rows.table<Message.Message>()(
     scheduledAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("scheduled_at")),
     sentAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("sent_at")),
     deliveredAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("delivered_at")),
+    carrierMessageId: Rows.nullable(Schema.String).pipe(Schema.fromKey("carrier_message_id")),
     idempotencyKey: Rows.nullable(Schema.String).pipe(Schema.fromKey("idempotency_key"))
   })
 )
@@ -60,7 +61,7 @@ export const insert = (sql: SqlClient.SqlClient, inserted: ReadonlyArray<Message
 // which the row does not hold, `update` clears itself.
 const changed = [
   "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
-  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at"
+  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at", "carrier_message_id"
 ] as const
 
 // How each changed column is set from the `VALUES` of `update`. PostgreSQL gives those
@@ -215,6 +216,21 @@ export const make = (
         }
       )
 
+    // Each carrier id at most once per statement; the newest message where two share one (another carrier's ids).
+    const findByCarrierMessageIds = (carrierMessageIds: ReadonlyArray<string>) =>
+      Effect.map(
+        Effect.forEach(Arr.chunksOf(Arr.dedupe(carrierMessageIds), Database.batchLimit), (chunk) =>
+          Effect.flatMap(
+            sql`SELECT * FROM sendline_messages WHERE carrier_message_id IN ${sql.in(chunk)}
+              ORDER BY created_at, id`,
+            messages.decode
+          )),
+        (chunks) => {
+          const byCarrierId = new Map(chunks.flat().map((message) => [message.carrierMessageId, message]))
+          return carrierMessageIds.map((id) => Option.fromNullable(byCarrierId.get(id)))
+        }
+      )
+
     return MessageStore.MessageStore.of({
       insert: (message, event) => inserts.submit({ message, event }),
       findById: (accountId, id) =>
@@ -249,6 +265,8 @@ export const make = (
         ))
       },
       findMany: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findMany(keys)),
+      findByCarrierMessageIds: (carrierMessageIds) =>
+        carrierMessageIds.length === 0 ? Effect.succeed([]) : read(findByCarrierMessageIds(carrierMessageIds)),
       transition: (moves) =>
         moves.length === 0 ? Effect.succeed([]) : Effect.tap(transaction(transitions(moves)), (moved) =>
           Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && Metrics.messageEntered(next.status)))),

@@ -6,7 +6,7 @@
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
- * `0015_webhook_deliveries`)
+ * `0015_webhook_deliveries`, `0016_carrier_message_ids`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -579,6 +579,13 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
         ON sendline_webhook_deliveries (subscription_id, event_type, ${d.listIndex}) WHERE subscription_id IS NOT NULL`,
       `CREATE INDEX sendline_webhook_deliveries_event
         ON sendline_webhook_deliveries (subscription_id, event_id) WHERE subscription_id IS NOT NULL`
+    ),
+    // The carrier's id for each accepted message, stored by the Dispatcher's `sent` move: a
+    // delivery report that names only that id (an SMPP receipt, after a restart) finds the message.
+    "0016_carrier_message_ids": () => statements(
+      `ALTER TABLE sendline_messages ADD COLUMN carrier_message_id TEXT`,
+      `CREATE INDEX sendline_messages_carrier_message_id ON sendline_messages (carrier_message_id)
+        WHERE carrier_message_id IS NOT NULL`
     )
 }
 

@@ -26,6 +26,19 @@ afterAll(() => {
   }
 })
 
+/**
+ * Back to a database before migration 0016: no carrier message ids. Run just before migrating
+ * again, after the test has written its old rows (the store writes the column).
+ */
+const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
+  Effect.forEach([
+    `DROP INDEX sendline_messages_carrier_message_id`,
+    `ALTER TABLE sendline_messages DROP COLUMN carrier_message_id`
+  ], (statement) => sql.unsafe(statement), { discard: true })
+
+/** Migrates again what a test took back, from before 0016 at least. */
+const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMessageIds(sql), SqliteStore.make)
+
 /** Back to a database before migration 0015: no webhook deliveries, nor the events' mark of their fan-out. */
 const undoWebhookDeliveries = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
@@ -223,7 +236,7 @@ describe("SqliteStore", () => {
       ]
       for (const m of old) yield* messages.insert(m, Option.none())
 
-      yield* SqliteStore.make
+      yield* migrateAgain(sql)
       const keys = yield* sql<{ id: string; idempotency_key: string | null }>`SELECT id, idempotency_key FROM sendline_messages ORDER BY id`
       assert.deepStrictEqual(keys.map((row) => [row.id, row.idempotency_key]), [
         ["msg_1", null],
@@ -263,7 +276,7 @@ describe("SqliteStore", () => {
       ]
       for (const a of old) yield* sql`INSERT INTO sendline_accounts ${sql.insert(Accounts.accounts.encode(a))}`
 
-      yield* SqliteStore.make
+      yield* migrateAgain(sql)
       const accounts = Context.get(stores, AccountStore.AccountStore)
       const owners = yield* Effect.forEach(
         [["ABN", "51824753556"], ["CRN", "SC123456"], ["ACN", "010499966"], ["UEN", "196800306E"]] as const,
@@ -295,7 +308,7 @@ describe("SqliteStore", () => {
       ]
       for (const r of old) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`
 
-      yield* SqliteStore.make
+      yield* migrateAgain(sql)
       const holds = yield* sql<{ market: string; sender_id_key: string; brand_name: string }>`SELECT market, sender_id_key, brand_name
         FROM sendline_sender_id_holds ORDER BY market, sender_id_key`
       assert.deepStrictEqual(holds.map((h) => [h.market, h.sender_id_key, h.brand_name]), [
@@ -317,7 +330,7 @@ describe("SqliteStore", () => {
       const pending = Fixtures.makeSenderId("acct_a", { id: "sid_2", senderId: "Bolt", status: "pending" }, Fixtures.T)
       for (const r of [registered, pending]) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`
 
-      yield* SqliteStore.make
+      yield* migrateAgain(sql)
       const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
       for (const r of [registered, pending]) {
         assert.deepStrictEqual(yield* senderIds.findById(r.id), Option.some({ record: r, registrations: [] }))

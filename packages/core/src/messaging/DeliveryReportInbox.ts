@@ -22,10 +22,15 @@ export type ReportOutcome = typeof ReportOutcome.Type
 
 /** A delivery report: the outcome of one accepted submission. @since 0.1.0 @category models */
 export const DeliveryReport = Schema.Struct({
-  /** The submission's reference: the message id. */
-  reference: Schema.String,
-  /** The submission's account, echoed back. */
-  accountId: Schema.String,
+  /**
+   * The submission's reference: the message id. Absent when the carrier's report names only its
+   * own id (an SMPP receipt for a submission of an earlier process): the message is then found by
+   * `carrierMessageId`, which the Dispatcher stored with it.
+   */
+  reference: Schema.optional(Schema.String),
+  /** The submission's account, echoed back; absent exactly when `reference` is. */
+  accountId: Schema.optional(Schema.String),
+  /** The carrier's id for the message, as its acceptance answered (`CarrierReceipt.carrierMessageId`). */
   carrierMessageId: Schema.String,
   outcome: ReportOutcome,
   /** Why it was not delivered; present when `outcome` is `undelivered`. */

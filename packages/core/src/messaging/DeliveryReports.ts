@@ -6,7 +6,9 @@
  * A report can overtake its own `sent` transition (a fast network, or a dispatcher that died
  * between the carrier's accept and the write): a report for a message still `queued` is held and
  * tried again on later passes, for up to `holdMillis`. A report for an unknown message, or one
- * already past `sent`, is ignored. Reports that meet a store failure are held until the store
+ * already past `sent`, is ignored. A report that names only the carrier's id (`reference` absent)
+ * finds its message by the id the Dispatcher stored with it; until one does, it is held as an
+ * early one. Reports that meet a store failure are held until the store
  * answers, however long: meanwhile the worker backs off and takes no more from the inbox, so the
  * rest wait there (or with the network, when the inbox is full) rather than in the worker's memory.
  * Held reports live in memory: a process that stops loses them (reports not yet taken stay in the
@@ -79,22 +81,48 @@ export const make = (
           error: report.error ?? { code: "undelivered", message: "The carrier reported the message undelivered." }
         }
 
-    // What a report makes of the message it names: a change to record, or why there is none.
+    // What a report makes of the message it names: a change to record, or why there is none. A
+    // report that names only the carrier's id and finds no message is held as an early one: the
+    // Dispatcher that submitted it (this process or another on the same store) may not have
+    // recorded the carrier's id yet.
     const decide = (
       report: DeliveryReport,
       found: Option.Option<Message>
     ): Transition.Change | "held" | { readonly ignored: string } => {
-      if (Option.isNone(found)) return { ignored: `no message ${report.reference}` }
+      if (Option.isNone(found)) {
+        return report.reference === undefined ? "held" : { ignored: `no message ${report.reference}` }
+      }
       const message = found.value
       if (message.status === "queued") return "held"
       if (message.status !== "sent") return { ignored: `${message.id} is ${message.status}` }
       return { next: finish(message, report), from: "sent" }
     }
 
+    // The message of each report: by its reference and account, or by the carrier's id when the
+    // report names only that; two reads at most.
+    const lookUp = (reports: ReadonlyArray<DeliveryReport>) =>
+      Effect.gen(function*() {
+        const keyed: Array<{ readonly accountId: string; readonly id: string }> = []
+        const byCarrierId: Array<string> = []
+        for (const r of reports) {
+          if (r.reference !== undefined && r.accountId !== undefined) keyed.push({ accountId: r.accountId, id: r.reference })
+          else byCarrierId.push(r.carrierMessageId)
+        }
+        const [found, foundByCarrierId] = yield* Effect.all([
+          keyed.length === 0 ? Effect.succeed([]) : messages.findMany(keyed),
+          byCarrierId.length === 0 ? Effect.succeed([]) : messages.findByCarrierMessageIds(byCarrierId)
+        ])
+        let k = 0
+        let c = 0
+        return reports.map((r) =>
+          r.reference !== undefined && r.accountId !== undefined ? found[k++]! : foundByCarrierId[c++]!
+        )
+      })
+
     // Every report of a pass in one read and one store call: for each, why it stays held, if it does.
     const apply = (reports: ReadonlyArray<DeliveryReport>) =>
       Effect.gen(function*() {
-        const found = yield* messages.findMany(reports.map((r) => ({ accountId: r.accountId, id: r.reference })))
+        const found = yield* lookUp(reports)
         const held: Array<Held["reason"] | undefined> = []
         const changes: Array<Transition.Change> = []
         for (const [i, report] of reports.entries()) {
@@ -138,7 +166,13 @@ export const make = (
         const reason = held[i]
         if (reason === undefined) continue
         if (reason === "store" || now - h.since < settings.holdMillis) keep.push({ ...h, reason })
-        else yield* Effect.logWarning(`DeliveryReports: ${h.report.reference} never became sent; report dropped`)
+        else {
+          yield* Effect.logWarning(
+            h.report.reference === undefined
+              ? `DeliveryReports: no message carries the carrier's id ${h.report.carrierMessageId}; report dropped`
+              : `DeliveryReports: ${h.report.reference} never became sent; report dropped`
+          )
+        }
       }
       if (keep.length > 0) yield* Ref.update(waiting, (w) => [...w, ...keep])
       yield* observeHeld(now)

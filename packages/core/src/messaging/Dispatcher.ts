@@ -73,7 +73,7 @@ export const make = (
       Effect.flatMap(Effect.either(carrier.submit(Carrier.outbound(message))), (answer): Effect.Effect<Transition.Change | Retry> => {
         if (Either.isRight(answer)) {
           return Effect.map(Clock.currentTimeMillis, (sentAt): Transition.Change => ({
-            next: { ...message, status: "sent", sentAt },
+            next: { ...message, status: "sent", sentAt, carrierMessageId: answer.right.carrierMessageId },
             from: "queued"
           }))
         }

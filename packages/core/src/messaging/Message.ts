@@ -46,6 +46,11 @@ export const Message = Schema.Struct({
   sentAt: Schema.optional(Schema.Number),
   deliveredAt: Schema.optional(Schema.Number),
   error: Schema.optional(MessageError),
+  /**
+   * The carrier's own id for the message, from its acceptance (`CarrierReceipt.carrierMessageId`):
+   * a delivery report that names only that id (an SMPP receipt after a restart) finds the message by it.
+   */
+  carrierMessageId: Schema.optional(Schema.String),
   /** The `Idempotency-Key` it was sent with: a retry of that send finds it instead of sending again. */
   idempotencyKey: Schema.optional(Schema.String)
 })

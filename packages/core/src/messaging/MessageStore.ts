@@ -39,6 +39,13 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
   readonly releaseIdempotencyKey: (accountId: string, key: string, before: number) => Effect.Effect<void, StoreUnavailable>
   /** `findById` for many at once, in one read: the answer for each key, in the keys' order. */
   readonly findMany: (keys: ReadonlyArray<MessageKey>) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
+  /**
+   * The messages the carrier accepted under these ids (`Message.carrierMessageId`), in one read:
+   * the answer for each id, in the ids' order (the newest message when, across carriers, two share one).
+   */
+  readonly findByCarrierMessageIds: (
+    carrierMessageIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /** The account's messages matching `filter`, newest first (createdAt desc, id desc), after `after`. */
   readonly list: (
     accountId: string,

@@ -180,3 +180,71 @@ export const count = (body: string): SegmentInfo => {
     ucs2Characters: Array.from(nonGsm)
   }
 }
+
+/**
+ * The body cut into the parts a concatenated SMS sends, exactly as `segmentsOf` counts them: the
+ * whole body when it fits one segment (160 septets or 70 code units), else greedy parts of at most
+ * 153 septets or 67 UTF-16 code units, an escape pair or a surrogate pair never split (it moves
+ * wholly to the next part). Empty body: no parts.
+ *
+ * @since 0.1.0
+ * @category splitting
+ */
+export const parts = (body: string): ReadonlyArray<string> => {
+  const { encoding, segments } = count(body)
+  if (segments <= 1) return segments === 0 ? [] : [body]
+  const capacity = encoding === "GSM-7" ? GSM_MULTI : UCS2_MULTI
+  const result: Array<string> = []
+  let start = 0
+  let fill = 0
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i)
+    let width: number
+    let length = 1
+    if (encoding === "GSM-7") {
+      width = SEPTETS[c]!
+    } else if (isHighSurrogate(c) && i + 1 < body.length && isLowSurrogate(body.charCodeAt(i + 1))) {
+      width = 2
+      length = 2
+    } else {
+      width = 1
+    }
+    if (fill + width > capacity) {
+      result.push(body.slice(start, i))
+      start = i
+      fill = 0
+    }
+    fill += width
+    i += length - 1
+  }
+  result.push(body.slice(start))
+  return result
+}
+
+// The GSM 03.38 code of each default-alphabet character, and of each extension character after ESC.
+const GSM_CODES: ReadonlyMap<string, ReadonlyArray<number>> = (() => {
+  const codes = new Map<string, ReadonlyArray<number>>()
+  for (let i = 0; i < BASIC.length; i++) codes.set(BASIC.charAt(i), [i < 0x1b ? i : i + 1])
+  // the extension table's codes, in EXTENSION's order: FF ^ { } \ [ ~ ] | €
+  const extension = [0x0a, 0x14, 0x28, 0x29, 0x2f, 0x3c, 0x3d, 0x3e, 0x40, 0x65]
+  for (let i = 0; i < EXTENSION.length; i++) codes.set(EXTENSION.charAt(i), [0x1b, extension[i]!])
+  return codes
+})()
+
+/**
+ * A GSM-7 text as unpacked septets, one octet each (an extension character as ESC 0x1B and its
+ * code): what SMPP carries for `data_coding` 0, the SMSC packing it for the air. `undefined` when
+ * a character is outside GSM 03.38 and its extension table (the text is UCS-2).
+ *
+ * @since 0.1.0
+ * @category encoding
+ */
+export const gsm7Septets = (text: string): Uint8Array | undefined => {
+  const out: Array<number> = []
+  for (const ch of text) {
+    const codes = GSM_CODES.get(ch)
+    if (codes === undefined) return undefined
+    out.push(...codes)
+  }
+  return Uint8Array.from(out)
+}

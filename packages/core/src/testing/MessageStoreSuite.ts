@@ -44,6 +44,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         sentAt: T + 61_000,
         deliveredAt: T + 62_000,
         error: { code: "carrier_rejected", message: "The network refused the message." },
+        carrierMessageId: fresh("smsc"),
         price: { amount: "0.1000", currency: "AUD" }
       })
       const event = makeEvent(full, fresh("evt"), T + 62_000)
@@ -54,7 +55,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const bare = yield* insertMessage(accountId)
       const found = yield* messages.findById(accountId, bare.id)
       assert.deepStrictEqual(found, Option.some(bare))
-      for (const key of ["reference", "callbackUrl", "scheduledAt", "sentAt", "deliveredAt", "error"]) {
+      for (const key of ["reference", "callbackUrl", "scheduledAt", "sentAt", "deliveredAt", "error", "carrierMessageId"]) {
         assert.isFalse(key in Option.getOrThrow(found), `absent ${key} stays absent`)
       }
       assert.deepStrictEqual(yield* events.listBySubject(accountId, bare.id), [])
@@ -78,6 +79,23 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       ])
       assert.deepStrictEqual(found, [Option.some(theirs), Option.none(), Option.none(), Option.some(mine), Option.some(mine)])
       assert.deepStrictEqual(yield* messages.findMany([]), [])
+    }))
+
+  it.effect("MessageStore: findByCarrierMessageIds answers each carrier id in order, whatever the account", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const accountId = yield* freshAccount
+      const otherAccountId = yield* freshAccount
+      const queued = yield* insertMessage(accountId)
+      const [first, second] = [fresh("smsc"), fresh("smsc")]
+      const mine = { ...queued, status: "sent" as const, sentAt: T + 1_000, carrierMessageId: first }
+      assert.isTrue(yield* transitionOne(mine, "queued", Option.none()), "the Dispatcher's move stores the carrier's id")
+      const theirs = makeMessage(otherAccountId, fresh("msg"), { status: "sent", sentAt: T, carrierMessageId: second })
+      yield* messages.insert(theirs, Option.none())
+      const unknown = fresh("smsc")
+      const found = yield* messages.findByCarrierMessageIds([second, unknown, first, first])
+      assert.deepStrictEqual(found, [Option.some(theirs), Option.none(), Option.some(mine), Option.some(mine)])
+      assert.deepStrictEqual(yield* messages.findByCarrierMessageIds([]), [])
     }))
 
   it.effect("MessageStore: findByIdempotencyKey answers the account's message with the key if created at or after since", () =>

@@ -78,6 +78,24 @@ describe(`DeliveryReports (${store.name})`, () => {
       assert.strictEqual((yield* TestWorkers.load(sent)).status, "sent")
     }).pipe(Effect.provide(storeLayer())))
 
+  it.effect("a report naming only the carrier's id finds its message by the id the Dispatcher stored; an unknown id is held, then dropped", () =>
+    Effect.gen(function*() {
+      const mock = yield* CarrierMock.CarrierMock
+      const sent = yield* sentTo("5555")
+      assert.strictEqual(sent.carrierMessageId, (yield* mock.journal)[0]!.carrierMessageId, "stored with the sent message")
+      const now = yield* Clock.currentTimeMillis
+      yield* mock.injectReport({ carrierMessageId: sent.carrierMessageId!, outcome: "undelivered", error: { code: "expired", message: "Expired." }, at: now })
+      yield* mock.injectReport({ carrierMessageId: "smsc-unknown", outcome: "delivered", at: now })
+      assert.strictEqual(yield* report, 2)
+      const undelivered = yield* TestWorkers.load(sent)
+      assert.deepStrictEqual([undelivered.status, undelivered.error], ["undelivered", { code: "expired", message: "Expired." }])
+      const held = yield* Effect.flatMap(DeliveryReports.DeliveryReports, (r) => r.held)
+      assert.deepStrictEqual(held.map((r) => r.carrierMessageId), ["smsc-unknown"], "perhaps not recorded yet by another dispatcher")
+      yield* adjust(DeliveryReports.defaults.holdMillis)
+      yield* report
+      assert.deepStrictEqual(yield* Effect.flatMap(DeliveryReports.DeliveryReports, (r) => r.held), [])
+    }).pipe(Effect.provide(storeLayer())))
+
   it.effect("reports for unknown messages, other accounts' ids, or messages already final are ignored", () =>
     Effect.gen(function*() {
       const mock = yield* CarrierMock.CarrierMock

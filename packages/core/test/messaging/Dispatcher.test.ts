@@ -27,7 +27,8 @@ describe(`Dispatcher (${store.name})`, () => {
       assert.strictEqual(yield* dispatch, 1)
 
       const sent = yield* TestWorkers.load(message)
-      assert.deepStrictEqual(sent, { ...message, status: "sent", sentAt: now })
+      // the carrier's id stored with it, for reports that name only that
+      assert.deepStrictEqual(sent, { ...message, status: "sent", sentAt: now, carrierMessageId: "mock_00000001" })
       const events = yield* TestWorkers.events(message)
       assert.deepStrictEqual(events.map((e) => e.type), ["message.queued", "message.sent"])
       assert.deepStrictEqual(events[1]!.data, {

@@ -303,3 +303,48 @@ describe("Segments", () => {
     })
   })
 })
+
+describe("Segments.parts and gsm7Septets", () => {
+  const septetsOf = (part: string) => Segments.gsm7Septets(part)!.length
+  it("cuts a body into exactly segmentsOf parts that join back to it, none over its capacity", () => {
+    fc.assert(
+      fc.property(fc.oneof(joined(mixedChar, 700), joined(gsmChar, 700), aligned), (body) => {
+        const parts = Segments.parts(body)
+        expect(parts.length).toBe(Segments.segmentsOf(body))
+        expect(parts.join("")).toBe(body)
+        const gsm = Segments.count(body).encoding === "GSM-7"
+        for (const part of parts) {
+          expect(part.length).toBeGreaterThan(0)
+          const units = gsm ? septetsOf(part) : part.length
+          expect(units).toBeLessThanOrEqual(parts.length === 1 ? (gsm ? 160 : 70) : (gsm ? 153 : 67))
+          // never a lone surrogate at either end of a part
+          expect(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(part)).toBe(false)
+        }
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("moves an escape pair that would straddle a boundary wholly to the next part", () => {
+    const body = "a".repeat(152) + "€" + "b".repeat(10)
+    const parts = Segments.parts(body)
+    expect(parts).toEqual(["a".repeat(152), "€" + "b".repeat(10)])
+    expect(septetsOf(parts[0]!)).toBe(152)
+  })
+
+  it("moves a surrogate pair that would straddle a boundary wholly to the next part", () => {
+    const body = "ж".repeat(66) + "😀" + "ж".repeat(5)
+    expect(Segments.parts(body)).toEqual(["ж".repeat(66), "😀" + "ж".repeat(5)])
+  })
+
+  it("encodes every default-alphabet character as its code and every extension character as ESC + code", () => {
+    GSM_BASIC_CODE_POINTS.forEach((cp, code) => {
+      if (cp !== null) expect(Array.from(Segments.gsm7Septets(String.fromCodePoint(cp))!)).toEqual([code])
+    })
+    const extension = [0x0a, 0x14, 0x28, 0x29, 0x2f, 0x3c, 0x3d, 0x3e, 0x40, 0x65]
+    GSM_EXTENSION_CODE_POINTS.forEach((cp, i) => {
+      expect(Array.from(Segments.gsm7Septets(String.fromCodePoint(cp))!)).toEqual([0x1b, extension[i]])
+    })
+    expect(Segments.gsm7Septets("a\u00A0b")).toBeUndefined()
+  })
+})

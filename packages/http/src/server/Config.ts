@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
+import { SmppUrl } from "@sendline/carrier-smpp"
 import { MessagingConfig, type UrlPolicy, type Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
@@ -34,7 +35,9 @@ export interface ServerConfig {
   readonly mail: Option.Option<SmtpMailer.Options>
   /** What `messaging` reads. */
   readonly messaging: Partial<MessagingConfig.Settings>
-  /** What `carrier` reads. */
+  /** The SMPP account messages go to (`CARRIER_URL`); none: the simulated carrier. */
+  readonly carrierUrl: Option.Option<Redacted.Redacted<string>>
+  /** What `carrier` reads: the simulated carrier's settings. */
   readonly carrier: CarrierMock.Options
   /** What `workers` reads. */
   readonly workers: Workers.Options
@@ -201,6 +204,24 @@ export const carrier: Config.Config<CarrierMock.Options> = Config.all([
   )
 )
 
+/**
+ * `CARRIER_URL`: the SMPP account messages go to, `smpp://system_id:password@host[:port]?…` (or
+ * `smpps://` for TLS; see `SmppUrl`), redacted; a URL it cannot use is refused naming the problem,
+ * never the URL. Unset: the simulated carrier.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const carrierUrl: Config.Config<Option.Option<Redacted.Redacted<string>>> = Config.option(
+  Config.mapOrFail(given("CARRIER_URL"), (text) => {
+    const url = Redacted.make(text.trim())
+    return Either.match(SmppUrl.parse(url), {
+      onLeft: (problem) => Either.left(ConfigError.InvalidData(["CARRIER_URL"], `CARRIER_URL ${problem}`)),
+      onRight: () => Either.right(url)
+    })
+  })
+)
+
 /** The PostgreSQL store's timeouts, as `PgPool.Options` names them (zero turns either off). @since 0.1.0 @category models */
 export interface PostgresTimeouts {
   readonly statementTimeout: Duration.Duration
@@ -289,6 +310,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
   }).pipe(Config.withDefault([])),
   mail,
   messaging,
+  carrierUrl,
   carrier,
   workers,
   webhookTransport,

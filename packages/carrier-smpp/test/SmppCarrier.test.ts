@@ -1,0 +1,493 @@
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import type { Carrier } from "@sendline/core"
+import { Segments } from "@sendline/core"
+import { Cause, Effect, Either, Exit, Fiber, Logger, Option, Redacted, TestClock } from "effect"
+import { execFileSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import smpp from "smpp"
+import * as SmppCarrier from "../src/SmppCarrier.js"
+import * as SmppUrl from "../src/SmppUrl.js"
+import { TestSmsc } from "../src/testing/index.js"
+
+let counter = 0
+const outbound = (body: string, over: Partial<Carrier.Outbound> = {}): Carrier.Outbound => ({
+  reference: `msg_${++counter}`,
+  accountId: "acct_1",
+  to: "+61412345678",
+  senderId: "Sendline",
+  body,
+  encoding: Segments.count(body).encoding,
+  segments: Segments.segmentsOf(body),
+  market: "AU",
+  ...over
+})
+
+/** The carrier bound to `smsc`, for the test's scope. */
+const carrierOn = (smsc: TestSmsc.Smsc, query?: string, options: Partial<SmppCarrier.Options> = {}) =>
+  SmppCarrier.make({ url: Redacted.make(smsc.url(query)), ...options })
+
+/** The lines logged while `effect` runs (its forks too), in `lines`. */
+const capturingLogs = (lines: Array<string>) =>
+  Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => {
+    lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+  }))
+
+/** Waits, in real time, until `condition` holds: for what the carrier does on events of its own. */
+const eventually = (condition: Effect.Effect<boolean>): Effect.Effect<void> =>
+  Effect.flatMap(condition, (holds) =>
+    holds ? Effect.void : Effect.zipRight(Effect.promise(() => new Promise((r) => setTimeout(r, 5))), eventually(condition)))
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
+const bytes = (...chunks: ReadonlyArray<ReadonlyArray<number> | Buffer>) =>
+  Buffer.concat(chunks.map((chunk) => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))))
+const repeat = (byte: ReadonlyArray<number>, times: number) => Array.from({ length: times }, () => byte).flat()
+
+describe("SmppUrl", () => {
+  it("reads the account, the query's settings and the defaults", () => {
+    const account = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpp://my%20id:p%40ss@smsc.example.com?system_type=SMPP&window=4&rate=50&enquire_link=15")))
+    assert.deepStrictEqual({ ...account, password: Redacted.value(account.password) }, {
+      host: "smsc.example.com",
+      port: 2775,
+      tls: false,
+      systemId: "my id",
+      password: "p@ss",
+      systemType: "SMPP",
+      window: 4,
+      maxPerSecond: 50,
+      enquireLinkSeconds: 15
+    })
+    const tls = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpps://id:pw@[::1]")))
+    assert.deepStrictEqual([tls.host, tls.port, tls.tls, tls.window, tls.maxPerSecond], ["::1", 3550, true, 10, undefined])
+    assert.strictEqual(SmppUrl.location(tls), "smpps://id@[::1]:3550")
+  })
+
+  it("refuses what it cannot use, naming the problem and never the password", () => {
+    const problems = [
+      "http://id:hunter2@host", "smpp://:hunter2@host", "smpp://id:hunter2@host?window=0", "smpp://id:hunter2@host?rate=-1",
+      "smpp://id:hunter2@host?colour=blue", "not a url hunter2"
+    ].map((url) => Either.getLeft(SmppUrl.parse(Redacted.make(url))))
+    assert.deepStrictEqual(problems.map((p) => p._tag === "Some"), [true, true, true, true, true, true])
+    for (const problem of problems) assert.notInclude(problem._tag === "Some" ? problem.value : "", "hunter2")
+  })
+})
+
+describe("SmppCarrier: the session", () => {
+  it.scoped("binds as a transceiver with the URL's system_id and system_type", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { view } = yield* carrierOn(smsc, "system_type=OTA")
+      assert.deepStrictEqual(smsc.binds, [{ systemId: "sendline", systemType: "OTA", accepted: true }])
+      assert.strictEqual(yield* view.state, "bound")
+      assert.strictEqual(view.location, `smpp://sendline@127.0.0.1:${smsc.port}`)
+    }))
+
+  it.scoped("bad credentials fail the start with one line naming the status, never the password", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ users: { sendline: "the-right-one" } })
+      const exit = yield* Effect.exit(Effect.scoped(carrierOn(smsc)))
+      assert.isTrue(Exit.isFailure(exit))
+      const failure = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
+      assert.strictEqual(failure?._tag, "SmppBindRefused")
+      assert.strictEqual(
+        failure?.message,
+        `The SMSC at smpp://sendline@127.0.0.1:${smsc.port} refused to bind: ESME_RINVPASWD ` +
+          "(check the system_id, password and system_type of CARRIER_URL)"
+      )
+      assert.notInclude(failure?.message ?? "", "secret")
+      assert.strictEqual(smsc.binds.length, 1, "no second try at start")
+    }))
+
+  // On the live clock: each bind attempt has a timeout, which TestClock would fire while the attempt waits for its socket.
+  it.live("an SMSC that cannot be reached does not stop the start; the carrier binds once it listens", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const port = yield* Effect.scoped(Effect.map(TestSmsc.start(), (smsc) => smsc.port))
+      const lines: Array<string> = []
+      const { carrier, view } = yield* SmppCarrier.make({
+        url: Redacted.make(`smpp://sendline:secret@127.0.0.1:${port}`),
+        responseTimeout: "300 millis",
+        reconnectMin: "20 millis",
+        reconnectMax: "50 millis"
+      }).pipe(Effect.provide(capturingLogs(lines)))
+      assert.strictEqual(yield* view.state, "unreachable")
+      const refused = yield* Effect.either(carrier.submit(outbound("Hello")))
+      assert.isTrue(Either.isLeft(refused) && refused.left._tag === "CarrierUnavailable", "not bound: left to the lease")
+      const smsc = yield* TestSmsc.start({ port })
+      yield* smsc.until(() => smsc.boundSessions() === 1)
+      yield* eventually(Effect.map(view.state, (state) => state === "bound"))
+      // several tries failed meanwhile: one line for the state each entered
+      assert.deepStrictEqual(lines, [
+        `WARN SMPP: cannot reach smpp://sendline@127.0.0.1:${port} (ECONNREFUSED); trying again, less often while it fails`,
+        `INFO SMPP: bound to smpp://sendline@127.0.0.1:${port} as a transceiver (window 10)`
+      ])
+    })))
+
+  it.scoped("sends enquire_link after each quiet interval of the Clock", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      yield* carrierOn(smsc, "enquire_link=20")
+      assert.strictEqual(smsc.enquireLinks(), 0)
+      yield* TestClock.adjust("20 seconds")
+      yield* smsc.until(() => smsc.enquireLinks() === 1)
+      yield* TestClock.adjust("20 seconds")
+      yield* smsc.until(() => smsc.enquireLinks() === 2)
+    }))
+
+  it.scoped("binds again after the backoff when the SMSC drops the connection or unbinds", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier, view } = yield* carrierOn(smsc)
+      smsc.drop()
+      yield* eventually(Effect.map(view.state, (state) => state === "lost"))
+      assert.strictEqual(smsc.binds.length, 1, "waits the backoff first")
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 1)
+      assert.strictEqual(smsc.binds.length, 2)
+
+      smsc.unbind()
+      yield* eventually(Effect.map(view.state, (state) => state === "lost"))
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 1)
+      assert.strictEqual(smsc.binds.length, 3)
+      const receipt = yield* carrier.submit(outbound("after the rebind"))
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0))
+    }))
+})
+
+describe("SmppCarrier: smpps://", () => {
+  // a self-signed certificate for 127.0.0.1, made for this run
+  const dir = mkdtempSync(join(tmpdir(), "sendline-smpps-"))
+  execFileSync("openssl", [
+    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")
+  ], { stdio: "ignore" })
+  const tls = { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") }
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it.scoped("binds and submits over TLS, the SMSC's certificate checked against the CA given", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ tls })
+      const { carrier, view } = yield* SmppCarrier.make({ url: Redacted.make(smsc.url()), tls: { ca: tls.cert } })
+      assert.strictEqual(view.location, `smpps://sendline@127.0.0.1:${smsc.port}`)
+      const receipt = yield* carrier.submit(outbound("over TLS"))
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0))
+      assert.strictEqual(smsc.submits[0]!.shortMessage.toString("latin1"), "over TLS")
+    }))
+
+  it.scoped("a certificate no CA vouches for is refused: the SMSC is unreachable, never bound", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ tls })
+      const { view } = yield* SmppCarrier.make({ url: Redacted.make(smsc.url()) })
+      assert.strictEqual(yield* view.state, "unreachable")
+      assert.deepStrictEqual(smsc.binds, [])
+    }))
+})
+
+describe("SmppCarrier: submit_sm PDUs", () => {
+  const udh = (ref: number, total: number, seq: number) => [0x05, 0x00, 0x03, ref, total, seq]
+
+  it.scoped("a GSM-7 body: Sender ID TON 5 NPI 0, E.164 TON 1 NPI 1, data_coding 0, unpacked septets", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc)
+      const receipt = yield* carrier.submit(outbound("Hello {world} €5", { senderId: "Brand 1" }))
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0))
+      assert.isFalse(receipt.duplicate)
+      const [submit] = smsc.submits
+      assert.deepStrictEqual({ ...submit!, shortMessage: hex(submit!.shortMessage) }, {
+        systemId: "sendline",
+        sequenceNumber: submit!.sequenceNumber,
+        sourceAddrTon: 5,
+        sourceAddrNpi: 0,
+        sourceAddr: "Brand 1",
+        destAddrTon: 1,
+        destAddrNpi: 1,
+        destinationAddr: "61412345678",
+        esmClass: 0,
+        registeredDelivery: 1,
+        dataCoding: 0,
+        shortMessage: hex(bytes(
+          [0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x1b, 0x28, 0x77, 0x6f, 0x72, 0x6c, 0x64, 0x1b, 0x29, 0x20, 0x1b, 0x65, 0x35]
+        ))
+      })
+    }))
+
+  it.scoped("a UCS-2 body: data_coding 8, UTF-16BE with the emoji's surrogate pair", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc)
+      yield* carrier.submit(outbound("Привет 👋"))
+      const [submit] = smsc.submits
+      assert.deepStrictEqual([submit!.dataCoding, submit!.esmClass, submit!.sourceAddrTon, submit!.destAddrTon], [8, 0, 5, 1])
+      assert.strictEqual(
+        hex(submit!.shortMessage),
+        hex(bytes([0x04, 0x1f, 0x04, 0x40, 0x04, 0x38, 0x04, 0x32, 0x04, 0x35, 0x04, 0x42, 0x00, 0x20, 0xd8, 0x3d, 0xdc, 0x4b]))
+      )
+    }))
+
+  it.scoped("a 3-part GSM-7 body: the escape pair at a boundary moves wholly to the next part, as Segments counts", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc)
+      const body = "a".repeat(152) + "€" + "b".repeat(152) + "c".repeat(10)
+      assert.strictEqual(Segments.segmentsOf(body), 3)
+      const receipt = yield* carrier.submit(outbound(body))
+      assert.strictEqual(smsc.submits.length, 3)
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0), "the first part's id is the message's")
+      const ref = smsc.submits[0]!.shortMessage[3]!
+      assert.deepStrictEqual(smsc.submits.map((s) => [s.esmClass, s.dataCoding, s.registeredDelivery]), [[0x40, 0, 1], [0x40, 0, 1], [0x40, 0, 1]])
+      assert.deepStrictEqual(smsc.submits.map((s) => hex(s.shortMessage)), [
+        hex(bytes(udh(ref, 3, 1), repeat([0x61], 152))),
+        hex(bytes(udh(ref, 3, 2), [0x1b, 0x65], repeat([0x62], 151))),
+        hex(bytes(udh(ref, 3, 3), [0x62], repeat([0x63], 10)))
+      ])
+    }))
+
+  it.scoped("a 2-part UCS-2 body: the emoji at the boundary moves wholly to the second part; each part its own reference", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc)
+      const body = "ж".repeat(66) + "😀" + "ж".repeat(5)
+      assert.strictEqual(Segments.segmentsOf(body), 2)
+      yield* carrier.submit(outbound(body))
+      yield* carrier.submit(outbound(body))
+      const [first, second, third] = smsc.submits
+      const ref = first!.shortMessage[3]!
+      assert.deepStrictEqual([first!.dataCoding, first!.esmClass, second!.dataCoding, second!.esmClass], [8, 0x40, 8, 0x40])
+      assert.strictEqual(hex(first!.shortMessage), hex(bytes(udh(ref, 2, 1), repeat([0x04, 0x36], 66))))
+      assert.strictEqual(hex(second!.shortMessage), hex(bytes(udh(ref, 2, 2), [0xd8, 0x3d, 0xde, 0x00], repeat([0x04, 0x36], 5))))
+      assert.notStrictEqual(third!.shortMessage[3], ref, "the next message's parts have another reference")
+    }))
+})
+
+describe("SmppCarrier: delivery receipts", () => {
+  const stats = [
+    ["DELIVRD", "delivered"],
+    ["UNDELIV", "undelivered"],
+    ["EXPIRED", "undelivered"],
+    ["REJECTD", "undelivered"],
+    ["DELETED", "undelivered"],
+    ["UNKNOWN", "undelivered"]
+  ] as const
+
+  it.scoped("each final stat becomes a report for its message, the stat naming the error; ACCEPTD and ENROUTE change nothing", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier, inbox } = yield* carrierOn(smsc)
+      for (const [i, [stat]] of stats.entries()) {
+        // the first half with TLVs, the rest from the receipt's text alone
+        smsc.setReceipt(() => ({ stat, err: "042", tlvs: i % 2 === 0 }))
+        yield* carrier.submit(outbound(`receipt ${stat}`, { reference: `msg_${stat}` }))
+      }
+      smsc.setReceipt(() => ({ stat: "ENROUTE" }))
+      yield* carrier.submit(outbound("still on its way", { reference: "msg_enroute" }))
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === stats.length + 1)
+      const reports = yield* inbox.take(100)
+      assert.deepStrictEqual(
+        reports.map(({ at: _, ...report }) => report),
+        stats.map(([stat, outcome], i) => ({
+          reference: `msg_${stat}`,
+          accountId: "acct_1",
+          carrierMessageId: smsc.messageIds.get(i)!,
+          outcome,
+          ...(outcome === "undelivered"
+            ? { error: { code: stat.toLowerCase(), message: `The network reported the message ${stat} (err 042).` } }
+            : {})
+        }))
+      )
+      assert.deepStrictEqual(yield* inbox.take(100), [])
+    }))
+
+  it.scoped("a concatenated message reports once all its parts are delivered, or at its first part not delivered", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ receipt: () => undefined })
+      const { carrier, inbox } = yield* carrierOn(smsc)
+      const long = "x".repeat(400)
+      yield* carrier.submit(outbound(long, { reference: "msg_long" }))
+      yield* carrier.submit(outbound(long, { reference: "msg_long_failing" }))
+      const ids = [0, 1, 2, 3, 4, 5].map((i) => smsc.messageIds.get(i)!)
+      smsc.sendReceipt(ids[1]!, { stat: "DELIVRD" })
+      smsc.sendReceipt(ids[0]!, { stat: "DELIVRD" })
+      smsc.sendReceipt(ids[4]!, { stat: "EXPIRED" })
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 3)
+      const early = yield* inbox.take(10)
+      assert.deepStrictEqual(early.map((r) => [r.reference, r.outcome, r.carrierMessageId]), [["msg_long_failing", "undelivered", ids[3]]])
+      smsc.sendReceipt(ids[2]!, { stat: "DELIVRD" })
+      smsc.sendReceipt(ids[3]!, { stat: "DELIVRD" }) // after the failing part reported: nothing more
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 5)
+      const done = yield* inbox.take(10)
+      assert.deepStrictEqual(done.map((r) => [r.reference, r.outcome, r.carrierMessageId]), [["msg_long", "delivered", ids[0]]])
+    }))
+
+  it.scoped("a receipt for an id this process did not submit (before a restart) reports the carrier's id alone", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { inbox } = yield* carrierOn(smsc)
+      smsc.sendReceipt("0badc0de", { stat: "UNDELIV", tlvs: false })
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 1)
+      const [report] = yield* inbox.take(10)
+      assert.deepStrictEqual({ ...report!, at: 0 }, {
+        carrierMessageId: "0badc0de",
+        outcome: "undelivered",
+        error: { code: "undeliv", message: "The network reported the message UNDELIV (err 000)." },
+        at: 0
+      })
+    }))
+})
+
+describe("SmppCarrier: answers, window and rate", () => {
+  it.scoped("ESME_RTHROTTLED pauses every submit for the Clock's pause, then the submit is tried again", () =>
+    Effect.gen(function*() {
+      let throttle = 1
+      const smsc = yield* TestSmsc.start({
+        answer: () => (throttle-- > 0 ? { status: smpp.errors.ESME_RTHROTTLED! } : "accept")
+      })
+      const { carrier } = yield* carrierOn(smsc)
+      const fiber = yield* Effect.fork(carrier.submit(outbound("slow down")))
+      yield* smsc.until(() => smsc.submits.length === 1)
+      yield* TestClock.adjust("999 millis")
+      assert.strictEqual(smsc.submits.length, 1, "paused")
+      yield* TestClock.adjust("1 millis")
+      const receipt = yield* Fiber.join(fiber)
+      assert.strictEqual(smsc.submits.length, 2)
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(1))
+    }))
+
+  it.scoped("a transient answer every time leaves the message to the lease: CarrierUnavailable after the attempts", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => ({ status: smpp.errors.ESME_RTHROTTLED! }) })
+      const { carrier } = yield* carrierOn(smsc)
+      const fiber = yield* Effect.fork(Effect.either(carrier.submit(outbound("never now"))))
+      for (let i = 1; i <= 3; i++) {
+        yield* smsc.until(() => smsc.submits.length === i)
+        yield* TestClock.adjust("1 second")
+      }
+      const answer = yield* Fiber.join(fiber)
+      assert.deepStrictEqual(
+        Either.getLeft(answer).pipe((e) => e._tag === "Some" ? [e.value._tag, (e.value as Carrier.CarrierUnavailable).reason] : []),
+        ["CarrierUnavailable", "throttled"]
+      )
+      assert.strictEqual(smsc.submits.length, 3)
+    }))
+
+  it.scoped("permanent statuses refuse the message, the SMPP status named in its error", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({
+        answer: (submit) =>
+          submit.destinationAddr.endsWith("0001")
+            ? { status: smpp.errors.ESME_RINVDSTADR! }
+            : submit.sourceAddr === "Bad"
+            ? { status: smpp.errors.ESME_RINVSRCADR! }
+            : "accept"
+      })
+      const { carrier } = yield* carrierOn(smsc)
+      const refused = yield* Effect.flip(carrier.submit(outbound("to nobody", { to: "+61400000001" })))
+      assert.deepStrictEqual(refused._tag === "CarrierRefused" ? [refused.code, refused.message] : [], [
+        "esme_rinvdstadr",
+        "The SMSC refused the message: ESME_RINVDSTADR."
+      ])
+      const source = yield* Effect.flip(carrier.submit(outbound("from nobody", { senderId: "Bad" })))
+      assert.strictEqual(source._tag === "CarrierRefused" ? source.code : "", "esme_rinvsrcadr")
+      assert.strictEqual(smsc.submits.length, 2, "a permanent refusal is not tried again")
+    }))
+
+  it.scoped("at most `window` submits await their answer at once", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const { carrier, view } = yield* carrierOn(smsc, "window=2")
+      const fibers = yield* Effect.forEach([1, 2, 3, 4, 5], (i) => Effect.fork(carrier.submit(outbound(`held ${i}`))))
+      yield* smsc.until(() => smsc.held() === 2)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 2)
+      assert.strictEqual(yield* view.outstanding, 2)
+      smsc.release()
+      yield* smsc.until(() => smsc.held() === 2 && smsc.submits.length === 4)
+      smsc.release()
+      yield* smsc.until(() => smsc.held() === 1 && smsc.submits.length === 5)
+      smsc.release()
+      const receipts = yield* Effect.forEach(fibers, Fiber.join)
+      assert.strictEqual(new Set(receipts.map((r) => r.carrierMessageId)).size, 5)
+    }))
+
+  it.scoped("the rate cap spaces submits on the Clock", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc, "rate=2")
+      const fiber = yield* Effect.fork(Effect.forEach([1, 2, 3, 4], (i) => carrier.submit(outbound(`paced ${i}`)), { concurrency: 4 }))
+      yield* smsc.until(() => smsc.submits.length === 1)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 1)
+      yield* TestClock.adjust("500 millis")
+      yield* smsc.until(() => smsc.submits.length === 2)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      assert.strictEqual(smsc.submits.length, 4)
+    }))
+
+  it.scoped("a reference accepted before is answered with its first receipt and not sent again", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc)
+      const message = outbound("once")
+      const first = yield* carrier.submit(message)
+      const again = yield* carrier.submit(message)
+      assert.deepStrictEqual(again, { ...first, duplicate: true })
+      assert.strictEqual(smsc.submits.length, 1)
+    }))
+})
+
+describe("SmppCarrier: submits in doubt", () => {
+  it.scoped("the SMSC dropping the connection with submits in the window: each in doubt, left to the lease, none lost", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const lines: Array<string> = []
+      const { carrier, view } = yield* carrierOn(smsc, "window=10").pipe(Effect.provide(capturingLogs(lines)))
+      const messages = [1, 2, 3].map((i) => outbound(`in the window ${i}`))
+      const fibers = yield* Effect.forEach(messages, (m) => Effect.fork(Effect.either(carrier.submit(m))))
+      yield* smsc.until(() => smsc.held() === 3)
+      smsc.drop()
+      const answers = yield* Effect.forEach(fibers, Fiber.join)
+      for (const answer of answers) {
+        assert.isTrue(Either.isLeft(answer))
+        const error = Either.isLeft(answer) ? answer.left : undefined
+        assert.strictEqual(error?._tag, "CarrierUnavailable")
+        assert.match(error?.message ?? "", /^In doubt: the session with .* was lost before the SMSC answered/)
+      }
+      assert.strictEqual(yield* view.inDoubt, 3)
+      assert.deepStrictEqual(lines.filter((line) => line.includes("lost")), [
+        `WARN SMPP: the session with smpp://sendline@127.0.0.1:${smsc.port} was lost (the SMSC closed the connection); ` +
+        `3 submits in doubt (${messages.map((m) => m.reference).join(", ")}): each message stays queued and is submitted ` +
+        "again after its lease, at least once; 3 in doubt since start; binding again"
+      ])
+      assert.isFalse(lines.some((line) => line.includes("secret")), "the password is in no line")
+      // the Dispatcher submits them again after their lease, once the carrier is bound again
+      smsc.setAnswer(() => "accept")
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 1)
+      const receipts = yield* Effect.forEach(messages, (m) => carrier.submit(m))
+      assert.deepStrictEqual(receipts.map((r) => r.duplicate), [false, false, false])
+      assert.deepStrictEqual(smsc.submits.map((s) => s.shortMessage.toString("latin1")), [
+        ...messages.map((m) => m.body),
+        ...messages.map((m) => m.body)
+      ], "every message reached the SMSC again: at least once")
+    }))
+
+  it.scoped("no answer within the response timeout is in doubt too; an answer that comes later still counts", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const { carrier, view } = yield* carrierOn(smsc)
+      const message = outbound("slow SMSC")
+      const fiber = yield* Effect.fork(Effect.either(carrier.submit(message)))
+      yield* smsc.until(() => smsc.held() === 1)
+      yield* TestClock.adjust("10 seconds")
+      const answer = yield* Fiber.join(fiber)
+      assert.isTrue(Either.isLeft(answer) && answer.left._tag === "CarrierUnavailable" && answer.left.reason === "timeout")
+      assert.strictEqual(yield* view.inDoubt, 1)
+      smsc.release()
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 1)
+      const again = yield* carrier.submit(message)
+      assert.deepStrictEqual([again.duplicate, again.carrierMessageId], [true, smsc.messageIds.get(0)])
+      assert.strictEqual(smsc.submits.length, 1)
+    }))
+})
