@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
 
 // Workspace packages resolve to their TypeScript sources through the "@sendline/source" condition,
@@ -15,6 +16,11 @@ export default defineConfig({
     // builds packages/http first: the tests that spawn `sendline` run its built JavaScript
     globalSetup: ["packages/http/test/build.ts"],
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
+    // Vitest runs one file fewer than the cores at once (one, on this 2-core machine); many files
+    // mostly wait on a spawned server or PostgreSQL, so one more than the cores: the suite took
+    // 563 s with one worker and 434 s with three here, all passing
+    maxWorkers: availableParallelism() + 1,
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000
   }
