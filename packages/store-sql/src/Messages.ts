@@ -200,15 +200,21 @@ export const make = (
         )
       })
 
+    // The messages `select` answers for `values`, read at most `batchLimit` values a statement.
+    const selectIn = (
+      values: ReadonlyArray<string>,
+      select: (chunk: ReadonlyArray<string>) => Statement.Statement<object>
+    ) =>
+      Effect.map(
+        Effect.forEach(Arr.chunksOf(values, Database.batchLimit), (chunk) => Effect.flatMap(select(chunk), messages.decode)),
+        Arr.flatten
+      )
+
     const findMany = (keys: ReadonlyArray<MessageStore.MessageKey>) =>
       Effect.map(
-        Effect.forEach(Arr.chunksOf(keys, Database.batchLimit), (chunk) =>
-          Effect.flatMap(
-            sql`SELECT * FROM sendline_messages WHERE id IN ${sql.in(chunk.map((key) => key.id))}`,
-            messages.decode
-          )),
-        (chunks) => {
-          const byId = new Map(chunks.flat().map((message) => [message.id, message]))
+        selectIn(keys.map((key) => key.id), (ids) => sql`SELECT * FROM sendline_messages WHERE id IN ${sql.in(ids)}`),
+        (found) => {
+          const byId = new Map(found.map((message) => [message.id, message]))
           return keys.map((key) => {
             const message = byId.get(key.id)
             return message !== undefined && message.accountId === key.accountId ? Option.some(message) : Option.none()
@@ -219,14 +225,10 @@ export const make = (
     // Each carrier id at most once per statement; the newest message where two share one (another carrier's ids).
     const findByCarrierMessageIds = (carrierMessageIds: ReadonlyArray<string>) =>
       Effect.map(
-        Effect.forEach(Arr.chunksOf(Arr.dedupe(carrierMessageIds), Database.batchLimit), (chunk) =>
-          Effect.flatMap(
-            sql`SELECT * FROM sendline_messages WHERE carrier_message_id IN ${sql.in(chunk)}
-              ORDER BY created_at, id`,
-            messages.decode
-          )),
-        (chunks) => {
-          const byCarrierId = new Map(chunks.flat().map((message) => [message.carrierMessageId, message]))
+        selectIn(Arr.dedupe(carrierMessageIds), (ids) =>
+          sql`SELECT * FROM sendline_messages WHERE carrier_message_id IN ${sql.in(ids)} ORDER BY created_at, id`),
+        (found) => {
+          const byCarrierId = new Map(found.map((message) => [message.carrierMessageId, message]))
           return carrierMessageIds.map((id) => Option.fromNullable(byCarrierId.get(id)))
         }
       )
