@@ -21,7 +21,10 @@ export default defineConfig({
     // 563 s with one worker and 434 s with three here, all passing
     maxWorkers: availableParallelism() + 1,
     minWorkers: 1,
-    testTimeout: 30_000,
+    // A test's own limit, far above what any takes on a loaded 2-core machine (the slowest, ~60 s
+    // there, set their own): reaching it means a hang, never a busy machine. What a test waits for
+    // in real time it waits for as an event, up to `packages/http/test/waiting.ts`'s `patience`.
+    testTimeout: 60_000,
     hookTimeout: 60_000
   }
 })

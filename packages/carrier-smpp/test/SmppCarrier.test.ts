@@ -106,7 +106,8 @@ describe("SmppCarrier: the session", () => {
       const lines: Array<string> = []
       const { carrier, view } = yield* SmppCarrier.make({
         url: Redacted.make(`smpp://sendline:secret@127.0.0.1:${port}`),
-        responseTimeout: "300 millis",
+        // long enough that a loaded machine's slow bind answer is never taken for a lost one
+        responseTimeout: "20 seconds",
         reconnectMin: "20 millis",
         reconnectMax: "50 millis"
       }).pipe(Effect.provide(capturingLogs(lines)))

@@ -135,7 +135,7 @@ layer(H.layer())("authentication and permissions", (it) => {
           }
         })
         return Effect.sync(() => socket.destroy())
-      }).pipe(Effect.timeout("5 seconds"), TestServices.provideLive)
+      }).pipe(Effect.timeout("20 seconds"), TestServices.provideLive)
       assert.match(answer, /^HTTP\/1\.1 401 /)
     }))
 

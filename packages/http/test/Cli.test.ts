@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sendline, serve, type Server } from "./processes.js"
+import { until } from "./waiting.js"
 
 describe("sendline CLI", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-cli-"))
@@ -221,13 +222,11 @@ describe("sendline CLI", () => {
         market: "AU"
       })
       expect(sent.status).toBe(201)
-      let status = sent.body.data.status
-      for (let i = 0; i < 200 && status !== "delivered"; i++) {
-        await new Promise((tick) => setTimeout(tick, 50))
-        status = (await call("GET", `/v1/messaging/messages/${sent.body.data.id}`, server.key)).body.data.status
-      }
-      expect(status).toBe("delivered")
-    }, 30_000)
+      await until("the message delivered", async () => {
+        const status = (await call("GET", `/v1/messaging/messages/${sent.body.data.id}`, server.key)).body.data.status
+        return status === "delivered" ? status : undefined
+      })
+    })
 
     it("a second serve on the same port exits 1, saying it cannot listen there, and prints no demo key", async () => {
       const port = new URL(server.origin).port

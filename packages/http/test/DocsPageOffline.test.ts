@@ -3,8 +3,9 @@
  * as it has loaded, each group open; every request it makes goes to the server that sent it (no web
  * fonts, no CDN, no telemetry; its icon inline); and a screenshot is saved for a person to look at.
  *
- * Chromium is Debian's (`/usr/bin/chromium`, which `.ci/run` installs), driven by `playwright-core`:
- * without it the test is skipped with one loud line, and fails under CI=true.
+ * Chromium is Debian's (`/usr/bin/chromium`), driven by `playwright-core`; `npm test` installs it
+ * where it may (`scripts/test-browser.sh`). Without it the test is skipped with one loud line, and
+ * fails under CI=true.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -26,10 +27,11 @@ declare const document: {
 }
 
 /**
- * How long the page may take to list every operation once its HTML is parsed: ~0.5 s on a loaded
- * 2-core VM (parsing the 3.3 MB page itself took 4–8 s there).
+ * How long the test waits for the page to list every operation once its HTML is parsed: ~0.5 s on
+ * a loaded 2-core VM (parsing the 3.3 MB page itself took 4–8 s there). The bound is generous: what
+ * the test proves is that the operations are listed without a click, not how fast a machine is.
  */
-const listedWithin = 5_000
+const listedWithin = 30_000
 
 /** Every operation's summary in the document the page shows. */
 const summaries = Effect.map(H.request("GET", "/v1/openapi.json", { key: null }), (reply) =>
@@ -66,7 +68,7 @@ if (!installed && process.env.CI !== "true") {
   layer(H.layer())("GET /docs in Chromium", (it) => {
     it.effect("lists every operation on load and requests nothing from another host; its icon is inline", () =>
       Effect.gen(function*() {
-        assert.isTrue(installed, `CI=true and no Chromium at ${executablePath} (.ci/run installs it: apt-get install chromium)`)
+        assert.isTrue(installed, `CI=true and no Chromium at ${executablePath} (npm test installs it where it may: apt-get install chromium)`)
         const { url } = yield* H.Harness
         const expected = yield* summaries
         assert.isAbove(expected.length, 20, "the document's operations")
@@ -124,6 +126,6 @@ if (!installed && process.env.CI !== "true") {
             `${Math.round(listedAfter)} ms after navigation, ` +
             `${requested.length} request(s), all to ${url}; screenshot: ${screenshot}`
         )
-      }).pipe(Effect.scoped), 60_000)
+      }).pipe(Effect.scoped), 120_000)
   })
 }

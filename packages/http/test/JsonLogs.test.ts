@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serve, type Server } from "./processes.js"
+import { until } from "./waiting.js"
 
 /** A line as Effect's JSON logger writes it. */
 interface Line {
@@ -18,17 +19,6 @@ interface Line {
   readonly logLevel: string
   readonly timestamp: string
   readonly annotations: Record<string, unknown>
-}
-
-/** Polls `found` every 20 ms until it is defined, for at most `ms`. */
-const until = async <A>(found: () => A | undefined | Promise<A | undefined>, what: string, ms = 10_000): Promise<A> => {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await found()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
 }
 
 describe("sendline serve with LOG_FORMAT=json", () => {
@@ -58,10 +48,10 @@ describe("sendline serve with LOG_FORMAT=json", () => {
 
   /** The lines that carry `requestId`, once its request line is there. */
   const linesOf = (requestId: string) =>
-    until(() => {
+    until(`the line of ${requestId}`, () => {
       const of = lines().filter((line) => line.annotations["request_id"] === requestId)
       return of.some((line) => "duration_ms" in line.annotations) ? of : undefined
-    }, `the line of ${requestId}`)
+    })
 
   const call = async (method: string, path: string, options: { key?: string; json?: unknown } = {}) => {
     const response = await fetch(`${server.origin}${path}`, {
@@ -114,8 +104,8 @@ describe("sendline serve with LOG_FORMAT=json", () => {
 
     // the workers' progress, at info, outside any request
     const sentByDispatcher = await until(
-      () => lines().find((l) => typeof l.message === "string" && l.message.startsWith("Dispatcher:")),
-      "the Dispatcher's progress line"
+      "the Dispatcher's progress line",
+      () => lines().find((l) => typeof l.message === "string" && l.message.startsWith("Dispatcher:"))
     )
     expect([sentByDispatcher.logLevel, sentByDispatcher.annotations["worker"]]).toEqual(["INFO", "Dispatcher"])
 
@@ -138,10 +128,10 @@ describe("sendline serve with LOG_FORMAT=json", () => {
     for (const file of files) renameSync(file, `${file}.aside`)
     writeFileSync(database, "not a database, but long enough to have what would be its header\n".repeat(64))
     try {
-      const unready = await until(async () => {
+      const unready = await until("503", async () => {
         const reply = await call("GET", "/ready")
         return reply.status === 503 ? reply : undefined
-      }, "503")
+      })
       expect(unready.json.error).toEqual({ code: "unavailable", message: "Not ready: The SQLite store cannot be reached or read." })
       expect([unready.json.meta.request_id, unready.headers.get("retry-after")]).toEqual([unready.requestId, "1"])
       const of = await linesOf(unready.requestId)
@@ -153,10 +143,10 @@ describe("sendline serve with LOG_FORMAT=json", () => {
     } finally {
       for (const file of files) renameSync(`${file}.aside`, file)
     }
-    const back = await until(async () => {
+    const back = await until("200 again", async () => {
       const reply = await call("GET", "/ready")
       return reply.status === 200 ? reply : undefined
-    }, "200 again")
+    })
     expect(back.json.data.status).toBe("ready")
   })
 })

@@ -120,7 +120,7 @@ describe("Listener", () => {
         socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
         socket.on("close", () => resume(Effect.succeed(text)))
         return Effect.sync(() => socket.destroy())
-      }).pipe(Effect.timeout("10 seconds"))
+      }).pipe(Effect.timeout("20 seconds"))
       const [head, body] = answer.split("\r\n\r\n")
       assert.match(head!, /^HTTP\/1.1 400 Bad Request\r\n/)
       assert.strictEqual(JSON.parse(body!).error.message, "The request did not arrive in time.")
@@ -147,7 +147,7 @@ describe("Listener", () => {
       const socketClosed = closed(socket)
       yield* Deferred.await(arrived)
       yield* Scope.close(scope, Exit.void).pipe(
-        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => "the drain never ended" })
+        Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => "the drain never ended" })
       )
       yield* Effect.promise(() => socketClosed)
     }))

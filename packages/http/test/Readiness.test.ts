@@ -19,14 +19,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as H from "./harness.js"
 import * as Stores from "./stores.js"
+import { patience } from "./waiting.js"
 
 /**
  * `GET /ready`, asked again every 20 ms (of real time: a server process is stopped or started
- * meanwhile) until it answers `status`, for at most 10 s.
+ * meanwhile) until it answers `status`, for at most `patience`: then its last answer.
  */
 const readyAnswers = (status: number) =>
   Effect.gen(function*() {
-    const deadline = Date.now() + 10_000
+    const deadline = Date.now() + patience
     for (;;) {
       const reply = yield* H.request("GET", "/ready", { key: null })
       if (reply.status === status || Date.now() > deadline) return reply

@@ -33,10 +33,16 @@ const chunk = Buffer.alloc(64 * 1024, "a")
 const hex = chunk.length.toString(16)
 
 /**
+ * How long a raw client waits for the server to answer or close before it gives up: far longer than
+ * a loaded machine needs, so that only a server that never answers (or never cuts) reaches it.
+ */
+const giveUpMillis = 20_000
+
+/**
  * Sends `head` and then an endless chunked body as fast as the connection takes it, until the
  * server closes the connection (or `giveUpMillis` pass: then `endedAfterMillis` is Infinity).
  */
-const stream = (url: string, head: string, giveUpMillis = 5_000) =>
+const stream = (url: string, head: string) =>
   Effect.promise(() =>
     new Promise<Streamed>((resolve) => {
       const { port } = new URL(url)
@@ -73,42 +79,50 @@ const chunkedHead = (path: string, headers: Record<string, string>) =>
   `POST ${path} HTTP/1.1\r\nHost: sendline.test\r\nTransfer-Encoding: chunked\r\n` +
   Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("") + "\r\n"
 
-/** Asserts `streamed` was answered `status` with `Connection: close` and cut within a second, the server having read at most 1 MB. */
+/**
+ * Asserts `streamed` was answered `status` with `Connection: close` and its connection closed, the
+ * server having read at most 1 MB of a body the client kept sending as fast as it could.
+ */
 const assertCut = (streamed: Streamed, status: number) => {
   assert.match(streamed.answer, new RegExp(`^HTTP/1\\.1 ${status} `), streamed.answer)
   assert.match(streamed.answer, /\r\nconnection: close\r\n/i, streamed.answer)
-  assert.isAtMost(streamed.endedAfterMillis, 1_000, "the connection was closed within a second")
+  assert.isBelow(streamed.endedAfterMillis, Infinity, "the server closed the connection")
   assert.isAtMost(streamed.read, 1_000_000, `the server read ${streamed.read} bytes`)
 }
 
 const json = { "Content-Type": "application/json" }
 
-/** A raw request on its own connection; resolves with everything received until the server closes it or `idleMillis` pass quietly. */
-const exchange = (url: string, write: (send: (text: string) => void, received: () => string) => void, idleMillis = 500) =>
+/** Whether `received` holds a whole final response (any `100 Continue` before it skipped): its head and its `Content-Length` body. */
+const answered = (received: string): boolean => {
+  const final = received.replace(/^(HTTP\/1\.1 100 Continue\r\n\r\n)+/, "")
+  const headEnd = final.indexOf("\r\n\r\n")
+  if (headEnd < 0 || final.startsWith("HTTP/1.1 100 ")) return false
+  const length = Number(/\r\ncontent-length: *(\d+)/i.exec(final.slice(0, headEnd))?.[1] ?? 0)
+  return Buffer.byteLength(final.slice(headEnd + 4), "latin1") >= length
+}
+
+/**
+ * A raw request on its own connection; resolves with everything received once a whole final
+ * response has come, or the server closes the connection (or `giveUpMillis` pass).
+ */
+const exchange = (url: string, write: (send: (text: string) => void, received: () => string) => void) =>
   Effect.promise(() =>
     new Promise<string>((resolve) => {
       const socket = connect(Number(new URL(url).port), "127.0.0.1")
       let received = ""
-      let quiet: NodeJS.Timeout | undefined
       const done = () => {
+        clearTimeout(giveUp)
         socket.destroy()
         resolve(received)
       }
-      const rearm = () => {
-        clearTimeout(quiet)
-        quiet = setTimeout(done, idleMillis)
-      }
+      const giveUp = setTimeout(done, giveUpMillis)
       socket.on("data", (data) => {
         received += data.toString("latin1")
-        rearm()
+        if (answered(received)) return done()
         write((text) => socket.write(text), () => received)
       })
-      socket.on("close", () => {
-        clearTimeout(quiet)
-        resolve(received)
-      })
+      socket.on("close", done)
       write((text) => socket.write(text), () => received)
-      rearm()
     })
   )
 
@@ -146,7 +160,7 @@ layer(H.layer())("a refused request's body is not read", (it) => {
       const { main, url } = yield* H.Harness
       const streamed = yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${main.key}` }))
       assert.strictEqual(streamed.answer, "")
-      assert.isAtMost(streamed.endedAfterMillis, 2_000, "the connection was cut")
+      assert.isBelow(streamed.endedAfterMillis, Infinity, "the connection was cut")
       assert.isAtLeast(streamed.sent, 16 * 64 * 1024, `the client sent ${streamed.sent} bytes`)
     }))
 

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sendline, serve, type Server } from "./processes.js"
+import { patience } from "./waiting.js"
 
 const send = (server: Server, body: string) =>
   Effect.promise(async () => {
@@ -22,10 +23,10 @@ const send = (server: Server, body: string) =>
     return ((await response.json()) as { data: { id: string } }).data.id
   })
 
-/** The message's status once it is `status`, or what it was when 20 s ran out. */
+/** The message's status once it is `status`, or what it was when `patience` ran out. */
 const statusOf = (server: Server, id: string, status: string) =>
   Effect.promise(async () => {
-    const deadline = Date.now() + 20_000
+    const deadline = Date.now() + patience
     for (;;) {
       const response = await fetch(`${server.origin}/v1/messaging/messages/${id}`, {
         headers: { authorization: `Bearer ${server.key}` }

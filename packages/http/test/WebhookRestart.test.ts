@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serve, type Server } from "./processes.js"
+import { patience, untilTrue } from "./waiting.js"
 
 /** What the receiver got: each request's event id and attempt, and whether it answered it. */
 interface Received {
@@ -49,13 +50,6 @@ const receiver = async () => {
   }
 }
 
-const until = async (what: string, check: () => boolean, millis = 30_000) => {
-  const deadline = Date.now() + millis
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`never came true: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 describe("a server killed with webhook deliveries pending and in flight", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-webhook-restart-"))
@@ -64,7 +58,10 @@ describe("a server killed with webhook deliveries pending and in flight", () => 
     WEBHOOK_ALLOW_HTTP: "true",
     WEBHOOK_ALLOW_PRIVATE: "true",
     WORKER_POLL_MS: "50",
-    WORKER_LEASE_MS: "1000"
+    // The claims of the first server hold while its attempts wait on the receiver: as long as the
+    // transport's own timeout (10 s, CONTRACT §7), so that no claim lapses and is made again before
+    // the kill however slow the machine; the second server takes them over once they lapse.
+    WORKER_LEASE_MS: "10000"
   }
   const servers: Array<Server> = []
   let closeReceiver = async () => {}
@@ -100,17 +97,19 @@ describe("a server killed with webhook deliveries pending and in flight", () => 
       })
       expect(sent.status).toBe(201)
     }
-    await until("16 attempts held by the receiver", () => hooks.received.length === 16)
-    const inFlight = new Set(hooks.received.map((r) => r.eventId))
+    await untilTrue("16 attempts held by the receiver", () => hooks.received.length >= 16)
     await first.kill()
+    const inFlight = new Set(hooks.received.map((r) => r.eventId))
+    expect(hooks.received.length, "attempts held at the kill: the destination's 16 slots").toBe(16)
+    expect(inFlight.size).toBe(16)
 
     hooks.answer()
     const second = await serve(env)
     servers.push(second)
     const delivered = () => new Set(hooks.received.filter((r) => r.answered).map((r) => r.eventId))
-    await until("all 24 events delivered", () => delivered().size === 24)
+    await untilTrue("all 24 events delivered", () => delivered().size === 24)
     for (const eventId of inFlight) expect(delivered().has(eventId), `${eventId} made again`).toBe(true)
     // the in-flight attempts were never recorded: made again as attempt 0, not as a retry
     expect(hooks.received.filter((r) => inFlight.has(r.eventId)).every((r) => r.attempt === "0")).toBe(true)
-  }, 90_000)
+  }, 4 * patience)
 })

@@ -7,6 +7,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { resolve } from "node:path"
+import { patience } from "./waiting.js"
 
 /** The repository root: where `npm run sendline` runs. */
 export const root = resolve(import.meta.dirname, "../../..")
@@ -59,7 +60,8 @@ const keyIn = (output: string) => /Demo API key \(all permissions\): (sk_[0-9A-Z
 
 /**
  * `sendline serve --demo` on `env`: resolves once it has printed its demo key, which it does once it
- * listens.
+ * listens (about a second on an idle machine, several on a loaded one); fails if it exits first or
+ * is not listening within `patience`, with what it printed.
  */
 export const serve = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort()
@@ -76,15 +78,26 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
   })
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)))
   await new Promise<void>((ready, fail) => {
-    const failed = (code: number | null) => fail(new Error(`serve exited ${code}: ${output}`))
+    const done = () => {
+      clearInterval(poll)
+      clearTimeout(late)
+      child.off("exit", failed)
+    }
+    const failed = (code: number | null) => {
+      done()
+      fail(new Error(`serve exited ${code}: ${output}`))
+    }
     child.once("exit", failed)
     const poll = setInterval(() => {
-      if (keyIn(output) !== undefined) {
-        clearInterval(poll)
-        child.off("exit", failed)
-        ready()
-      }
+      if (keyIn(output) === undefined) return
+      done()
+      ready()
     }, 20)
+    const late = setTimeout(() => {
+      done()
+      child.kill("SIGKILL")
+      fail(new Error(`serve did not listen within ${patience} ms: ${output}`))
+    }, patience)
   })
   const key = keyIn(output)!
   const running = () => child.exitCode === null && child.signalCode === null

@@ -6,8 +6,9 @@
  * before it is sent, so that it costs the other clients nothing either. The limit is per address: a client with a
  * valid key elsewhere is never slowed by another address's failures.
  *
- * Failures are logged in aggregate, not one line each: every `logEvery` (a minute) one info line
- * with the count, how many were refused unchecked, and the addresses that failed most.
+ * Failures are logged in aggregate, not one line each: `logEvery` (a minute) after the first failure
+ * since the last line, one info line with the count, how many were refused unchecked, and the
+ * addresses that failed most. With no failures no timer runs.
  *
  * @since 0.1.0
  */
@@ -53,18 +54,23 @@ const shownAddresses = 5
 /** Addresses counted one by one in an interval; more are counted in the total only. */
 const countedAddresses = 10_000
 
-/** The failures of one interval. */
-const makeTally = () => {
+/** The failures of one interval; `started` is called when an interval counts its first. */
+const makeTally = (started: () => void) => {
   let failed = 0
   let refused = 0
   let byAddress = new Map<string, number>()
+  const counting = () => {
+    if (failed === 0 && refused === 0) started()
+  }
   return {
     failed: (address: string) => {
+      counting()
       failed++
       const count = byAddress.get(address)
       if (count !== undefined || byAddress.size < countedAddresses) byAddress.set(address, (count ?? 0) + 1)
     },
     refused: () => {
+      counting()
       refused++
     },
     /** The line for the interval now ending (undefined when nothing failed), and a new interval. */
@@ -82,14 +88,15 @@ const makeTally = () => {
   }
 }
 
-/** The limit of `options`, with its log line every `logEvery` while the layer lives. @since 0.1.0 @category layers */
+/** The limit of `options`, with its log line `logEvery` after a failure while the layer lives. @since 0.1.0 @category layers */
 export const layer = (options: Options): Layer.Layer<AuthFailures> =>
   Layer.scoped(
     AuthFailures,
     Effect.gen(function*() {
       const logEvery = Duration.decode(options.logEvery ?? Duration.minutes(1))
       const addressOf = ClientAddress.make(options.trustProxy ?? [])
-      const tally = makeTally()
+      const counted = yield* Effect.makeLatch(false)
+      const tally = makeTally(() => counted.unsafeOpen())
       const buckets = options.perMinute > 0
         ? TokenBuckets.make({ capacity: options.perMinute, perSecond: options.perMinute / 60 })
         : undefined
@@ -97,7 +104,12 @@ export const layer = (options: Options): Layer.Layer<AuthFailures> =>
         const line = tally.close(Duration.format(logEvery))
         return line === undefined ? Effect.void : Effect.logInfo(line)
       })
-      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(Effect.sleep(logEvery), report)))
+      // Sleeps only once a failure is counted: an idle server (or a test's clock moved by days) wakes for nothing.
+      yield* Effect.forkScoped(Effect.forever(counted.await.pipe(
+        Effect.zipRight(counted.close),
+        Effect.zipRight(Effect.sleep(logEvery)),
+        Effect.zipRight(report)
+      )))
 
       /** 429 for an address with no failure left at `now`, else undefined. */
       const refusal = (address: string, now: number) => {
