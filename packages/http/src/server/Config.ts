@@ -9,7 +9,7 @@
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
 import { SmppUrl } from "@sendline/carrier-smpp"
-import { MessagingConfig, type UrlPolicy, type Workers } from "@sendline/core"
+import { Limits, MessagingConfig, type UrlPolicy, type Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
@@ -35,6 +35,8 @@ export interface ServerConfig {
   readonly mail: Option.Option<SmtpMailer.Options>
   /** What `messaging` reads. */
   readonly messaging: Partial<MessagingConfig.Settings>
+  /** What `limits` reads. */
+  readonly limits: Limits.Settings
   /** The SMPP account messages go to (`CARRIER_URL`); none: the simulated carrier. */
   readonly carrierUrl: Option.Option<Redacted.Redacted<string>>
   /** What `carrier` reads: the simulated carrier's settings. */
@@ -113,6 +115,20 @@ const synchronousModes = new Map<string, SqliteStore.Synchronous>([["normal", "n
 export const urlPolicy: Config.Config<UrlPolicy.UrlPolicy> = Config.all({
   allowHttp: boolean("WEBHOOK_ALLOW_HTTP").pipe(Config.withDefault(false)),
   allowPrivate: boolean("WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false))
+})
+
+/**
+ * The limits per account (`MAX_PENDING_SENDER_IDS`, `BRAND_SUBMISSIONS_PER_HOUR`,
+ * `MAX_WEBHOOK_SUBSCRIPTIONS`, `REDELIVERIES_PER_MINUTE`), for `Limits.layerConfig`.
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const limits: Config.Config<Limits.Settings> = Config.all({
+  pendingSenderIds: integerAtLeast("MAX_PENDING_SENDER_IDS", 1, Limits.defaults.pendingSenderIds),
+  brandSubmissionsPerHour: integerAtLeast("BRAND_SUBMISSIONS_PER_HOUR", 1, Limits.defaults.brandSubmissionsPerHour),
+  webhookSubscriptions: integerAtLeast("MAX_WEBHOOK_SUBSCRIPTIONS", 1, Limits.defaults.webhookSubscriptions),
+  redeliveriesPerMinute: integerAtLeast("REDELIVERIES_PER_MINUTE", 1, Limits.defaults.redeliveriesPerMinute)
 })
 
 /** The messaging settings (`MAX_MESSAGE_SEGMENTS`, `WEBHOOK_ALLOW_*`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
@@ -310,6 +326,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
   }).pipe(Config.withDefault([])),
   mail,
   messaging,
+  limits,
   carrierUrl,
   carrier,
   workers,
