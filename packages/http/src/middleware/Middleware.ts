@@ -1,6 +1,7 @@
 /**
- * The outermost middleware of `/v1`: gives each request its `req_…` id, refuses bodies that say
- * they are too large (413) or not JSON (415) before anything is read, and turns every failure into
+ * The outermost middleware of `/v1`: gives each request its `req_…` id, refuses a NUL in the path
+ * or query (400) and bodies that say they are too large (413) or not JSON (415) before anything is
+ * read, and turns every failure into
  * the error envelope (`ErrorResponse`, which also answers unknown routes: 404, or 405 with
  * `Allow`), with `X-Request-Id`, `X-Content-Type-Options: nosniff` (and on `/v1`, `Cache-Control:
  * no-store`) on every response, and a line for each in the request log (`RequestLog`). Every line
@@ -21,8 +22,9 @@ import * as RequestBody from "./RequestBody.js"
 import * as RequestLog from "./RequestLog.js"
 import * as RouteTemplates from "./RouteTemplates.js"
 
-/** What the headers alone tell against the body: too large, or not JSON. */
+/** What the request line and headers alone refuse: a NUL in the path or query; a body too large, or not JSON. */
 const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorCodes.Refusal | undefined => {
+  if (RequestBody.urlHasNul(request.url)) return RequestBody.nulInUrl
   if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
   if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) return RequestBody.notJson
   return undefined

@@ -65,6 +65,18 @@ export const loneSurrogate = invalid(
   "The request body escapes half of a surrogate pair (e.g. \\ud83d alone); strings must be well-formed Unicode."
 )
 
+// CONTRACT §1: a NUL anywhere in a request is 400; no store sees one (PostgreSQL's text cannot hold it).
+const nulMessage = "The request contains a NUL character (U+0000), which no field may hold."
+
+/** 400 for a JSON string escaping a NUL (`"\u0000"`). @since 0.1.0 @category refusals */
+export const nul = invalid(nulMessage)
+
+/** 400 for a NUL in the path or query (`%00`), refused before the route is even matched. @since 0.1.0 @category refusals */
+export const nulInUrl = new Refusal({ code: "invalid_request", message: nulMessage })
+
+/** Whether the request's path or query holds an escaped NUL (`%00`). @since 0.1.0 @category checks */
+export const urlHasNul = (url: string): boolean => url.includes("%00")
+
 /** 400 for a body nested deeper than `maxDepth`. @since 0.1.0 @category refusals */
 export const tooDeep = invalid(`The request body nests arrays and objects more than ${maxDepth} deep.`)
 
@@ -76,9 +88,9 @@ const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff
 
 /**
  * What is wrong with the JSON `text` before it is parsed, if anything a parser would let through:
- * arrays and objects nested deeper than `maxDepth` (the decoder walks them recursively), or a string
+ * arrays and objects nested deeper than `maxDepth` (the decoder walks them recursively), a string
  * escaping half of a surrogate pair (`"\ud83d"`), which no UTF-8 can carry and would be stored as
- * replacement characters. Syntax is left to the parser.
+ * replacement characters, or one escaping a NUL (`"\u0000"`). Syntax is left to the parser.
  *
  * @since 0.1.0
  * @category checks
@@ -99,6 +111,7 @@ export const problemOf = (text: string): Errors.InvalidRequest | undefined => {
             if (!escapesLow) return loneSurrogate
             i += 11
           } else if (isLow(unit)) return loneSurrogate
+          else if (unit === 0) return nul
           else i += 5
         }
       }
