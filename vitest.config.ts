@@ -16,9 +16,11 @@ export default defineConfig({
     // builds packages/http first: the tests that spawn `sendline` run its built JavaScript
     globalSetup: ["packages/http/test/build.ts"],
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
-    // Vitest runs one file fewer than the cores at once (one, on this 2-core machine); many files
-    // mostly wait on a spawned server or PostgreSQL, so one more than the cores: the suite took
-    // 563 s with one worker and 434 s with three here, all passing
+    // Vitest runs one file fewer than the cores at once (one, on a 2-core machine); most files wait
+    // on a spawned server, PostgreSQL or a socket, so one more than the cores. Any file may run
+    // beside any other (each owns its database, schema, ports and directory). Measured on 2 cores:
+    // 281 s with one worker, 200 s with two, 186 s with three, 184 s with four (docs/decisions.md,
+    // "The test suite")
     maxWorkers: availableParallelism() + 1,
     minWorkers: 1,
     // A test's own limit, far above what any takes on a loaded 2-core machine (the slowest, ~60 s
