@@ -33,7 +33,7 @@ const Sendline = Layer.mergeAll(
   Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" }))
 )
 
-/** `receiver.ts` in a process of its own, as `npm run receiver -w examples` starts it; stopped with the scope. */
+/** `receiver.ts` in a process of its own, as `npm run receiver -w examples` starts it, listening within 20 s; stopped with the scope. */
 const startReceiver = Effect.acquireRelease(
   Effect.async<{ readonly url: string; readonly lines: () => ReadonlyArray<string>; readonly stop: () => void }, Error>((resume) => {
     const child = spawn(
@@ -56,7 +56,11 @@ const startReceiver = Effect.acquireRelease(
       }
     })
     child.once("exit", (code) => resume(Effect.fail(new Error(`receiver exited ${code}: ${stderr}`))))
-  }),
+    return Effect.sync(() => child.kill())
+  }).pipe(
+    // on the live clock (scopedLive): far longer than a loaded machine needs to start it
+    Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => new Error("the receiver did not listen within 20 s") })
+  ),
   (receiver) => Effect.sync(receiver.stop)
 )
 
