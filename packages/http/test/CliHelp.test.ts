@@ -28,14 +28,29 @@ const section = (help: string, title: string): Array<string> => {
 /** @effect/cli's own options, which every command's help lists but no usage shows. */
 const builtIns = /^(--completions|--log-level|\(-h, --help\)|--wizard|--version)(?= |$)/
 
+/** Every command and group, as `sendline --help` lists them. */
+const commands: ReadonlyArray<ReadonlyArray<string>> = [
+  [],
+  ["serve"],
+  ["migrate"],
+  ["accounts"],
+  ["accounts", "create"],
+  ["keys"],
+  ["keys", "create"],
+  ["keys", "revoke"],
+  ["sids"],
+  ["sids", "import"]
+]
+
 describe("sendline --help", () => {
-  it("describes every command and group in one line, shows optional flags in brackets, and keeps every line within 100 columns", async () => {
-    const paths = [[], ...listedCommands((await sendline({}, "--help")).stdout)]
-    expect(paths.map((path) => path.join(" "))).toEqual(
-      ["", "serve", "migrate", "accounts", "accounts create", "keys", "keys create", "keys revoke", "sids", "sids import"]
-    )
-    for (const path of paths) {
-      const name = `sendline ${path.join(" ")} --help`
+  it("lists every command and group", async () => {
+    expect([[], ...listedCommands((await sendline({}, "--help")).stdout)]).toEqual(commands)
+  })
+
+  // one process each: a test apiece, each within its own limit on a loaded machine
+  for (const path of commands) {
+    const name = `sendline ${path.join(" ")} --help`.replace("  ", " ")
+    it(`${name}: described in one line, optional flags in brackets, every line within 100 columns`, async () => {
       const help = await sendline({}, ...path, "--help")
       expect(help.code, name).toBe(0)
       expect(help.stderr, name).toBe("")
@@ -60,8 +75,8 @@ describe("sendline --help", () => {
         const description = rest.find((next) => !next.startsWith("        "))
         expect(description, `${name}: ${line}`).toMatch(/^ {4}[A-Z]/)
       })
-    }
-  }, 60_000)
+    })
+  }
 
   it("loads neither the core's index, the stores, the mailer, the webhook transport nor the HTTP server", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sendline-help-"))
@@ -82,5 +97,5 @@ describe("sendline --help", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
-  }, 60_000)
+  })
 })
