@@ -23,10 +23,10 @@ export default defineConfig({
     // "The test suite")
     maxWorkers: availableParallelism() + 1,
     minWorkers: 1,
-    // A test's own limit, far above what any takes on a loaded 2-core machine (the slowest, ~60 s
-    // there, set their own): reaching it means a hang, never a busy machine. What a test waits for
-    // in real time it waits for as an event, up to `packages/http/test/waiting.ts`'s `patience`.
-    testTimeout: 60_000,
-    hookTimeout: 60_000
+    // A test's own limit, far above what any takes on a loaded 2-core machine (the slowest took
+    // ~25 s there): reaching it means a hang, never a busy machine. What a test waits for in real
+    // time it waits for as an event, up to `packages/http/test/waiting.ts`'s `patience` (30 s).
+    testTimeout: 90_000,
+    hookTimeout: 120_000
   }
 })

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serve, type Server } from "./processes.js"
-import { until } from "./waiting.js"
+import { patience, until } from "./waiting.js"
 
 const final = new Set(["delivered", "undelivered", "failed"])
 
@@ -94,5 +94,5 @@ describe("a server killed during a burst of sends", () => {
     const undelivered = [...statuses.values()].filter((s) => s === "undelivered").length
     expect(delivered + undelivered).toBe(accepted.length)
     expect(undelivered).toBeGreaterThan(0)
-  }, 90_000)
+  }, 4 * patience)
 })

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serve, type Server } from "./processes.js"
-import { until } from "./waiting.js"
+import { patience, until } from "./waiting.js"
 
 /** A line as Effect's JSON logger writes it. */
 interface Line {
@@ -29,7 +29,7 @@ describe("sendline serve with LOG_FORMAT=json", () => {
 
   beforeAll(async () => {
     server = await serve({ SQLITE_PATH: database, LOG_FORMAT: "json", WORKER_POLL_MS: "50", CARRIER_REPORT_DELAY_MS: "0" })
-  }, 60_000)
+  }, 2 * patience)
 
   afterAll(async () => {
     await server?.kill()

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serve, type Server } from "./processes.js"
+import { patience } from "./waiting.js"
 
 describe("a server stopped with SIGTERM during a burst of sends", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-shutdown-"))
@@ -54,5 +55,5 @@ describe("a server stopped with SIGTERM during a burst of sends", () => {
       })
       expect(response.status, `${id} was kept`).toBe(200)
     }
-  }, 90_000)
+  }, 4 * patience)
 })
