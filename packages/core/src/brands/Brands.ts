@@ -147,8 +147,8 @@ const pending = (id: string) =>
     message: `Your relationship with brand ${id} is pending: its Brand Owner has not approved it yet.`
   })
 
-/** `name` when it is not blank and at most 255 characters, else `invalid_parameter`. */
-const checkName = (name: string): Effect.Effect<string, InvalidRequest> => requiredText("name", name, 255)
+/** `name` when it is not blank and at most 255 characters (else `invalid_parameter`), without control, bidi or zero-width characters (else `invalid_characters`). */
+const checkName = (name: string): Effect.Effect<string, InvalidRequest | RuleViolation> => requiredText("name", name, 255)
 
 /**
  * Whether the brand `held` is what `input` asks to create: its identifier and market, which never
