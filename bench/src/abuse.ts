@@ -11,6 +11,8 @@
  *    127.0.0.1 meanwhile (and alone, before).
  * 3. Refused bodies: an unauthenticated chunked upload from 127.0.0.3: how many bytes the server
  *    took before it cut the connection; then eight at once, and the valid client's median meanwhile.
+ * 4. Brand submission as a mail relay (issue 29, `abuse-brand-relay.ts`): one key submitting brands
+ *    as fast as it can, each mailing a stranger: how many mails were queued.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -19,6 +21,7 @@ import { Agent, request } from "node:http"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { brandRelay } from "./abuse-brand-relay.js"
 
 const checkout = resolve(process.argv[2] ?? ".")
 const port = 3900 + Math.floor(Math.random() * 90)
@@ -207,6 +210,7 @@ try {
   await idempotencyGrowth(key, dataDir)
   await keyGuessing(key)
   await refusedUploads(key)
+  await brandRelay(`http://127.0.0.1:${port}`, key, join(dataDir, "sendline.sqlite"), seconds)
 } finally {
   server.kill("SIGTERM")
   await new Promise((r) => server.once("exit", r))

@@ -33,6 +33,7 @@ export const RuleCode = Schema.Literal(
   "schedule_too_far",
   "invalid_identifier",
   "invalid_contact",
+  "invalid_characters",
   "immutable_field",
   "sender_id_domain_mismatch",
   "webhook_url_not_allowed",

@@ -177,7 +177,7 @@ for (const store of TestStores.all) {
     it.effect("PATCH /v1/brands/{id}: name, contact and website change (null removes the website); the status stays", () =>
       Effect.gen(function*() {
         const provider = yield* H.newCaller()
-        const { brandId } = yield* H.approvedBrand(provider)
+        const { brandId, owner, relationshipId } = yield* H.approvedBrand(provider)
         const contact = { name: "Al Citizen", email: "al@acme.example", phone: "+6421234567" }
         const reply = yield* patchBrand(brandId, provider.key, { name: "Acme Holdings Pty Ltd", contact, website: null, status: "rejected" })
         assert.strictEqual(reply.status, 200, reply.text)
@@ -186,6 +186,8 @@ for (const store of TestStores.all) {
         assert.deepStrictEqual(data.contact, contact)
         assert.isNull(data.website)
         assert.strictEqual(data.status, "verified", "status is not a field PATCH changes")
+        // a new name and website go back to the Brand Owner (BrandChanges.test.ts)
+        assert.strictEqual((yield* decide(relationshipId, "approve", owner.key)).status, 200)
         assert.deepStrictEqual((yield* getBrand(brandId, provider.key)).json.data, reply.json.data)
         const rewebbed = yield* patchBrand(brandId, provider.key, { website: "https://acme.example/au" })
         assert.strictEqual(rewebbed.json.data.website, "https://acme.example/au")

@@ -2,7 +2,9 @@
  * `BrandStore` on SQL: the tables `sendline_brands` and `sendline_brand_relationships`, a brand
  * written with its relationship, its events (`Events`) and its mails (`Mails`) in one transaction
  * (the outbox), its status and its relationship's moved only from the status stored. A
- * relationship's `idempotency_key` is unique per provider (`Migrations.brandIdempotencyKeys`).
+ * relationship's `idempotency_key` is unique per provider (`Migrations.brandIdempotencyKeys`). A
+ * provider's brands an hour are counted in the insert's transaction, its account row locked on
+ * PostgreSQL; a change that reopens a relationship writes it, the brand and the mail together.
  *
  * @since 0.1.0
  */
@@ -129,16 +131,40 @@ export const make = (
     moves.length === 0 ? Effect.succeed([]) : transaction(Effect.forEach(moves, (move) =>
       Effect.flatMap(update(move), (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(then(move), true))))
 
+  /**
+   * Fails `SubmissionLimitReached` when `accountId` created `limit.max` relationships at or after
+   * `limit.since`. Run first in the insert's transaction: on PostgreSQL it locks the provider's
+   * account row, so that one provider's inserts count one after another across processes (SQLite
+   * runs one transaction at a time). The `status IN` lets the provider's index
+   * `(provider_account_id, status, created_at, id)` read the window of each status.
+   */
+  const withinLimit = (accountId: string, limit: BrandStore.SubmissionLimit) =>
+    Effect.gen(function*() {
+      yield* sql.onDialectOrElse({
+        pg: () => sql`SELECT id FROM sendline_accounts WHERE id = ${accountId} FOR UPDATE`,
+        orElse: () => Effect.void
+      })
+      const [row] = yield* sql<{ readonly count: number | string; readonly oldest: number | string | null }>`
+        SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM sendline_brand_relationships
+        WHERE provider_account_id = ${accountId} AND status IN ('pending', 'approved', 'rejected')
+          AND created_at >= ${limit.since}`
+      if (row !== undefined && Number(row.count) >= limit.max) {
+        return yield* new BrandStore.SubmissionLimitReached({ accountId, oldestAt: Number(row.oldest) })
+      }
+    })
+
   return Effect.succeed(BrandStore.BrandStore.of({
     // A transaction on both databases: the brand with everything written with it, or nothing.
-    insert: (brand, relationship, written, mails) =>
+    insert: (brand, relationship, written, mails, limit) =>
       sql.withTransaction(Effect.all([
+        limit === undefined ? Effect.void : withinLimit(relationship.provider.accountId, limit),
         sql`INSERT INTO sendline_brands ${sql.insert(brands.encode(brand))}`,
         sql`INSERT INTO sendline_brand_relationships ${sql.insert(relationships.encode(relationship))}`,
         written.length === 0 ? Effect.void : Events.insert(sql, written),
         Mails.insert(sql, mails)
       ], { discard: true })).pipe(
         Effect.mapError((error) => {
+          if (error._tag === "SubmissionLimitReached") return error
           const { idempotencyKey, provider } = relationship
           return idempotencyKey !== undefined && dialect.isUniqueViolation(error, Migrations.brandIdempotencyKeys)
             ? new Idempotency.IdempotencyKeyTaken({ accountId: provider.accountId, key: idempotencyKey })
@@ -152,10 +178,18 @@ export const make = (
       write(Effect.asVoid(sql`UPDATE sendline_brand_relationships SET idempotency_key = NULL
         WHERE provider_account_id = ${accountId} AND idempotency_key = ${key} AND created_at < ${before}`)),
     findRelationship: (id) => findLinked(sql`id = ${id}`),
-    update: (brand) => {
+    update: (brand, reopen) => {
       const row = brands.encode(brand)
-      return write(Effect.asVoid(sql`UPDATE sendline_brands
-        SET name = ${row.name}, contact = ${row.contact}, website = ${row.website ?? null} WHERE id = ${row.id}`))
+      const change = sql`UPDATE sendline_brands
+        SET name = ${row.name}, contact = ${row.contact}, website = ${row.website ?? null} WHERE id = ${row.id}`
+      if (reopen === undefined) return write(Effect.as(change, true))
+      // the relationship first: only a change that reopens it is written, with its mails
+      return transaction(Effect.flatMap(
+        sql`UPDATE sendline_brand_relationships SET status = 'pending', decided_at = NULL
+          WHERE id = ${reopen.relationshipId} AND status = 'approved' RETURNING id`,
+        (reopened) =>
+          reopened.length === 0 ? Effect.succeed(false) : Effect.as(Effect.all([change, Mails.insert(sql, reopen.mails)]), true)
+      ))
     },
     transition: (moves) =>
       moveAll(

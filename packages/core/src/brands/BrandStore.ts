@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { Effect, Option } from "effect"
-import { Context } from "effect"
+import { Context, Schema } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
 import type { IdempotencyKeyTaken } from "../Idempotency.js"
@@ -20,14 +20,18 @@ export class BrandStore extends Context.Tag("@sendline/core/BrandStore")<BrandSt
    * Inserts a new brand, its relationship, its events and its mails (the outbox), in one
    * transaction: all or nothing. A relationship's `idempotencyKey` is unique among its provider's,
    * across processes: when another relationship of the provider holds it, nothing is written and
-   * the insert fails `IdempotencyKeyTaken`.
+   * the insert fails `IdempotencyKeyTaken`. With `limit`, the provider's relationships created in
+   * its window are counted in the same transaction, one provider's inserts one after another
+   * across processes: when they are `limit.max` already, nothing is written and the insert fails
+   * `SubmissionLimitReached`, naming the oldest of them.
    */
   readonly insert: (
     brand: Brand,
     relationship: BrandRelationship,
     events: ReadonlyArray<Event>,
-    mails: ReadonlyArray<Mail>
-  ) => Effect.Effect<void, IdempotencyKeyTaken | StoreUnavailable>
+    mails: ReadonlyArray<Mail>,
+    limit?: SubmissionLimit
+  ) => Effect.Effect<void, IdempotencyKeyTaken | SubmissionLimitReached | StoreUnavailable>
   /** The brand the provider `accountId` created under this idempotency key at or after `since`, with its relationship, if any. */
   readonly findByIdempotencyKey: (
     accountId: string,
@@ -43,8 +47,13 @@ export class BrandStore extends Context.Tag("@sendline/core/BrandStore")<BrandSt
   readonly findById: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
   /** The relationship `id` with its brand, whoever's it is. */
   readonly findRelationship: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
-  /** Replaces what a brand's owner may change (`name`, `contact`, `website`), leaving its status as stored. */
-  readonly update: (brand: Brand) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Replaces what a brand's provider may change (`name`, `contact`, `website`), leaving its status
+   * as stored. With `reopen`, in the same transaction, its relationship goes back from `approved` to
+   * `pending` (its `decidedAt` cleared) with `reopen.mails`; when the relationship is not approved
+   * any more (another change reopened it meanwhile), nothing is written. Whether it wrote.
+   */
+  readonly update: (brand: Brand, reopen?: Reopen) => Effect.Effect<boolean, StoreUnavailable>
   /**
    * Applies the moves in order, in one transaction: each replaces its brand's status with
    * `next.status` only while the stored status is still its `from`, writing its event with it;
@@ -92,6 +101,36 @@ export interface RelationshipMove {
   readonly next: BrandRelationship
   readonly from: RelationshipStatus
 }
+
+/**
+ * The most brands one provider creates in a window: at most `max` relationships of the new one's
+ * provider created at or after `since`, the new one included.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface SubmissionLimit {
+  readonly max: number
+  readonly since: number
+}
+
+/** A relationship set back to pending by a change of its brand, and the mails that tell its contact. @since 0.1.0 @category models */
+export interface Reopen {
+  readonly relationshipId: string
+  readonly mails: ReadonlyArray<Mail>
+}
+
+/**
+ * An insert refused by its `SubmissionLimit`: the provider has created `max` brands in the window
+ * already, the oldest of them at `oldestAt`.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class SubmissionLimitReached extends Schema.TaggedError<SubmissionLimitReached>("@sendline/core/SubmissionLimitReached")(
+  "SubmissionLimitReached",
+  { accountId: Schema.String, oldestAt: Schema.Number }
+) {}
 
 /** The filters of `listRelationships`. @since 0.1.0 @category models */
 export interface RelationshipFilter {

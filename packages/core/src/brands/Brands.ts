@@ -3,27 +3,39 @@
  * relationship, reading, listing and changing brands, the Brand Owner's decision on a
  * relationship, and the verifier's later decision. Who may see a brand is decided here, once
  * (`accessTo`): the provider of an approved relationship reads and changes it; its Brand Owner
- * reads it; a pending relationship is 403 `brand_relationship_pending`; anything else is 404.
+ * reads it; a pending relationship is 403 `brand_relationship_pending`; anything else is 404. A
+ * provider's change of name or website goes back to the Brand Owner (the relationship pending
+ * again); operators never submit brands; an account submits `Limits.brandSubmissionsPerHour` an hour.
  *
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Principal } from "../accounts/Account.js"
+import type { Account, Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import { requirePermission } from "../accounts/Auth.js"
-import { Conflict, type InvalidRequest, NotFound, PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
+import {
+  Conflict,
+  type InvalidRequest,
+  NotFound,
+  PermissionDenied,
+  RateLimited,
+  rule,
+  type RuleViolation,
+  type StoreUnavailable
+} from "../Errors.js"
 import type { Event } from "../Event.js"
 import type * as Idempotency from "../Idempotency.js"
 import { IdGenerator } from "../Ids.js"
 import * as FindOrInsert from "../internal/findOrInsert.js"
 import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
+import * as Limits from "../Limits.js"
 import * as Mail from "../mail/Mail.js"
 import * as Markets from "../Markets.js"
 import * as Pagination from "../Pagination.js"
 import type { Brand, BrandRelationship, Linked, RelationshipStatus } from "./Brand.js"
 import * as BrandJson from "./BrandJson.js"
-import { BrandStore } from "./BrandStore.js"
+import { BrandStore, type SubmissionLimitReached } from "./BrandStore.js"
 import { BrandVerifier } from "./BrandVerifier.js"
 import * as Contact from "./Contact.js"
 import * as Identifier from "./Identifier.js"
@@ -78,11 +90,14 @@ export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
    * caller is its Brand Owner, else pending), its verdict's event and, for a pending relationship,
    * the e-mail to the brand's contact (`RelationshipMail`), in one write. Under an idempotency key,
    * the brand the caller already created under it, if any (see `CreateBrand.idempotencyKey`).
+   * An operator account never submits (403 `permission_denied`); an account that created
+   * `Limits.brandSubmissionsPerHour` brands in the last hour is `rate_limited` until the oldest
+   * of them leaves the hour, counted in the store.
    */
   readonly create: (
     principal: Principal,
     input: CreateBrand
-  ) => Effect.Effect<Linked, RuleViolation | InvalidRequest | PermissionDenied | Conflict | StoreUnavailable>
+  ) => Effect.Effect<Linked, RuleViolation | InvalidRequest | PermissionDenied | Conflict | RateLimited | StoreUnavailable>
   /** The brands the caller may read (approved relationships, and those it owns), newest first. */
   readonly list: (
     principal: Principal,
@@ -90,7 +105,12 @@ export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
   ) => Effect.Effect<Pagination.Page<Brand>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The brand, to its approved provider or its Brand Owner; pending → `brand_relationship_pending`; else not found. */
   readonly get: (principal: Principal, id: string) => Effect.Effect<Brand, NotFound | PermissionDenied | StoreUnavailable>
-  /** Changes the brand's name, contact or website, for its approved provider only (pending → 403; else 404). */
+  /**
+   * Changes the brand's name, contact or website, for its approved provider only (pending → 403;
+   * else 404). A change of name or website by a provider that is not the Brand Owner sets the
+   * relationship back to pending, mailed to the brand's contact (as it was), until the Brand Owner
+   * approves again; the contact alone, or values given as they are, change nothing else.
+   */
   readonly update: (
     principal: Principal,
     id: string,
@@ -136,6 +156,8 @@ export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
   ) => Effect.Effect<Brand, NotFound | Conflict | StoreUnavailable>
 }>() {}
 
+const hour = 3_600_000
+
 /** What the caller may do with a brand: read and change it, only read it, nothing yet (pending), or nothing. */
 type Access = "provider" | "owner" | "pending" | "none"
 
@@ -147,8 +169,8 @@ const pending = (id: string) =>
     message: `Your relationship with brand ${id} is pending: its Brand Owner has not approved it yet.`
   })
 
-/** `name` when it is not blank and at most 255 characters, else `invalid_parameter`. */
-const checkName = (name: string): Effect.Effect<string, InvalidRequest> => requiredText("name", name, 255)
+/** `name` when it is not blank and at most 255 characters (else `invalid_parameter`), without control, bidi or zero-width characters (else `invalid_characters`). */
+const checkName = (name: string): Effect.Effect<string, InvalidRequest | RuleViolation> => requiredText("name", name, 255)
 
 /**
  * Whether the brand `held` is what `input` asks to create: its identifier and market, which never
@@ -176,6 +198,10 @@ export const make = Effect.gen(function*() {
   const markets = yield* Markets.Markets
   const verifier = yield* BrandVerifier
   const ids = yield* IdGenerator
+  const limits = yield* Limits.Limits
+
+  /** The pending mail of `draft`, its id from this use case's generator. */
+  const mailOf = (draft: Mail.Draft) => Effect.provideService(Mail.make(draft), IdGenerator, ids)
 
   const ownerOf = (brand: Brand) => accounts.findBrandOwner(brand.identifierType, brand.identifierValue)
 
@@ -215,16 +241,22 @@ export const make = Effect.gen(function*() {
       }))
   }
 
+  /** The 429 of an account past its brands an hour, until the oldest of them (`oldestAt`) leaves the hour. */
+  const tooMany = (now: number) => ({ oldestAt }: SubmissionLimitReached) =>
+    new RateLimited({
+      message: `This account has submitted ${limits.brandSubmissionsPerHour} brands in the last hour, the most it may; ` +
+        "retry after Retry-After seconds.",
+      retryAfterSeconds: Math.max(1, Math.ceil((oldestAt + hour - now) / 1000))
+    })
+
   /** The brand and relationship `input` asks for, checked in CONTRACT order, and their insert with the event and mail. */
-  const checkAndMake = (principal: Principal, input: CreateBrand, now: number) =>
+  const checkAndMake = (account: Account, input: CreateBrand, now: number) =>
     Effect.gen(function*() {
       const name = yield* checkName(input.name)
       const market = yield* Markets.check(markets, input.market, "Brands of")
       const identifierValue = yield* Identifier.checkIn(market, input.identifierType, input.identifierValue)
       const contact = yield* Contact.check(input.contact)
       const website = input.website === undefined ? undefined : yield* Contact.checkWebsite(input.website)
-      const account = yield* accounts.findAccount(principal.accountId)
-      if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
       const checked: Brand = {
         id: yield* ids.make("brand"),
         name,
@@ -241,26 +273,42 @@ export const make = Effect.gen(function*() {
       const relationship: BrandRelationship = {
         id: yield* ids.make("rel"),
         brandId: brand.id,
-        provider: { accountId: account.value.id, name: account.value.name, type: account.value.type },
-        status: Option.contains(owner, principal.accountId) ? "approved" : "pending",
+        provider: { accountId: account.id, name: account.name, type: account.type },
+        status: Option.contains(owner, account.id) ? "approved" : "pending",
         createdAt: now,
         ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
       }
-      const event = yield* eventOf(brand, principal.accountId, now)
+      const event = yield* eventOf(brand, account.id, now)
       // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
-      const mails = relationship.status === "pending" ? [yield* Effect.provideService(Mail.make(RelationshipMail.make(brand, relationship)), IdGenerator, ids)] : []
+      const mails = relationship.status === "pending" ? [yield* mailOf(RelationshipMail.make(brand, relationship))] : []
       const created: Linked = { brand, relationship }
-      return { created, insert: brands.insert(brand, relationship, Option.toArray(event), mails) }
+      // counted in the insert's own transaction, so that concurrent submissions never pass the limit
+      const limit = { max: limits.brandSubmissionsPerHour, since: now - hour + 1 }
+      const insert = brands.insert(brand, relationship, Option.toArray(event), mails, limit).pipe(
+        Effect.catchTag("SubmissionLimitReached", (reached) => Effect.fail(tooMany(now)(reached)))
+      )
+      return { created, insert }
     })
 
   // A creation with a key answers the brand the caller created under it, if any: the send path's
   // second guard, shared (`internal/findOrInsert`).
-  const findOrInsert = FindOrInsert.make({ find: brands.findByIdempotencyKey, release: brands.releaseIdempotencyKey })
+  const findOrInsert = FindOrInsert.make<Linked, StoreUnavailable | RateLimited>({
+    find: brands.findByIdempotencyKey,
+    release: brands.releaseIdempotencyKey
+  })
   const create = fn("Brands.create")(function*(principal: Principal, input: CreateBrand) {
     yield* requirePermission(principal, "brands:write")
+    const account = yield* accounts.findAccount(principal.accountId)
+    if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
+    if (account.value.type === "operator") {
+      return yield* new PermissionDenied({
+        code: "permission_denied",
+        message: "An operator account reviews Sender IDs; it never submits a brand."
+      })
+    }
     return yield* findOrInsert(principal.accountId, input.idempotencyKey, {
       answerHeld: (held) => answerHeld(held, input),
-      create: (now) => checkAndMake(principal, input, now)
+      create: (now) => checkAndMake(account.value, input, now)
     })
   })
 
@@ -286,7 +334,7 @@ export const make = Effect.gen(function*() {
 
   const update = fn("Brands.update")(function*(principal: Principal, id: string, input: UpdateBrand) {
     yield* requirePermission(principal, "brands:write")
-    const { brand } = yield* findAs(principal, id, ["provider"])
+    const { brand, relationship } = yield* findAs(principal, id, ["provider"])
     yield* unchanged("identifier_type", input.identifierType, brand.identifierType)
     yield* unchanged(
       "identifier_value",
@@ -303,7 +351,18 @@ export const make = Effect.gen(function*() {
       : yield* Contact.checkWebsite(input.website)
     const { website: _, ...rest } = brand
     const changed: Brand = { ...rest, name, contact, ...(website === undefined ? {} : { website }) }
-    yield* brands.update(changed)
+    const change: RelationshipMail.Change = {
+      ...(name === brand.name ? {} : { name: { before: brand.name, after: name } }),
+      ...(website === brand.website ? {} : { website: { before: brand.website, after: website } })
+    }
+    // a change of what the Brand Owner approved goes back to it, unless the owner made it (CONTRACT §5)
+    const reopens = Object.keys(change).length > 0 && !Option.contains(yield* ownerOf(brand), principal.accountId)
+    if (!reopens) yield* brands.update(changed)
+    else {
+      // to the contact the owner approved, not one this change sets: a change never redirects its own review
+      const mail = yield* mailOf(RelationshipMail.make({ ...changed, contact: brand.contact }, relationship, change))
+      if (!(yield* brands.update(changed, { relationshipId: relationship.id, mails: [mail] }))) return yield* pending(id)
+    }
     // the status as stored now: a verifier may have decided meanwhile
     return Option.match(yield* brands.findById(id), { onNone: () => changed, onSome: (found) => ({ ...changed, status: found.brand.status }) })
   })

@@ -2,12 +2,13 @@
  * The contact checks of CONTRACT §5: a brand's authorised representative (`contact`: `name`,
  * `email`, `phone`) and its `website`. Each answers the value as given, never rewritten, or why it
  * is refused: `invalid_contact`, naming the field at fault (`contact.email`, `contact.phone`,
- * `contact.name`, `website`).
+ * `contact.name`, `website`), a control, bidi or zero-width character in any of them included.
  *
  * @since 0.1.0
  */
 import { Either, Schema } from "effect"
 import { rule, type RuleViolation } from "../Errors.js"
+import { checkCharacters } from "../internal/text.js"
 import * as Phone from "../messaging/Phone.js"
 
 /** A brand's authorised representative. @since 0.1.0 @category models */
@@ -15,16 +16,30 @@ export const Contact = Schema.Struct({ name: Schema.String, email: Schema.String
 /** A brand's authorised representative. @since 0.1.0 @category models */
 export type Contact = typeof Contact.Type
 
-const emailAddress = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** A local part: the characters of an unquoted one (RFC 5322's atext and dots), letters of any script too. */
+const localPart = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~.-]+$/u
+/** A domain label: letters (any script) and digits, hyphens inside, at most 63 characters. */
+const label = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u
+
+/** Whether `domain` is a domain name: two labels or more, the last with a letter (so no IP address, no IP literal). */
+const isDomainName = (domain: string): boolean => {
+  const labels = domain.split(".")
+  return labels.length >= 2 && labels.every((l) => label.test(l)) && /\p{L}/u.test(labels[labels.length - 1]!)
+}
 
 /**
- * Whether `value` is an e-mail address: something, one `@`, a domain with a dot, no whitespace, at
- * most 254 characters (the longest a mail server takes). The same rule as an account's admin e-mail.
+ * Whether `value` is an e-mail address: an unquoted local part (no quotes, spaces, angle brackets,
+ * commas), one `@`, and a domain name (two labels or more, the last not all digits: no IP literal
+ * such as `[127.0.0.1]`, no IP address, no dotless host), at most 254 characters (the longest a mail
+ * server takes). The same rule as an account's admin e-mail.
  *
  * @since 0.1.0
  * @category checks
  */
-export const isEmail = (value: string): boolean => value.length <= 254 && emailAddress.test(value)
+export const isEmail = (value: string): boolean => {
+  const at = value.lastIndexOf("@")
+  return value.length <= 254 && at > 0 && localPart.test(value.slice(0, at)) && isDomainName(value.slice(at + 1))
+}
 
 /**
  * Whether `value` is a website: an absolute `http` or `https` URL with a host, without credentials
@@ -43,29 +58,33 @@ export const isWebsite = (value: string): boolean => {
 
 /** `email` when it is an e-mail address (`isEmail`), else `invalid_contact` for `contact.email`. @since 0.1.0 @category checks */
 export const checkEmail = (email: string): Either.Either<string, RuleViolation> =>
-  isEmail(email)
-    ? Either.right(email)
-    : Either.left(rule("invalid_contact", "contact.email", "contact.email must be an e-mail address."))
+  Either.flatMap(checkCharacters("contact.email", email, "invalid_contact"), () =>
+    isEmail(email)
+      ? Either.right(email)
+      : Either.left(rule("invalid_contact", "contact.email", "contact.email must be an e-mail address at a domain name, e.g. jo@acme.example.")))
 
 /** `phone` when it is an E.164 number valid for its plan (`Phone.isE164`), else `invalid_contact` for `contact.phone`. @since 0.1.0 @category checks */
 export const checkPhone = (phone: string): Either.Either<string, RuleViolation> =>
-  Phone.isE164(phone)
-    ? Either.right(phone)
-    : Either.left(rule(
-      "invalid_contact",
-      "contact.phone",
-      "contact.phone must be a phone number in E.164 form, e.g. +61412345678 (a plus, the country code, no spaces)."
-    ))
+  Either.flatMap(checkCharacters("contact.phone", phone, "invalid_contact"), () =>
+    Phone.isE164(phone)
+      ? Either.right(phone)
+      : Either.left(rule(
+        "invalid_contact",
+        "contact.phone",
+        "contact.phone must be a phone number in E.164 form, e.g. +61412345678 (a plus, the country code, no spaces)."
+      )))
 
 /** `website` when it is an http(s) URL (`isWebsite`), else `invalid_contact` for `website`. @since 0.1.0 @category checks */
 export const checkWebsite = (website: string): Either.Either<string, RuleViolation> =>
-  isWebsite(website)
-    ? Either.right(website)
-    : Either.left(rule("invalid_contact", "website", "website must be an http or https URL, e.g. https://acme.example."))
+  Either.flatMap(checkCharacters("website", website, "invalid_contact"), () =>
+    isWebsite(website)
+      ? Either.right(website)
+      : Either.left(rule("invalid_contact", "website", "website must be an http or https URL, e.g. https://acme.example.")))
 
 /**
- * `contact` when its name is not blank, its e-mail an address and its phone E.164; else
- * `invalid_contact` for the first field at fault, in that order.
+ * `contact` when its name is not blank, none of its fields holds a control, bidi or zero-width
+ * character, its e-mail is an address and its phone E.164; else `invalid_contact` for the first
+ * field at fault, in that order.
  *
  * @since 0.1.0
  * @category checks
@@ -73,4 +92,8 @@ export const checkWebsite = (website: string): Either.Either<string, RuleViolati
 export const check = (contact: Contact): Either.Either<Contact, RuleViolation> =>
   contact.name.trim() === ""
     ? Either.left(rule("invalid_contact", "contact.name", "contact.name must not be blank."))
-    : Either.flatMap(checkEmail(contact.email), () => Either.map(checkPhone(contact.phone), () => contact))
+    : Either.all([
+      checkCharacters("contact.name", contact.name, "invalid_contact"),
+      checkEmail(contact.email),
+      checkPhone(contact.phone)
+    ]).pipe(Either.map(() => contact))

@@ -14,6 +14,8 @@
  *
  * A value is normalised first: whitespace removed, letters upper-cased ("51 824 753 556" is
  * "51824753556", "sc 123456" is "SC123456"). The normalised value is the one stored and compared.
+ * A degenerate value is refused after its check digits: one whose digits that number the entity
+ * (check digits, letters and a UEN's year aside) are all zero, as ABN 10000000000 or ACN 000000000.
  * `docs/decisions.md` ("Legal identifiers") gives the sources of the algorithms and examples.
  *
  * @since 0.1.0
@@ -86,24 +88,56 @@ const crnPrefixes = [
 ]
 const crn = new RegExp(`^(?:\\d{8}|(?:${crnPrefixes.join("|")})\\d{6})$`)
 
+/** Whether `digits` are all zero. */
+const allZero = (digits: string): boolean => /^0+$/.test(digits)
+
+/** The digits of a UEN that number its entity: a business's 8, a local company's 5 after its year, another entity's last 4. */
+const uenSerial = (uen: string): string =>
+  businessUen.test(uen) ? uen.slice(0, 8) : localCompanyUen.test(uen) ? uen.slice(4, 9) : uen.slice(5, 9)
+
 /** How a type is checked: its form (on the normalised value), and its check digits or letter if it has any. */
 interface Rule {
   /** The form, as a sentence for the message. */
   readonly form: string
   readonly hasForm: (value: string) => boolean
+  /**
+   * Whether a value of the form is degenerate: the digits that number the entity (check digits,
+   * letters and years aside) all zero, which passes a weighted-sum check and numbers no entity.
+   */
+  readonly degenerate: (value: string) => boolean
   readonly check?: { readonly name: "check digits" | "check digit" | "check letter"; readonly passes: (value: string) => boolean }
 }
 
 const rules: { readonly [T in IdentifierType]: Rule } = {
-  ABN: { form: "An ABN is 11 digits", hasForm: (v) => /^\d{11}$/.test(v), check: { name: "check digits", passes: abnChecks } },
-  ACN: { form: "An ACN is 9 digits", hasForm: (v) => /^\d{9}$/.test(v), check: { name: "check digit", passes: acnChecks } },
-  NZBN: { form: "An NZBN is 13 digits", hasForm: (v) => /^\d{13}$/.test(v), check: { name: "check digit", passes: gs1Checks } },
+  ABN: {
+    form: "An ABN is 11 digits",
+    hasForm: (v) => /^\d{11}$/.test(v),
+    degenerate: (v) => allZero(v.slice(2)),
+    check: { name: "check digits", passes: abnChecks }
+  },
+  ACN: {
+    form: "An ACN is 9 digits",
+    hasForm: (v) => /^\d{9}$/.test(v),
+    degenerate: (v) => allZero(v.slice(0, 8)),
+    check: { name: "check digit", passes: acnChecks }
+  },
+  NZBN: {
+    form: "An NZBN is 13 digits",
+    hasForm: (v) => /^\d{13}$/.test(v),
+    degenerate: (v) => allZero(v.slice(0, 12)),
+    check: { name: "check digit", passes: gs1Checks }
+  },
   UEN: {
     form: "A UEN is 8 or 9 digits and a letter, or R, S or T, 2 digits, 2 letters, 4 digits and a letter",
     hasForm: (v) => businessUen.test(v) || localCompanyUen.test(v) || otherUen.test(v),
+    degenerate: (v) => allZero(uenSerial(v)),
     check: { name: "check letter", passes: (v) => uenCheckLetter(v) === v[v.length - 1] }
   },
-  CRN: { form: "A CRN is 8 digits, or a Companies House prefix (SC, NI, OC, LP …) and 6 digits", hasForm: (v) => crn.test(v) }
+  CRN: {
+    form: "A CRN is 8 digits, or a Companies House prefix (SC, NI, OC, LP …) and 6 digits",
+    hasForm: (v) => crn.test(v),
+    degenerate: (v) => allZero(v.slice(2))
+  }
 }
 
 const isIdentifierType = Schema.is(IdentifierType)
@@ -124,11 +158,18 @@ export const check = (type: string, value: string): Either.Either<string, RuleVi
       `Unknown identifier type ${type}: Sendline checks ${IdentifierType.literals.join(", ")}.`
     ))
   }
-  const { check: digits, form, hasForm } = rules[type]
+  const { check: digits, degenerate, form, hasForm } = rules[type]
   const normalised = normalise(value)
   if (!hasForm(normalised)) return Either.left(rule("invalid_identifier", "identifier_value", `${form} (spaces are ignored).`))
   if (digits !== undefined && !digits.passes(normalised)) {
     return Either.left(rule("invalid_identifier", "identifier_value", `${type} ${normalised} fails its ${digits.name}.`))
+  }
+  if (degenerate(normalised)) {
+    return Either.left(rule(
+      "invalid_identifier",
+      "identifier_value",
+      `${type} ${normalised} is not one a registry issues: the digits that number the entity are all zero.`
+    ))
   }
   return Either.right(normalised)
 }

@@ -9,6 +9,7 @@
  */
 import { Clock, Duration, Effect, Schema } from "effect"
 import { IdGenerator } from "../Ids.js"
+import { oneLine } from "../internal/text.js"
 
 /**
  * Where a mail stands: `pending` until it is sent (tried again after each failure, however many),
@@ -22,7 +23,7 @@ export const MailStatus = Schema.Literal("pending", "sent", "failed")
 /** A mail status. @since 0.1.0 @category models */
 export type MailStatus = typeof MailStatus.Type
 
-/** A mail `mail_…`, plain text; timestamps are epoch milliseconds. @since 0.1.0 @category models */
+/** A mail `mail_…`, plain text only (no HTML part); timestamps are epoch milliseconds. @since 0.1.0 @category models */
 export const Mail = Schema.Struct({
   id: Schema.String,
   /** The recipient's address. */
@@ -52,7 +53,8 @@ export interface Draft {
 
 /**
  * Makes the pending mail of `draft`, due at once: its id `mail_…` from the `IdGenerator`, its
- * `createdAt` from the `Clock`. Writing it is the caller's store write (see `MailStore`).
+ * `createdAt` from the `Clock`, its subject on one line whoever drafted it (`oneLine`: a line break
+ * in a header field would start another header). Writing it is the caller's store write (see `MailStore`).
  *
  * @since 0.1.0
  * @category constructors
@@ -61,7 +63,8 @@ export const make = (draft: Draft): Effect.Effect<Mail, never, IdGenerator> =>
   Effect.gen(function*() {
     const id = yield* (yield* IdGenerator).make("mail")
     const now = yield* Clock.currentTimeMillis
-    return { id, to: draft.to, subject: draft.subject, text: draft.text, createdAt: now, status: "pending", attempts: 0, nextAttemptAt: now }
+    const subject = oneLine(draft.subject)
+    return { id, to: draft.to, subject, text: draft.text, createdAt: now, status: "pending", attempts: 0, nextAttemptAt: now }
   })
 
 /**

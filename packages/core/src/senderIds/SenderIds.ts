@@ -84,7 +84,7 @@ export class SenderIds extends Context.Tag("@sendline/core/SenderIds")<SenderIds
     principal: Principal,
     id: string,
     input: Resubmit
-  ) => Effect.Effect<WithRegistrations, InvalidRequest | NotFound | PermissionDenied | Conflict | StoreUnavailable>
+  ) => Effect.Effect<WithRegistrations, RuleViolation | InvalidRequest | NotFound | PermissionDenied | Conflict | StoreUnavailable>
   /** Extends a registered, unexpired Sender ID by 365 days from its `expiresAt` (a new term); else 409. */
   readonly renew: (
     principal: Principal,

@@ -7,7 +7,7 @@ import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { Brand, BrandRelationship, Linked } from "../brands/Brand.js"
-import { BrandStore } from "../brands/BrandStore.js"
+import { BrandStore, SubmissionLimitReached } from "../brands/BrandStore.js"
 import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
@@ -258,5 +258,75 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       yield* brands.insert(brand, next, [], [])
       assert.deepStrictEqual(yield* brands.findByIdempotencyKey(accountId, key, 0), Option.some({ brand, relationship: next }))
       assert.deepStrictEqual(yield* brands.findByIdempotencyKey(otherAccountId, key, 0), Option.some(theirs), "another provider's key untouched")
+    }))
+
+  it.effect("BrandStore: insert under a limit counts the provider's relationships since its start; at the limit it writes nothing, naming the oldest", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const other = yield* freshAccount
+      yield* insertLinked(accountId, "approved", T - 1) // before the window
+      const oldest = yield* insertLinked(accountId, "rejected", T + 5)
+      yield* insertLinked(accountId, "pending", T + 6)
+      yield* insertLinked(other, "pending", T + 7)
+      const limit = { max: 3, since: T }
+      const brand = makeBrand(T + 8)
+      yield* brands.insert(brand, makeRelationship(brand, accountId, "pending"), [], [], limit)
+      assert.isTrue(Option.isSome(yield* brands.findById(brand.id)), "the third of the window")
+
+      const refused = makeBrand(T + 9)
+      const mail = makeMail(fresh("mail"))
+      const error = yield* Effect.flip(
+        brands.insert(refused, makeRelationship(refused, accountId, "pending"), [makeBrandEvent(refused, accountId, T + 9)], [mail], limit)
+      )
+      assert.instanceOf(error, SubmissionLimitReached)
+      assert.deepStrictEqual([error.accountId, error.oldestAt], [accountId, oldest.brand.createdAt])
+      assert.isTrue(Option.isNone(yield* brands.findById(refused.id)))
+      assert.isTrue(Option.isNone(yield* (yield* MailStore).findById(mail.id)))
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, refused.id), [])
+
+      const later = makeBrand(T + 10)
+      yield* brands.insert(later, makeRelationship(later, accountId, "pending"), [], [], { max: 3, since: T + 6 })
+      const theirs = makeBrand(T + 10)
+      yield* brands.insert(theirs, makeRelationship(theirs, other, "pending"), [], [], limit)
+    }))
+
+  it.effect("BrandStore: of concurrent inserts of one provider under a limit, exactly the limit are written", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const attempts = Array.from({ length: 12 }, (_, i) => {
+        const brand = makeBrand(T + i)
+        return { brand, relationship: makeRelationship(brand, accountId, "pending") }
+      })
+      const results = yield* Effect.all(
+        attempts.map(({ brand, relationship }) => Effect.either(brands.insert(brand, relationship, [], [], { max: 5, since: T }))),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(results.filter((r) => r._tag === "Right").length, 5)
+      for (const result of results) if (result._tag === "Left") assert.strictEqual(result.left._tag, "SubmissionLimitReached")
+      assert.strictEqual((yield* brands.listRelationships(accountId, {}, Option.none(), 100)).length, 5)
+    }))
+
+  it.effect("BrandStore: update with reopen sets the approved relationship back to pending with its mail; a relationship no longer approved writes nothing", () =>
+    Effect.gen(function*() {
+      const brands = yield* BrandStore
+      const accountId = yield* freshAccount
+      const inserted = yield* insertLinked(accountId, "pending", T)
+      const approved: BrandRelationship = { ...inserted.relationship, status: "approved", decidedAt: T + 1 }
+      yield* brands.transitionRelationships([{ next: approved, from: "pending" }])
+      const renamed: Brand = { ...inserted.brand, name: "Qantas Airways Limited" }
+      const mail = makeMail(fresh("mail"))
+      assert.isTrue(yield* brands.update(renamed, { relationshipId: approved.id, mails: [mail] }))
+      const { decidedAt: _, ...reopened } = approved
+      assert.deepStrictEqual(yield* brands.findById(renamed.id), Option.some({ brand: renamed, relationship: { ...reopened, status: "pending" } }))
+      assert.deepStrictEqual(yield* (yield* MailStore).findById(mail.id), Option.some(mail))
+
+      const again: Brand = { ...renamed, website: "https://www.qantas.com.au" }
+      const second = makeMail(fresh("mail"))
+      assert.isFalse(yield* brands.update(again, { relationshipId: approved.id, mails: [second] }), "pending already")
+      assert.strictEqual(Option.getOrThrow(yield* brands.findById(renamed.id)).brand.website, renamed.website)
+      assert.isTrue(Option.isNone(yield* (yield* MailStore).findById(second.id)))
+      assert.isTrue(yield* brands.update({ ...renamed, contact: { ...renamed.contact, name: "Al" } }), "without reopen: written")
     }))
 }

@@ -18,6 +18,45 @@ describe("Contact", () => {
     }
   })
 
+  it("an e-mail's domain is a domain name: no IP literal, no IP address, no dotless host, no all-digit top-level label", () => {
+    for (const email of ["jo@mail.acme.example", "jo@xn--caf-dma.example", "jo@café.example", "jo@a-b.example"]) {
+      assert.strictEqual(outcome(Contact.checkEmail(email)), "ok", email)
+    }
+    for (
+      const email of [
+        "a@[127.0.0.1]",
+        "a@[IPv6:::1]",
+        "a@127.0.0.1",
+        "a@10.0.0.1",
+        "a@localhost",
+        "a@acme.123",
+        "a@-acme.example",
+        "a@acme-.example",
+        "a@acme..example",
+        "a@.acme.example",
+        "a@acme.example.",
+        "a@acme_corp.example",
+        "jo<victim@target.example>",
+        "jo,victim@target.example",
+        "\"jo\"@acme.example"
+      ]
+    ) {
+      assert.strictEqual(outcome(Contact.checkEmail(email)), "invalid_contact contact.email", email)
+    }
+  })
+
+  it("control, bidi and zero-width characters are refused in every contact field and the website, naming the field", () => {
+    for (const character of ["\u0007", "\u0085", "\u202e", "\u2066", "\u200f", "\u200b", "\ufeff"]) {
+      const at = JSON.stringify(character)
+      assert.strictEqual(outcome(Contact.check({ ...representative, name: `Jane${character} Citizen` })), "invalid_contact contact.name", at)
+      assert.strictEqual(outcome(Contact.checkEmail(`jane${character}@acme.example`)), "invalid_contact contact.email", at)
+      assert.strictEqual(outcome(Contact.checkEmail(`jane@acme${character}.example`)), "invalid_contact contact.email", at)
+      assert.strictEqual(outcome(Contact.checkPhone(`+614123${character}45678`)), "invalid_contact contact.phone", at)
+      assert.strictEqual(outcome(Contact.checkWebsite(`https://qan${character}tas.com.au`)), "invalid_contact website", at)
+      assert.strictEqual(outcome(Contact.checkWebsite(`https://qantas.com.au/${character}`)), "invalid_contact website", at)
+    }
+  })
+
   it("a phone is E.164 exactly as written and valid for its plan, a landline or another country's number too", () => {
     for (const phone of ["+61412345678", "+61298765432", "+6493001234", "+442071234567", "+6561234567"]) {
       assert.strictEqual(outcome(Contact.checkPhone(phone)), "ok", phone)

@@ -91,6 +91,29 @@ describe("Identifier", () => {
     assertNotOfForm("CRN", "A CRN is 8 digits, or a Companies House prefix", ["0044579", "004457901", "XY123456", "SC12345", "SC12345A", "S1234567"])
   })
 
+  it("degenerate values that pass their check digits are refused: the digits that number the entity all zero", () => {
+    const degenerate = (type: string, value: string) =>
+      assert.deepStrictEqual(checked(type, value), {
+        code: "invalid_identifier",
+        field: "identifier_value",
+        message: `${type} ${value} is not one a registry issues: the digits that number the entity are all zero.`
+      }, `${type} ${value}`)
+    // each passes its check digits or letter (a sum of zero), and numbers no entity
+    degenerate("ABN", "10000000000")
+    degenerate("ACN", "000000000")
+    degenerate("NZBN", "0000000000000")
+    degenerate("UEN", "00000000X")
+    degenerate("UEN", "200000000W")
+    degenerate("UEN", "T08LL0000C")
+    degenerate("CRN", "00000000")
+    degenerate("CRN", "SC000000")
+    degenerate("CRN", "R0000000")
+    // a zero-led value that numbers an entity still passes (ASIC's first example; a small company number)
+    assertValid("ACN", ["000 000 019"])
+    assertValid("CRN", ["00000001", "SC000001"])
+    assertValid("UEN", ["196800306E"])
+  })
+
   it("normalises before checking: whitespace of any kind removed, letters upper-cased", () => {
     assert.strictEqual(Identifier.normalise(" 51\t824 753\n556 "), "51824753556")
     assert.strictEqual(checked("ABN", "\u00a051 824\u00a0753 556"), "51824753556")

@@ -45,6 +45,7 @@ export class SidsApi extends v1(
         .setPath(SidId)
         .setPayload(SidsJson.ResubmitSenderId)
         .addSuccess(Envelope(SenderIdJson.SenderIdJson))
+        .addError(WireErrors.RuleViolation)
         .annotate(OpenApi.Summary, "Resubmit the registrations an operator asked for information on")
         .annotateContext(needs("sids:write"))
     )
