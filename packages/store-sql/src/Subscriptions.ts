@@ -16,6 +16,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
+import * as Accounts from "./Accounts.js"
 import * as Database from "./Database.js"
 import * as Rows from "./Rows.js"
 
@@ -173,8 +174,16 @@ export const make = (
     hasActive: (accountId) => Effect.map(oldestActive(accountId), Option.isSome),
     oldestActive,
     forAccounts: (accountIds) => accountIds.length === 0 ? Effect.succeed([]) : read(forAccounts(sql, accountIds)),
-    insert: (subscription) =>
-      write(Effect.asVoid(sql`INSERT INTO sendline_webhook_subscriptions ${sql.insert(subscriptions.encode(subscription))}`)),
+    // The account's row held, its live subscriptions counted (their list index), then the insert.
+    insert: (subscription, max) =>
+      transaction(Effect.gen(function*() {
+        yield* Accounts.lock(sql, subscription.accountId)
+        const [counted] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n
+          FROM sendline_webhook_subscriptions WHERE account_id = ${subscription.accountId} AND ${live}`
+        if (Number(counted?.n ?? 0) >= max) return false
+        yield* sql`INSERT INTO sendline_webhook_subscriptions ${sql.insert(subscriptions.encode(subscription))}`
+        return true
+      })),
     findById: (id) =>
       read(Effect.flatMap(
         sql`SELECT ${sql.literal(columns)} FROM sendline_webhook_subscriptions WHERE id = ${id} AND ${live}`,
