@@ -11,6 +11,8 @@
  *    127.0.0.1 meanwhile (and alone, before).
  * 3. Refused bodies: an unauthenticated chunked upload from 127.0.0.3: how many bytes the server
  *    took before it cut the connection; then eight at once, and the valid client's median meanwhile.
+ * 4. Redelivery amplification (issue 29): `abuse-redelivery.ts`.
+ * 5. The starving receiver (issue 29): `abuse-starving.ts`.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -19,6 +21,8 @@ import { Agent, request } from "node:http"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { redeliveryAmplification } from "./abuse-redelivery.js"
+import { starvingReceiver } from "./abuse-starving.js"
 
 const checkout = resolve(process.argv[2] ?? ".")
 const port = 3900 + Math.floor(Math.random() * 90)
@@ -63,6 +67,9 @@ const start = (dataDir: string) =>
           DATABASE_URL: "",
           RATE_LIMIT_PER_SECOND: "0",
           RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
+          // the webhook items' receivers listen on 127.0.0.1
+          WEBHOOK_ALLOW_HTTP: "true",
+          WEBHOOK_ALLOW_PRIVATE: "true",
           LOG_LEVEL: "warning"
         },
         stdio: ["ignore", "pipe", "inherit"]
@@ -207,6 +214,8 @@ try {
   await idempotencyGrowth(key, dataDir)
   await keyGuessing(key)
   await refusedUploads(key)
+  await redeliveryAmplification({ port, key, checkout, sqlitePath: join(dataDir, "sendline.sqlite") })
+  await starvingReceiver({ port, key, checkout, sqlitePath: join(dataDir, "sendline.sqlite") })
 } finally {
   server.kill("SIGTERM")
   await new Promise((r) => server.once("exit", r))
