@@ -5,7 +5,9 @@
  * A fan-out marks its events and inserts their deliveries in one transaction, the mark an
  * `UPDATE … WHERE fanned_out_at IS NULL`, so that of two processes fanning out one event only the
  * one whose mark took inserts its deliveries. A claim is one statement (the dialect's), capped per
- * destination; a settlement of many attempts one transaction of batched statements.
+ * destination and per account; a settlement of many attempts one transaction of batched statements.
+ * A redelivery, and the count of an account's redelivery requests (`sendline_redelivery_requests`,
+ * `0017`), run under the account's row lock, so that neither is passed by requests at once.
  *
  * @since 0.1.0
  */

@@ -1,6 +1,7 @@
 /**
  * `SubscriptionStore` on SQL: the table `sendline_webhook_subscriptions`, its events a JSON array,
- * the replaced secret in `previous_secret` and `secret_replaced_at` (`0014`). A change is one
+ * the replaced secret in `previous_secret` and `secret_replaced_at` (`0014`). An insert counts the
+ * account's live subscriptions under its row's lock, so that their limit holds. A change is one
  * `UPDATE … RETURNING`, so that the secret it replaces is the one stored at that moment, and a
  * status set meanwhile by a delivery is kept unless the change reactivates. A deletion sets
  * `deleted_at` and blanks the secrets, and skips the subscription's pending deliveries in the same
