@@ -13,6 +13,8 @@
  *    took before it cut the connection; then eight at once, and the valid client's median meanwhile.
  * 4. Brand submission as a mail relay (issue 29, `abuse-brand-relay.ts`): one key submitting brands
  *    as fast as it can, each mailing a stranger: how many mails were queued.
+ * 5. Redelivery amplification (issue 29): `abuse-redelivery.ts`.
+ * 6. The starving receiver (issue 29): `abuse-starving.ts`.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -22,6 +24,8 @@ import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { brandRelay } from "./abuse-brand-relay.js"
+import { redeliveryAmplification } from "./abuse-redelivery.js"
+import { starvingReceiver } from "./abuse-starving.js"
 
 const checkout = resolve(process.argv[2] ?? ".")
 const port = 3900 + Math.floor(Math.random() * 90)
@@ -66,6 +70,9 @@ const start = (dataDir: string) =>
           DATABASE_URL: "",
           RATE_LIMIT_PER_SECOND: "0",
           RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
+          // the webhook items' receivers listen on 127.0.0.1
+          WEBHOOK_ALLOW_HTTP: "true",
+          WEBHOOK_ALLOW_PRIVATE: "true",
           LOG_LEVEL: "warning"
         },
         stdio: ["ignore", "pipe", "inherit"]
@@ -211,6 +218,8 @@ try {
   await keyGuessing(key)
   await refusedUploads(key)
   await brandRelay(`http://127.0.0.1:${port}`, key, join(dataDir, "sendline.sqlite"), seconds)
+  await redeliveryAmplification({ port, key, checkout, sqlitePath: join(dataDir, "sendline.sqlite") })
+  await starvingReceiver({ port, key, checkout, sqlitePath: join(dataDir, "sendline.sqlite") })
 } finally {
   server.kill("SIGTERM")
   await new Promise((r) => server.once("exit", r))

@@ -37,7 +37,8 @@ export const RuleCode = Schema.Literal(
   "immutable_field",
   "sender_id_domain_mismatch",
   "webhook_url_not_allowed",
-  "unknown_event_type"
+  "unknown_event_type",
+  "webhook_subscription_limit_reached"
 )
 /** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type

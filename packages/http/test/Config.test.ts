@@ -30,6 +30,7 @@ describe("Config", () => {
         [{ WEBHOOK_ALLOW_HTTP: "maybe" }, `WEBHOOK_ALLOW_HTTP: Expected a boolean value but received "maybe"`],
         [{ DATABASE_URL: "mysql://root@localhost/db" }, "DATABASE_URL must be a postgres:// URL; unset it to use SQLite"],
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
+        [{ WEBHOOK_IN_FLIGHT_PER_ACCOUNT: "0" }, "WEBHOOK_IN_FLIGHT_PER_ACCOUNT must be 1 or more"],
         [{ AUTH_FAILURES_PER_MINUTE: "-1" }, "AUTH_FAILURES_PER_MINUTE must be 0 or more"],
         [{ TRUST_PROXY: "10.0.0.0/8, localhost" }, `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`],
         [{ SMTP_URL: "https://user:hunter2@mail.example.com" }, "SMTP_URL must start smtp:// or smtps://"],
@@ -62,8 +63,12 @@ describe("Config", () => {
         scheduler: { pollMillis: 250, leaseMillis: 5000 },
         deliveryReports: { pollMillis: 250 },
         mailSender: { pollMillis: 250, leaseMillis: 5000 },
-        webhookDeliverer: { leaseMillis: 5000 }
+        webhookDeliverer: { leaseMillis: 5000, perAccount: 32 }
       })
+      assert.deepStrictEqual(
+        (yield* Config.workers.pipe(env({ WEBHOOK_IN_FLIGHT_PER_ACCOUNT: "8" }))).webhookDeliverer,
+        { leaseMillis: 30_000, perAccount: 8 }
+      )
       assert.deepStrictEqual(yield* Config.carrier.pipe(env({ CARRIER_MAX_PER_SECOND: "50" })), {
         submitLatency: 0,
         reportDelay: 2000,

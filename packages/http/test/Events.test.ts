@@ -7,7 +7,7 @@
  * transport.
  */
 import { assert, layer } from "@effect/vitest"
-import { Timestamp, Workers } from "@sendline/core"
+import { Limits, Timestamp, Workers } from "@sendline/core"
 import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
@@ -202,6 +202,51 @@ for (const store of TestStores.all) {
           assert.strictEqual((yield* H.request("DELETE", `/v1/webhooks/${id}`, { key: caller.key })).status, 200)
           const refused = yield* redeliver(caller, callback.id)
           H.assertError(refused, 422, "no_signing_secret", "id")
+        }))
+
+      it.effect("a second POST /v1/events/{id}/redeliver while the first one's deliveries are pending makes none: 200 with those under way", () =>
+        Effect.gen(function*() {
+          const caller = yield* sender()
+          const [a, b] = ["https://a.acme.example/once", "https://b.acme.example/once"]
+          yield* H.subscribe(caller, { url: a })
+          yield* H.subscribe(caller, { url: b })
+          const event = yield* queuedEventOf(caller, yield* sendOne(caller))
+          yield* H.deliver
+          const redelivered = (reply: H.Reply) => {
+            assert.strictEqual(reply.status, 200, reply.text)
+            return H.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json).data.deliveries.map((d) => d.id).sort()
+          }
+          const first = redelivered(yield* redeliver(caller, event.id))
+          assert.strictEqual(first.length, 2)
+          for (let i = 0; i < 4; i++) assert.deepStrictEqual(redelivered(yield* redeliver(caller, event.id)), first, "the same ones, under way")
+          yield* H.deliver
+          for (const url of [a, b]) assert.strictEqual((yield* postedTo(url)).length, 2, "the first delivery and one redelivery")
+          // once they are done, a redelivery starts afresh
+          const next = redelivered(yield* redeliver(caller, event.id))
+          assert.strictEqual(next.length, 2)
+          assert.isFalse(next.some((id) => first.includes(id)), "new ones")
+        }))
+
+      it.effect("more than the account's redeliveries a minute, by either endpoint → 429 rate_limited with Retry-After until the oldest is a minute old", () =>
+        Effect.gen(function*() {
+          const caller = yield* sender()
+          const webhook = yield* H.subscribe(caller)
+          const event = yield* queuedEventOf(caller, yield* sendOne(caller))
+          const since = { since: Timestamp.format(yield* Clock.currentTimeMillis) }
+          const bySubscription = () => H.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key: caller.key, json: since })
+          const max = Limits.defaults.redeliveriesPerMinute
+          assert.strictEqual((yield* bySubscription()).status, 200)
+          yield* TestClock.adjust("10 seconds")
+          for (let i = 1; i < max; i++) assert.strictEqual((yield* redeliver(caller, event.id)).status, 200)
+          for (const refused of [yield* redeliver(caller, event.id), yield* bySubscription()]) {
+            H.assertError(refused, 429, "rate_limited")
+            assert.strictEqual(refused.headers.get("retry-after"), "50")
+          }
+          yield* TestClock.adjust("49 seconds")
+          assert.strictEqual((yield* redeliver(caller, event.id)).headers.get("retry-after"), "1")
+          yield* TestClock.adjust("1 second")
+          assert.strictEqual((yield* redeliver(caller, event.id)).status, 200, "the first is a minute old: one more")
+          H.assertError(yield* bySubscription(), 429, "rate_limited")
         }))
     }
   )

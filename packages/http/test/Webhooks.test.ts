@@ -5,7 +5,7 @@
  * subscription not found; and `callback_url` sends, which need an active subscription.
  */
 import { assert, layer } from "@effect/vitest"
-import { Subscription, SubscriptionStore } from "@sendline/core"
+import { Limits, Subscription, SubscriptionStore } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as WebhooksJson from "../src/webhooks/WebhooksJson.js"
@@ -177,7 +177,7 @@ for (const store of TestStores.all) {
         const caller = yield* H.newCaller()
         const subscriptions = yield* SubscriptionStore.SubscriptionStore
         const id = "wh_" + "0".repeat(20) + caller.accountId.slice(-6)
-        yield* subscriptions.insert({ id, accountId: caller.accountId, url: valid.url, events: ["message.sent"], secret: valid.secret, status: "disabled", createdAt: H.start })
+        yield* subscriptions.insert({ id, accountId: caller.accountId, url: valid.url, events: ["message.sent"], secret: valid.secret, status: "disabled", createdAt: H.start }, 1)
         assert.strictEqual((yield* get(id, caller.key)).json.data.status, "disabled")
         H.assertError(yield* patch(id, caller.key, { status: "disabled" }), 409, "invalid_state_transition")
         // a change of url alone leaves it disabled
@@ -227,6 +227,34 @@ for (const store of TestStores.all) {
         assert.deepStrictEqual(Option.map(oldest, (s) => s.id), Option.some(created.json.data.id))
         yield* remove(created.json.data.id, caller.key)
         H.assertError(yield* H.send(withCallback, { key: caller.key }), 422, "no_signing_secret", "callback_url")
+      }))
+
+    it.effect("a callback_url of 2,048 characters is taken; of 2,049, 422 invalid_callback_url", () =>
+      Effect.gen(function*() {
+        const { caller } = yield* subscribed()
+        const base = "https://hooks.acme.example/callback?pad="
+        const longest = base + "a".repeat(2_048 - base.length)
+        const sent = yield* H.send({ ...H.validSend, callback_url: longest }, { key: caller.key })
+        assert.strictEqual(sent.status, 201, sent.text)
+        const refused = yield* H.send({ ...H.validSend, callback_url: `${longest}a` }, { key: caller.key })
+        H.assertError(refused, 422, "invalid_callback_url", "callback_url")
+        assert.include(refused.json.error.message, "2048")
+      }))
+
+    it.effect("POST /v1/webhooks past the account's most subscriptions → 422 webhook_subscription_limit_reached; a deleted one frees its place", () =>
+      Effect.gen(function*() {
+        const caller = yield* H.newCaller()
+        const max = Limits.defaults.webhookSubscriptions
+        const ids: Array<string> = []
+        for (let i = 0; i < max; i++) ids.push(yield* H.subscribe(caller, { url: `https://hooks.acme.example/${i}` }))
+        const refused = yield* create(valid, caller.key)
+        H.assertError(refused, 422, "webhook_subscription_limit_reached", null)
+        assert.include(refused.json.error.message, String(max))
+        assert.strictEqual((yield* H.request("GET", "/v1/webhooks?page_size=100", { key: caller.key })).json.data.length, max)
+        assert.strictEqual((yield* create(valid, (yield* H.newCaller()).key)).status, 201, "another account's are not counted")
+        assert.strictEqual((yield* remove(ids[0]!, caller.key)).status, 200)
+        assert.strictEqual((yield* create(valid, caller.key)).status, 201, "a deleted one frees its place")
+        H.assertError(yield* create(valid, caller.key), 422, "webhook_subscription_limit_reached", null)
       }))
   })
 

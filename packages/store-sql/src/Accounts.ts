@@ -7,6 +7,8 @@
  * @since 0.1.0
  */
 import { Account, AccountStore, Permission } from "@sendline/core"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
 import * as Batcher from "./Batcher.js"
@@ -70,6 +72,18 @@ export const apiKeys = Rows.table<Account.ApiKey>()(
     createdAt: Rows.column("created_at", Rows.Int8)
   })
 )
+
+/**
+ * Holds the row of account `accountId` until the transaction this runs in ends (a write of it that
+ * changes nothing): what that transaction counts of the account's rows and then inserts is done one
+ * request at a time per account, in every process, so that a limit per account holds however many
+ * requests run at once (PostgreSQL waits on the row's lock; SQLite has one writer anyway).
+ *
+ * @since 0.1.0
+ * @category statements
+ */
+export const lock = (sql: SqlClient.SqlClient, accountId: string): Statement.Statement<object> =>
+  sql`UPDATE sendline_accounts SET id = id WHERE id = ${accountId}`
 
 /**
  * `AccountStore` on `db`; its batcher of key lookups lives as long as the scope.

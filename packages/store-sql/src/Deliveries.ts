@@ -5,7 +5,9 @@
  * A fan-out marks its events and inserts their deliveries in one transaction, the mark an
  * `UPDATE … WHERE fanned_out_at IS NULL`, so that of two processes fanning out one event only the
  * one whose mark took inserts its deliveries. A claim is one statement (the dialect's), capped per
- * destination; a settlement of many attempts one transaction of batched statements.
+ * destination and per account; a settlement of many attempts one transaction of batched statements.
+ * A redelivery, and the count of an account's redelivery requests (`sendline_redelivery_requests`,
+ * `0017`), run under the account's row lock, so that neither is passed by requests at once.
  *
  * @since 0.1.0
  */
@@ -16,6 +18,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
+import * as Accounts from "./Accounts.js"
 import * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as Mails from "./Mails.js"
@@ -95,11 +98,13 @@ const candidatesPerSlot = 4
 
 /**
  * The ids of up to `limit` pending deliveries due at `now` whose lease, if any, has ended, the
- * longest due first, such that per destination those taken and those other claims hold at `now`
- * are at most `perDestination`. Ranking needs a window and an aggregate: both in CTEs, so that the
- * last level is a plain SELECT of the table that PostgreSQL's claim can lock (`FOR UPDATE SKIP
- * LOCKED`), and which repeats the conditions of a claimable row: PostgreSQL checks them again on
- * a row another claim changed since the CTEs read it.
+ * longest due first, such that those taken and those other claims hold at `now` are at most
+ * `perDestination` per destination and at most `perAccount` per account. Ranking needs windows and
+ * aggregates: all in CTEs, so that the last level is a plain SELECT of the table that PostgreSQL's
+ * claim can lock (`FOR UPDATE SKIP LOCKED`), and which repeats the conditions of a claimable row:
+ * PostgreSQL checks them again on a row another claim changed since the CTEs read it. A
+ * destination or an account at its cap is left out before the bound of candidates, so that one
+ * that holds its share hides no one's deliveries.
  *
  * @since 0.1.0
  * @category statements
@@ -108,24 +113,35 @@ export const due = (
   sql: SqlClient.SqlClient,
   now: number,
   limit: number,
-  perDestination: number
+  perDestination: number,
+  perAccount: number
 ): Statement.Statement<{ readonly id: string }> =>
   sql`WITH in_flight AS (
-      SELECT destination, COUNT(*) AS held FROM sendline_webhook_deliveries
+      SELECT account_id, destination, COUNT(*) AS held FROM sendline_webhook_deliveries
       WHERE state = 'pending' AND claimed_until > ${now}
-      GROUP BY destination
+      GROUP BY account_id, destination
+    ), by_destination AS (
+      SELECT destination, SUM(held) AS held FROM in_flight GROUP BY destination
+    ), by_account AS (
+      SELECT account_id, SUM(held) AS held FROM in_flight GROUP BY account_id
     ), candidates AS (
-      SELECT id, destination, due_at FROM sendline_webhook_deliveries
+      SELECT id, account_id, destination, due_at FROM sendline_webhook_deliveries
       WHERE state = 'pending' AND due_at <= ${now} AND claimed_until <= ${now}
-        AND destination NOT IN (SELECT destination FROM in_flight WHERE held >= ${perDestination})
+        AND destination NOT IN (SELECT destination FROM by_destination WHERE held >= ${perDestination})
+        AND account_id NOT IN (SELECT account_id FROM by_account WHERE held >= ${perAccount})
       ORDER BY due_at, id
       LIMIT ${limit * candidatesPerSlot}
+    ), per_destination AS (
+      SELECT c.id, c.account_id, c.due_at,
+        COALESCE(f.held, 0) + ROW_NUMBER() OVER (PARTITION BY c.destination ORDER BY c.due_at, c.id) AS slot
+      FROM candidates c LEFT JOIN by_destination f ON f.destination = c.destination
     ), ranked AS (
-      SELECT c.id, COALESCE(f.held, 0) + ROW_NUMBER() OVER (PARTITION BY c.destination ORDER BY c.due_at, c.id) AS slot
-      FROM candidates c LEFT JOIN in_flight f ON f.destination = c.destination
+      SELECT p.id, COALESCE(a.held, 0) + ROW_NUMBER() OVER (PARTITION BY p.account_id ORDER BY p.due_at, p.id) AS slot
+      FROM per_destination p LEFT JOIN by_account a ON a.account_id = p.account_id
+      WHERE p.slot <= ${perDestination}
     )
     SELECT d.id FROM ranked r CROSS JOIN sendline_webhook_deliveries d
-    WHERE d.id = r.id AND r.slot <= ${perDestination}
+    WHERE d.id = r.id AND r.slot <= ${perAccount}
       AND d.state = 'pending' AND d.due_at <= ${now} AND d.claimed_until <= ${now}
     ORDER BY d.due_at, d.id
     LIMIT ${limit}`
@@ -199,6 +215,46 @@ export const make = (
       const results = fanOuts.map(({ eventId }) => marked.delete(eventId))
       yield* insert(sql, fanOuts.flatMap((f, i) => results[i] ? f.deliveries : []))
       return results
+    })
+
+  // In one transaction, the accounts' rows held (in order: two redeliveries never wait on each
+  // other's), so that redeliveries of an account are one at a time: the deliveries pending of the
+  // events (their index), then the given ones to a destination none is pending to.
+  const redeliver = (redelivered: ReadonlyArray<Delivery.Delivery>) =>
+    Effect.gen(function*() {
+      for (const accountId of Arr.dedupe(redelivered.map((d) => d.accountId)).sort()) yield* Accounts.lock(sql, accountId)
+      const key = (d: Delivery.Delivery) => `${d.eventId} ${destinationOf(d)}`
+      const underWay = new Map<string, Delivery.Delivery>()
+      const pending = yield* inChunks(
+        redelivered.map((d) => d.eventId),
+        (chunk) =>
+          Effect.flatMap(
+            sql`SELECT * FROM sendline_webhook_deliveries WHERE state = 'pending' AND event_id IN ${sql.in(chunk)}`,
+            deliveries.decode
+          )
+      )
+      for (const delivery of pending) underWay.set(key(delivery), delivery)
+      const inserted = redelivered.filter((delivery) => {
+        if (underWay.has(key(delivery))) return false
+        underWay.set(key(delivery), delivery)
+        return true
+      })
+      yield* insert(sql, inserted)
+      return redelivered.map((delivery) => underWay.get(key(delivery))!)
+    })
+
+  // In one transaction, the account's row held: its requests that no longer count forgotten, those
+  // that do counted, then this one recorded if it fits.
+  const admitRedelivery = (accountId: string, at: number, since: number, max: number) =>
+    Effect.gen(function*() {
+      yield* Accounts.lock(sql, accountId)
+      yield* sql`DELETE FROM sendline_redelivery_requests WHERE account_id = ${accountId} AND requested_at <= ${since}`
+      const [counted] = yield* sql<{ readonly n: number | string; readonly oldest: number | string | null }>`
+        SELECT COUNT(*) AS n, MIN(requested_at) AS oldest FROM sendline_redelivery_requests
+        WHERE account_id = ${accountId} AND requested_at > ${since}`
+      if (counted !== undefined && Number(counted.n) >= max) return Option.some(Number(counted.oldest))
+      yield* sql`INSERT INTO sendline_redelivery_requests ${sql.insert({ account_id: accountId, requested_at: at })}`
+      return Option.none()
     })
 
   // Each claimed delivery with its event and its signer: the events in one statement, the
@@ -288,10 +344,12 @@ export const make = (
       )),
     fanOut: (fanOuts, at) => fanOuts.length === 0 ? Effect.succeed([]) : transaction(fanOut(fanOuts, at)),
     insert: (inserted) => inserted.length === 0 ? Effect.void : transaction(insert(sql, inserted)),
-    claim: (now, limit, leaseUntil, perDestination) =>
+    redeliver: (redelivered) => redelivered.length === 0 ? Effect.succeed([]) : transaction(redeliver(redelivered)),
+    admitRedelivery: (accountId, at, since, max) => transaction(admitRedelivery(accountId, at, since, max)),
+    claim: (now, limit, leaseUntil, perDestination, perAccount) =>
       Effect.flatMap(
         write(Effect.flatMap(
-          dialect.claim(deliveries.name, due(sql, now, limit, perDestination), leaseUntil),
+          dialect.claim(deliveries.name, due(sql, now, limit, perDestination, perAccount), leaseUntil),
           deliveries.decode
         )),
         // An UPDATE returns its rows in no set order: the longest due first again, as they were picked.

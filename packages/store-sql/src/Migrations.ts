@@ -6,7 +6,7 @@
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
- * `0015_webhook_deliveries`, `0016_carrier_message_ids`)
+ * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -164,6 +164,7 @@ export const tables: ReadonlyArray<string> = [
   table,
   "sendline_operator_registrations",
   "sendline_owned_identifiers",
+  "sendline_redelivery_requests",
   "sendline_sender_id_holds",
   "sendline_sender_ids",
   "sendline_webhook_deliveries",
@@ -586,6 +587,18 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       `ALTER TABLE sendline_messages ADD COLUMN carrier_message_id TEXT`,
       `CREATE INDEX sendline_messages_carrier_message_id ON sendline_messages (carrier_message_id)
         WHERE carrier_message_id IS NOT NULL`
+    ),
+    // The webhooks' limits per account (CONTRACT §7, core's `Limits`): each redelivery request an
+    // account made in the last minute, by its time (older ones are deleted as the next one comes);
+    // an event's pending deliveries, whichever their destination (a callback's too), which a
+    // redelivery reads so as to start no second chain of it to one destination.
+    "0017_webhook_limits": (d) => statements(
+      `CREATE TABLE sendline_redelivery_requests (
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      requested_at ${d.int8} NOT NULL
+    )`,
+      `CREATE INDEX sendline_redelivery_requests_account ON sendline_redelivery_requests (account_id, requested_at)`,
+      `CREATE INDEX sendline_webhook_deliveries_pending_event ON sendline_webhook_deliveries (event_id) WHERE state = 'pending'`
     )
 }
 

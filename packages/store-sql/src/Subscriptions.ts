@@ -1,6 +1,7 @@
 /**
  * `SubscriptionStore` on SQL: the table `sendline_webhook_subscriptions`, its events a JSON array,
- * the replaced secret in `previous_secret` and `secret_replaced_at` (`0014`). A change is one
+ * the replaced secret in `previous_secret` and `secret_replaced_at` (`0014`). An insert counts the
+ * account's live subscriptions under its row's lock, so that their limit holds. A change is one
  * `UPDATE … RETURNING`, so that the secret it replaces is the one stored at that moment, and a
  * status set meanwhile by a delivery is kept unless the change reactivates. A deletion sets
  * `deleted_at` and blanks the secrets, and skips the subscription's pending deliveries in the same
@@ -16,6 +17,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
+import * as Accounts from "./Accounts.js"
 import * as Database from "./Database.js"
 import * as Rows from "./Rows.js"
 
@@ -173,8 +175,16 @@ export const make = (
     hasActive: (accountId) => Effect.map(oldestActive(accountId), Option.isSome),
     oldestActive,
     forAccounts: (accountIds) => accountIds.length === 0 ? Effect.succeed([]) : read(forAccounts(sql, accountIds)),
-    insert: (subscription) =>
-      write(Effect.asVoid(sql`INSERT INTO sendline_webhook_subscriptions ${sql.insert(subscriptions.encode(subscription))}`)),
+    // The account's row held, its live subscriptions counted (their list index), then the insert.
+    insert: (subscription, max) =>
+      transaction(Effect.gen(function*() {
+        yield* Accounts.lock(sql, subscription.accountId)
+        const [counted] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n
+          FROM sendline_webhook_subscriptions WHERE account_id = ${subscription.accountId} AND ${live}`
+        if (Number(counted?.n ?? 0) >= max) return false
+        yield* sql`INSERT INTO sendline_webhook_subscriptions ${sql.insert(subscriptions.encode(subscription))}`
+        return true
+      })),
     findById: (id) =>
       read(Effect.flatMap(
         sql`SELECT ${sql.literal(columns)} FROM sendline_webhook_subscriptions WHERE id = ${id} AND ${live}`,

@@ -39,15 +39,22 @@ const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
 /** Migrates again what a test took back, from before 0016 at least. */
 const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMessageIds(sql), SqliteStore.make)
 
-/** Back to a database before migration 0015: no webhook deliveries, nor the events' mark of their fan-out. */
-const undoWebhookDeliveries = (sql: SqlClient.SqlClient) =>
+/** Back to a database before migration 0017: no redelivery requests, nor the index of an event's pending deliveries. */
+const undoWebhookLimits = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    `DROP TABLE sendline_redelivery_requests`,
+    `DROP INDEX sendline_webhook_deliveries_pending_event`
+  ], (statement) => sql.unsafe(statement), { discard: true })
+
+/** Back to a database before migration 0015: no webhook deliveries, nor the events' mark of their fan-out (nor anything later). */
+const undoWebhookDeliveries = (sql: SqlClient.SqlClient) =>
+  Effect.zipRight(undoWebhookLimits(sql), Effect.forEach([
     `DROP TABLE sendline_webhook_deliveries`, // its indexes with the table
     `DROP INDEX sendline_events_pending`,
     `DROP INDEX sendline_events_list`,
     `DROP INDEX sendline_events_type`,
     `ALTER TABLE sendline_events DROP COLUMN fanned_out_at`
-  ], (statement) => sql.unsafe(statement), { discard: true })
+  ], (statement) => sql.unsafe(statement), { discard: true }))
 
 /** Back to a database before migration 0014: the webhook subscriptions without the columns it adds (nor anything later). */
 const undoWebhookSubscriptions = (sql: SqlClient.SqlClient) =>

@@ -160,6 +160,13 @@ export const make = Effect.gen(function*() {
         if (loneSurrogate.test(input.reference)) return yield* notWellFormed("reference")
       }
       if (input.callbackUrl !== undefined) {
+        if (input.callbackUrl.length > UrlPolicy.maxLength) {
+          return yield* rule(
+            "invalid_callback_url",
+            "callback_url",
+            `callback_url must be at most ${UrlPolicy.maxLength} characters.`
+          )
+        }
         if (!UrlPolicy.allows(input.callbackUrl, config.callbackPolicy)) {
           return yield* rule(
             "invalid_callback_url",

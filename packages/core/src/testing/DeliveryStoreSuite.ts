@@ -91,6 +91,9 @@ const subscribed = Effect.gen(function*() {
   return { accountId, subscription, event }
 })
 
+/** A cap per account no test of another cap reaches. */
+const unlimited = 1_000_000
+
 /** A lease that outlasts the test. */
 const FAR = T + 86_400_000
 
@@ -222,10 +225,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       yield* store.insert([dueNowB, later, longestDue, ...done, dueNowA, dueEarlier])
 
       const signed = (delivery: Delivery) => ({ delivery, event, signer: Option.some(subscription) })
-      assert.deepStrictEqual(yield* store.claim(now, 2, now + 30_000, 100), [signed(longestDue), signed(dueEarlier)])
-      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, now + 30_000, 100)), [dueNowA.id, dueNowB.id], "then by id")
-      assert.deepStrictEqual(yield* store.claim(now, 10, now + 30_000, 100), [], "one due later, a succeeded, failed or skipped one, is not")
-      assert.deepStrictEqual(yield* store.claim(now + 1, 10, now + 30_000, 100), [signed(later)])
+      assert.deepStrictEqual(yield* store.claim(now, 2, now + 30_000, 100, unlimited), [signed(longestDue), signed(dueEarlier)])
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, now + 30_000, 100, unlimited)), [dueNowA.id, dueNowB.id], "then by id")
+      assert.deepStrictEqual(yield* store.claim(now, 10, now + 30_000, 100, unlimited), [], "one due later, a succeeded, failed or skipped one, is not")
+      assert.deepStrictEqual(yield* store.claim(now + 1, 10, now + 30_000, 100, unlimited), [signed(later)])
       assert.deepStrictEqual(yield* store.findById(accountId, later.id), Option.some(later), "claiming changes nothing else")
     }))
 
@@ -236,12 +239,12 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const { event, subscription } = yield* subscribed
       const delivery = makeDelivery(event, to(subscription))
       yield* store.insert([delivery])
-      assert.deepStrictEqual(claimedIds(yield* store.claim(T, 10, T + 30_000, 100)), [delivery.id])
-      assert.deepStrictEqual(yield* store.claim(T, 10, T + 30_000, 100), [], "held")
-      assert.deepStrictEqual(yield* store.claim(T + 29_999, 10, T + 60_000, 100), [], "held to the end")
+      assert.deepStrictEqual(claimedIds(yield* store.claim(T, 10, T + 30_000, 100, unlimited)), [delivery.id])
+      assert.deepStrictEqual(yield* store.claim(T, 10, T + 30_000, 100, unlimited), [], "held")
+      assert.deepStrictEqual(yield* store.claim(T + 29_999, 10, T + 60_000, 100, unlimited), [], "held to the end")
       // the lease ends at leaseUntil: a claimer that died loses the delivery then
-      assert.deepStrictEqual(claimedIds(yield* store.claim(T + 30_000, 10, T + 90_000, 100)), [delivery.id])
-      assert.deepStrictEqual(yield* store.claim(T + 89_999, 10, T + 120_000, 100), [], "held again")
+      assert.deepStrictEqual(claimedIds(yield* store.claim(T + 30_000, 10, T + 90_000, 100, unlimited)), [delivery.id])
+      assert.deepStrictEqual(yield* store.claim(T + 89_999, 10, T + 120_000, 100, unlimited), [], "held again")
     }))
 
   it.effect("DeliveryStore: concurrent claimers never get the same delivery", () =>
@@ -253,14 +256,14 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       yield* store.insert(all)
       const now = T + 1_000
       const claims = yield* Effect.all(
-        Array.from({ length: 8 }, () => store.claim(now, 3, now + 30_000, 100)),
+        Array.from({ length: 8 }, () => store.claim(now, 3, now + 30_000, 100, unlimited)),
         { concurrency: "unbounded" }
       )
       for (const claim of claims) assert.isAtMost(claim.length, 3)
       const concurrent = claims.flatMap(claimedIds)
       assert.strictEqual(new Set(concurrent).size, concurrent.length, "no delivery claimed twice")
       // a claimer may find fewer rows than it asked for while others hold them, never the same ones
-      const rest = claimedIds(yield* store.claim(now, 100, now + 30_000, 100))
+      const rest = claimedIds(yield* store.claim(now, 100, now + 30_000, 100, unlimited))
       assert.deepStrictEqual([...concurrent, ...rest].sort(), ids(all).sort(), "every delivery claimed exactly once")
     }))
 
@@ -276,16 +279,16 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const other = makeDelivery(event, callback(), { dueAt: now })
       yield* store.insert([...backlog, other])
 
-      const first = yield* store.claim(now, 5, lease, 2)
-      const second = yield* store.claim(now, 5, lease, 2)
+      const first = yield* store.claim(now, 5, lease, 2, unlimited)
+      const second = yield* store.claim(now, 5, lease, 2, unlimited)
       assert.deepStrictEqual(claimedIds([...first, ...second]), ids([backlog[0]!, backlog[1]!, other]))
-      assert.deepStrictEqual(yield* store.claim(now, 5, lease, 2), [], "the subscription holds its share, the callback URL has no more")
-      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 5, lease, 3)), [backlog[2]!.id], "its claims count: one more to 3")
+      assert.deepStrictEqual(yield* store.claim(now, 5, lease, 2, unlimited), [], "the subscription holds its share, the callback URL has no more")
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 5, lease, 3, unlimited)), [backlog[2]!.id], "its claims count: one more to 3")
       // a settled delivery's claim ends: its place is free
       assert.deepStrictEqual(yield* store.settle([settlement(succeededAt(backlog[0]!, now))]), [true])
-      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 5, lease, 3)), [backlog[3]!.id])
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 5, lease, 3, unlimited)), [backlog[3]!.id])
       // once the leases end, nothing is held: the oldest of each destination again, to the cap
-      const again = [...yield* store.claim(lease, 5, lease + 30_000, 2), ...yield* store.claim(lease, 5, lease + 30_000, 2)]
+      const again = [...yield* store.claim(lease, 5, lease + 30_000, 2, unlimited), ...yield* store.claim(lease, 5, lease + 30_000, 2, unlimited)]
       assert.deepStrictEqual(claimedIds(again), ids([backlog[1]!, backlog[2]!, other]))
     }))
 
@@ -315,7 +318,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const toUnsigned = makeDelivery(unsignedEvent, callback(), { dueAt: now - 1 })
       yield* store.insert([toUnsigned, toCallback, toDeleted, toDisabled, toNewer])
 
-      assert.deepStrictEqual(yield* store.claim(now, 10, now + 30_000, 100), [
+      assert.deepStrictEqual(yield* store.claim(now, 10, now + 30_000, 100, unlimited), [
         { delivery: toNewer, event, signer: Option.some(rotated) },
         { delivery: toDisabled, event, signer: Option.some(disabled) },
         { delivery: toDeleted, event, signer: Option.none() },
@@ -333,7 +336,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const failing = makeDelivery(event, to(subscription), { dueAt: now })
       const succeeding = makeDelivery(event, callback(), { dueAt: now })
       yield* store.insert([failing, succeeding])
-      assert.strictEqual((yield* store.claim(now, 10, now + 60_000, 100)).length, 2)
+      assert.strictEqual((yield* store.claim(now, 10, now + 60_000, 100, unlimited)).length, 2)
 
       const failed = failedAt(failing, now, now + 30_000)
       const retry = makeDelivery(event, to(subscription), { attempt: 1, dueAt: now + 30_000, createdAt: now + 1, failingSince: now })
@@ -345,8 +348,8 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* store.settle([]), [])
 
       // the claim ended with the settlement: the retry is due at its time, the attempted ones never again
-      assert.deepStrictEqual(yield* store.claim(now + 29_999, 10, FAR, 100), [])
-      assert.deepStrictEqual(claimedIds(yield* store.claim(now + 30_000, 10, FAR, 100)), [retry.id])
+      assert.deepStrictEqual(yield* store.claim(now + 29_999, 10, FAR, 100, unlimited), [])
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now + 30_000, 10, FAR, 100, unlimited)), [retry.id])
 
       // a settlement of a delivery no longer pending (another claimer's, after a lease ended) is not written, nor its retry
       const late = makeDelivery(event, callback(), { attempt: 1, dueAt: now + 60_000 })
@@ -412,7 +415,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const failed = failedAt(makeDelivery(event, to(subscription)), T)
       const ofSibling = makeDelivery(event, to(sibling))
       yield* store.insert([claimed, waiting, failed, ofSibling])
-      assert.deepStrictEqual(claimedIds(yield* store.claim(T, 1, FAR, 100)), [claimed.id])
+      assert.deepStrictEqual(claimedIds(yield* store.claim(T, 1, FAR, 100, unlimited)), [claimed.id])
 
       assert.isTrue(yield* subscriptions.delete(subscription.id, T + 5))
       for (const pending of [claimed, waiting]) {
@@ -421,7 +424,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       for (const untouched of [failed, ofSibling]) {
         assert.deepStrictEqual(yield* store.findById(accountId, untouched.id), Option.some(untouched))
       }
-      assert.deepStrictEqual(claimedIds(yield* store.claim(T + 60_000, 10, FAR, 100)), [ofSibling.id], "a skipped delivery is never claimed")
+      assert.deepStrictEqual(claimedIds(yield* store.claim(T + 60_000, 10, FAR, 100, unlimited)), [ofSibling.id], "a skipped delivery is never claimed")
     }))
 
   it.effect("DeliveryStore: the delivery log is the subscription's, newest first, by event type and state, resuming after a keyset", () =>
@@ -492,5 +495,76 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       // once resent (a pending delivery inserted), an event is not listed again
       yield* store.insert([makeDelivery(failed, to(subscription), { createdAt: since + 10 })])
       assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since, 10), [skipped, failedTwice, skippedSince])
+    }))
+
+  it.effect("DeliveryStore: claim holds at most perAccount in flight for an account, counting other claims: another account's deliveries are still claimed", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      yield* drainDeliveryClaims
+      const now = T + 10_000
+      const lease = now + 30_000
+      // an account whose three receivers never answer: a backlog to each, all due before the other account's
+      const stuck = yield* subscribed
+      const receivers = [
+        stuck.subscription,
+        yield* insertSubscription(makeSubscription(stuck.accountId, T)),
+        yield* insertSubscription(makeSubscription(stuck.accountId, T))
+      ]
+      const backlog = receivers.flatMap((subscription, r) =>
+        Array.from({ length: 4 }, (_, i) => makeDelivery(stuck.event, to(subscription), { dueAt: now - 1_000 + i * 3 + r }))
+      )
+      const other = yield* subscribed
+      const others = [0, 1].map((i) => makeDelivery(other.event, to(other.subscription), { dueAt: now - 10 + i }))
+      yield* store.insert([...backlog, ...others])
+
+      const first = yield* store.claim(now, 4, lease, 10, 3)
+      assert.sameMembers(claimedIds(first), ids([backlog[0]!, backlog[4]!, backlog[8]!, others[0]!]), "the stuck account's three oldest, and the other's")
+      // the stuck account holds its share in flight (its claims count, whoever made them): the other's next is claimed
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, lease, 10, 3)), [others[1]!.id])
+      assert.deepStrictEqual(yield* store.claim(now, 10, lease, 10, 3), [], "nothing more while the share is held")
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, lease, 10, 4)), [backlog[1]!.id], "one more to 4")
+      // a settled delivery's claim ends: its place is free
+      assert.deepStrictEqual(yield* store.settle([settlement(succeededAt(backlog[0]!, now))]), [true])
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, lease, 10, 4)), [backlog[5]!.id])
+    }))
+
+  it.effect("DeliveryStore: redeliver inserts a delivery only where none of its event to its destination is pending, at once too, and answers the one under way", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const { accountId, event, subscription } = yield* subscribed
+      const other = yield* insertSubscription(makeSubscription(accountId, T))
+      const url = callback()
+      const { event: later } = yield* insertMessageEvent(accountId, T + 1)
+      const underWay = makeDelivery(event, to(subscription), { attempt: 2, dueAt: T + 120_000 })
+      const done = succeededAt(makeDelivery(event, to(other)), T)
+      yield* store.insert([underWay, done])
+
+      const again = [makeDelivery(event, to(subscription), { createdAt: T + 5 }), makeDelivery(event, to(other), { createdAt: T + 5 })]
+      assert.deepStrictEqual(yield* store.redeliver(again), [underWay, again[1]!], "the subscription's chain goes on; the other gets a new one")
+      for (const delivery of again) {
+        assert.deepStrictEqual(yield* store.findById(accountId, delivery.id), delivery === again[0] ? Option.none() : Option.some(delivery))
+      }
+      // five redeliveries at once of an event with nothing pending to a callback URL: one chain
+      const concurrent = Array.from({ length: 5 }, () => [makeDelivery(later, url), makeDelivery(later, to(subscription))])
+      const answers = yield* Effect.all(concurrent.map((deliveries) => store.redeliver(deliveries)), { concurrency: "unbounded" })
+      const inserted = concurrent.flat().filter((d) => answers.flat().some((a) => a.id === d.id))
+      assert.strictEqual(inserted.length, 2, "one delivery to each destination")
+      for (const answer of answers) assert.sameMembers(ids(answer), ids(inserted), "every call answers the ones under way")
+      assert.deepStrictEqual(yield* store.redeliver([]), [])
+    }))
+
+  it.effect("DeliveryStore: admitRedelivery records at most max requests of an account since a time, at once too; a refusal names the oldest one counted", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const accountId = yield* freshAccount
+      const minute = 60_000
+      const admit = (at: number, max = 3) => store.admitRedelivery(accountId, at, at - minute, max)
+      const burst = yield* Effect.all(Array.from({ length: 5 }, () => admit(T)), { concurrency: "unbounded" })
+      assert.strictEqual(burst.filter(Option.isNone).length, 3, "three of five admitted at once")
+      assert.deepStrictEqual(burst.filter(Option.isSome), [Option.some(T), Option.some(T)])
+      assert.deepStrictEqual(yield* admit(T + minute - 1), Option.some(T), "still three within the minute")
+      assert.isTrue(Option.isNone(yield* store.admitRedelivery(yield* freshAccount, T, T - minute, 3)), "another account's are not counted")
+      assert.isTrue(Option.isNone(yield* admit(T + minute)), "a minute on, the first three no longer count")
+      assert.deepStrictEqual(yield* admit(T + minute + 5, 1), Option.some(T + minute), "and the one admitted then does")
     }))
 }

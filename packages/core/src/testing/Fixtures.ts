@@ -342,9 +342,9 @@ export const makeSubscription = (accountId: string, at: number, fields: Partial<
   ...fields
 })
 
-/** Inserts `subscription` and answers it. @since 0.1.0 @category fixtures */
+/** Inserts `subscription`, whatever its account holds, and answers it. @since 0.1.0 @category fixtures */
 export const insertSubscription = (subscription: Subscription) =>
-  Effect.as(Effect.flatMap(SubscriptionStore, (store) => store.insert(subscription)), subscription)
+  Effect.as(Effect.flatMap(SubscriptionStore, (store) => store.insert(subscription, Number.MAX_SAFE_INTEGER)), subscription)
 
 /**
  * A new message of `accountId` (`fields` over `makeMessage`'s) inserted with its event made at
@@ -406,6 +406,6 @@ export const drainPendingEvents = Effect.gen(function*() {
 export const drainDeliveryClaims = Effect.gen(function*() {
   const deliveries = yield* DeliveryStore
   for (let i = 0; i < 1_000; i++) {
-    if ((yield* deliveries.claim(FOREVER - 1, 1_000, FOREVER, 1_000_000)).length === 0) return
+    if ((yield* deliveries.claim(FOREVER - 1, 1_000, FOREVER, 1_000_000, 1_000_000)).length === 0) return
   }
 })

@@ -133,4 +133,21 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* subscriptions.list(accountId, Option.none(), 10), [])
       assert.isFalse(yield* subscriptions.hasActive(accountId))
     }))
+
+  it.effect("SubscriptionStore: insert refuses a subscription past the account's most live ones, at once too; a disabled one counts, a deleted one frees its place", () =>
+    Effect.gen(function*() {
+      const subscriptions = yield* SubscriptionStore
+      const accountId = yield* freshAccount
+      assert.isTrue(yield* subscriptions.insert(makeSubscription(accountId, T, { status: "disabled" }), 3))
+      const made = Array.from({ length: 5 }, (_, i) => makeSubscription(accountId, T + 1 + i))
+      const inserted = yield* Effect.all(made.map((s) => subscriptions.insert(s, 3)), { concurrency: "unbounded" })
+      assert.strictEqual(inserted.filter((done) => done === true).length, 2, "two of five inserted at once beside the disabled one")
+      const active = (yield* subscriptions.list(accountId, Option.none(), 10)).filter((s) => s.status === "active")
+      assert.sameMembers(active.map((s) => s.id), made.filter((_, i) => inserted[i]).map((s) => s.id), "exactly those said inserted")
+      assert.isTrue(yield* subscriptions.insert(makeSubscription(yield* freshAccount, T), 3), "another account's are not counted")
+      assert.isTrue(yield* subscriptions.delete(active[0]!.id, T + 10))
+      assert.isTrue(yield* subscriptions.insert(makeSubscription(accountId, T + 11), 3), "a deleted one frees its place")
+      assert.isFalse(yield* subscriptions.insert(makeSubscription(accountId, T + 12), 3))
+      assert.strictEqual((yield* subscriptions.list(accountId, Option.none(), 10)).length, 3)
+    }))
 }

@@ -73,20 +73,41 @@ export class DeliveryStore extends Context.Tag("@sendline/core/DeliveryStore")<D
    * inserts its deliveries. For each, whether it did (false: someone else fanned it out first).
    */
   readonly fanOut: (fanOuts: ReadonlyArray<FanOut>, at: number) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
-  /** Inserts new deliveries (a redelivery's), all or none. */
+  /** Inserts deliveries as they are given, all or none (a redelivery goes through `redeliver`). */
   readonly insert: (deliveries: ReadonlyArray<Delivery>) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Inserts, all or none, each of `deliveries` (a redelivery's first attempts) unless a delivery of
+   * its event to its destination is pending already: then that one stands for it, so that one
+   * chain of an event to a destination is under way at a time, however many redeliveries run at
+   * once in however many processes. Each as it stands: the one inserted, or the one under way.
+   */
+  readonly redeliver: (deliveries: ReadonlyArray<Delivery>) => Effect.Effect<ReadonlyArray<Delivery>, StoreUnavailable>
+  /**
+   * Records a redelivery request of `accountId` at `at`, unless `max` of its requests were recorded
+   * after `since`: then none is, and the answer is the time of the oldest of those (once it is no
+   * longer counted, one more fits). Requests of one account are counted one after the other, in
+   * every process, so that `max` holds however many run at once.
+   */
+  readonly admitRedelivery: (
+    accountId: string,
+    at: number,
+    since: number,
+    max: number
+  ) => Effect.Effect<Option.Option<number>, StoreUnavailable>
   /**
    * Claims up to `limit` pending deliveries due at `now` that no live claim holds, the longest due
    * first, holding them until `leaseUntil`, and never more than `perDestination` at once to one
-   * destination (a subscription, a callback URL), counting those other claims still hold: a
-   * receiver that never answers holds only its own share. Two claimers, in one process or several,
+   * destination (a subscription, a callback URL) nor `perAccount` at once of one account, counting
+   * those other claims still hold: a receiver that never answers holds only its own share, and an
+   * account whose receivers never answer only its own. Two claimers, in one process or several,
    * never get the same delivery while its lease lasts.
    */
   readonly claim: (
     now: number,
     limit: number,
     leaseUntil: number,
-    perDestination: number
+    perDestination: number,
+    perAccount: number
   ) => Effect.Effect<ReadonlyArray<Claimed>, StoreUnavailable>
   /**
    * Records attempts, in one transaction: each delivery's result over the stored one while it is

@@ -9,7 +9,15 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
-import { type InvalidRequest, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
+import {
+  type InvalidRequest,
+  NotFound,
+  type PermissionDenied,
+  type RateLimited,
+  rule,
+  type RuleViolation,
+  type StoreUnavailable
+} from "../Errors.js"
 import type { Event } from "../Event.js"
 import { type EventFilter, EventStore } from "../EventStore.js"
 import { IdGenerator } from "../Ids.js"
@@ -18,6 +26,7 @@ import { MessageStore } from "../messaging/MessageStore.js"
 import * as Pagination from "../Pagination.js"
 import type * as Delivery from "./Delivery.js"
 import { DeliveryStore } from "./DeliveryStore.js"
+import * as Redelivery from "./Redelivery.js"
 import * as Routing from "./Routing.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
 
@@ -34,12 +43,18 @@ export class EventLog extends Context.Tag("@sendline/core/EventLog")<EventLog, {
   /**
    * Delivers the caller's event `id` again, from attempt 0, where it would go now: its message's
    * callback URL (422 `no_signing_secret` without an active subscription to sign it), else each
-   * active subscription that asks for its type. The new deliveries, pending (none: no one asks).
+   * active subscription that asks for its type; but where a delivery of it is pending already (an
+   * earlier redelivery's, or its first chain's), that one goes on and no other starts. The
+   * deliveries under way, one per place it goes, each new or already pending (none: no one asks).
+   * Counts against `Limits.redeliveriesPerMinute` (429 past it).
    */
   readonly redeliver: (
     principal: Principal,
     id: string
-  ) => Effect.Effect<ReadonlyArray<Delivery.Delivery>, NotFound | RuleViolation | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<
+    ReadonlyArray<Delivery.Delivery>,
+    NotFound | RuleViolation | PermissionDenied | RateLimited | StoreUnavailable
+  >
 }>() {}
 
 /** Builds the event log use case. @since 0.1.0 @category constructors */
@@ -50,6 +65,7 @@ export const make = Effect.gen(function*() {
   const subscriptions = yield* SubscriptionStore
   const deliveries = yield* DeliveryStore
   const ids = yield* IdGenerator
+  const admit = yield* Redelivery.admission
 
   const findOwn = (principal: Principal, id: string) =>
     Effect.flatMap(events.findById(principal.accountId, id), (found) =>
@@ -75,6 +91,7 @@ export const make = Effect.gen(function*() {
   const redeliver = fn("EventLog.redeliver")(function*(principal: Principal, id: string) {
     yield* requirePermission(principal, "webhooks:manage")
     const event = yield* findOwn(principal, id)
+    yield* admit(principal.accountId)
     const callbackUrl = Routing.isMessageEvent(event)
       ? Option.flatMapNullable(yield* messages.findById(event.accountId, event.subjectId), (m) => m.callbackUrl)
       : Option.none()
@@ -91,8 +108,7 @@ export const make = Effect.gen(function*() {
       active,
       yield* Clock.currentTimeMillis
     ).pipe(Effect.provideService(IdGenerator, ids))
-    yield* deliveries.insert(made)
-    return made
+    return yield* deliveries.redeliver(made)
   })
 
   return EventLog.of({ list, get, redeliver })

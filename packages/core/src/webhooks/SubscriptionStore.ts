@@ -21,8 +21,12 @@ export class SubscriptionStore extends Context.Tag("@sendline/core/SubscriptionS
   readonly oldestActive: (accountId: string) => Effect.Effect<Option.Option<Subscription>, StoreUnavailable>
   /** The live subscriptions (active or disabled, not deleted) of the accounts, in no set order: whom their events go to. */
   readonly forAccounts: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Subscription>, StoreUnavailable>
-  /** Inserts a new subscription. */
-  readonly insert: (subscription: Subscription) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * Inserts a new subscription unless its account has `max` live ones (active or disabled) already;
+   * whether it did. Inserts of one account are counted one after the other, in every process, so
+   * that `max` holds however many run at once.
+   */
+  readonly insert: (subscription: Subscription, max: number) => Effect.Effect<boolean, StoreUnavailable>
   /** The subscription `id`, whoever's it is (the use case decides who may see it); none once deleted. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<Subscription>, StoreUnavailable>
   /** The account's subscriptions, newest first (createdAt desc, id desc), after `after`. */

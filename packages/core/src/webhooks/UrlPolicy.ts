@@ -11,6 +11,9 @@ export interface UrlPolicy {
   readonly allowPrivate: boolean
 }
 
+/** The longest URL a subscription or a `callback_url` may have, in characters (CONTRACT §7). @since 0.1.0 @category constants */
+export const maxLength = 2048
+
 /** The default: https only, public hosts only. @since 0.1.0 @category constants */
 export const strict: UrlPolicy = { allowHttp: false, allowPrivate: false }
 

@@ -6,9 +6,10 @@
  * fans out the events not fanned out yet (`Routing`: each to its message's callback URL or to the
  * subscriptions that asked for its type), then claims due deliveries for its free slots and starts
  * their attempts in the background, so that a receiver that takes its 10 seconds holds one slot,
- * not the pass. At most `concurrency` attempts are in flight in a process, and at most
- * `perDestination` to one subscription or callback URL in all processes (the claim counts the
- * others' claims): a receiver that never answers cannot take every slot.
+ * not the pass. At most `concurrency` attempts are in flight in a process, at most
+ * `perDestination` to one subscription or callback URL and at most `perAccount` of one account in
+ * all processes (the claim counts the others' claims): a receiver that never answers cannot take
+ * every slot, nor can an account whose receivers never answer take the other accounts'.
  *
  * An attempt is recorded with what follows from it: a 2xx answer `succeeded`; anything else
  * `failed`, with its retry on `RetrySchedule` (30 s, 2 min, 15 min, 1 h, 4 h, 24 h after each
@@ -46,6 +47,8 @@ export interface Options {
   readonly concurrency: number
   /** Attempts in flight to one subscription or callback URL at most, in every process together. */
   readonly perDestination: number
+  /** Attempts in flight of one account at most, in every process together. */
+  readonly perAccount: number
   /** How long a claim holds a delivery: longer than an attempt may take (the transport's 10 s). */
   readonly leaseMillis: number
   /** Clock time between passes when there was nothing more to do. */
@@ -59,14 +62,23 @@ export interface Options {
 }
 
 /**
- * The default settings: batches of 256, 64 attempts in flight, 16 to one destination, 30 s leases,
- * a pass every 100 ms (the time from an event's commit to its first attempt is mostly this wait),
- * or within 5 ms after an attempt ends.
+ * The default settings: batches of 256, 64 attempts in flight, 16 to one destination, 32 of one
+ * account (half a process's: the others keep the other half, whatever one account's receivers do;
+ * why, docs/decisions.md), 30 s leases, a pass every 100 ms (the time from an event's commit to its
+ * first attempt is mostly this wait), or within 5 ms after an attempt ends.
  *
  * @since 0.1.0
  * @category constants
  */
-export const defaults: Options = { batchSize: 256, concurrency: 64, perDestination: 16, leaseMillis: 30_000, pollMillis: 100, gatherMillis: 5 }
+export const defaults: Options = {
+  batchSize: 256,
+  concurrency: 64,
+  perDestination: 16,
+  perAccount: 32,
+  leaseMillis: 30_000,
+  pollMillis: 100,
+  gatherMillis: 5
+}
 
 /** The WebhookDeliverer worker. @since 0.1.0 @category services */
 export class WebhookDeliverer extends Context.Tag("@sendline/core/WebhookDeliverer")<WebhookDeliverer, {
@@ -209,7 +221,7 @@ export const make = (
 
     const claim = (limit: number) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        store.claim(now, limit, now + settings.leaseMillis, settings.perDestination))
+        store.claim(now, limit, now + settings.leaseMillis, settings.perDestination, settings.perAccount))
 
     const runOnce = Effect.gen(function*() {
       yield* fanOut

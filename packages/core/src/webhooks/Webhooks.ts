@@ -15,12 +15,14 @@ import {
   invalidParameter,
   NotFound,
   type PermissionDenied,
+  type RateLimited,
   rule,
-  type RuleViolation,
+  RuleViolation,
   type StoreUnavailable
 } from "../Errors.js"
 import { EventType } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
+import * as Limits from "../Limits.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
 import { MessagingConfig } from "../messaging/MessagingConfig.js"
@@ -28,6 +30,7 @@ import * as Pagination from "../Pagination.js"
 import { secretLength, type Subscription, type SubscriptionStatus } from "./Subscription.js"
 import * as Delivery from "./Delivery.js"
 import { type DeliveryFilter, DeliveryStore } from "./DeliveryStore.js"
+import * as Redelivery from "./Redelivery.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
 import * as UrlPolicy from "./UrlPolicy.js"
 
@@ -64,12 +67,13 @@ export const maxRedeliveredPerCall = 10_000
 /** Events resent per store round trip of a redelivery. */
 const redeliveryBatch = 256
 
-/** The longest URL a subscription may have, in characters. @since 0.1.0 @category constants */
-export const maxUrlLength = 2048
-
 /** The webhook subscriptions use case. @since 0.1.0 @category services */
 export class Webhooks extends Context.Tag("@sendline/core/Webhooks")<Webhooks, {
-  /** Checks (url, then events, then secret) and creates an active subscription of the caller's account. */
+  /**
+   * Checks (url, then events, then secret) and creates an active subscription of the caller's
+   * account, unless it has `Limits.webhookSubscriptions` live ones already (422
+   * `webhook_subscription_limit_reached`).
+   */
   readonly create: (
     principal: Principal,
     input: CreateSubscription
@@ -101,14 +105,15 @@ export class Webhooks extends Context.Tag("@sendline/core/Webhooks")<Webhooks, {
   ) => Effect.Effect<Pagination.Page<Delivery.Delivery>, InvalidRequest | NotFound | PermissionDenied | StoreUnavailable>
   /**
    * Resends to the caller's active subscription every event whose delivery to it failed for good or
-   * was skipped at or after `since` (at most `maxRedeliveredPerCall`): each a new chain from attempt 0.
-   * A disabled subscription must be set active first (409).
+   * was skipped at or after `since` (at most `maxRedeliveredPerCall`): each a new chain from
+   * attempt 0, unless one of it is under way already. A disabled subscription must be set active
+   * first (409). Counts against `Limits.redeliveriesPerMinute` (429 past it).
    */
   readonly redeliver: (
     principal: Principal,
     id: string,
     since: number
-  ) => Effect.Effect<Redelivered, NotFound | Conflict | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<Redelivered, NotFound | Conflict | PermissionDenied | RateLimited | StoreUnavailable>
 }>() {}
 
 const notFound = (id: string) => new NotFound({ message: `No webhook subscription ${id}.` })
@@ -144,11 +149,13 @@ export const make = Effect.gen(function*() {
   const store = yield* DeliveryStore
   const config = yield* MessagingConfig
   const ids = yield* IdGenerator
+  const limits = yield* Limits.Limits
+  const admit = yield* Redelivery.admission
 
   /** `url` when it is one the policy allows, else `webhook_url_not_allowed`. */
   const checkUrl = (url: string): Effect.Effect<string, RuleViolation | InvalidRequest> =>
-    url.length > maxUrlLength
-      ? Effect.fail(invalidParameter("url", `url must be at most ${maxUrlLength} characters.`))
+    url.length > UrlPolicy.maxLength
+      ? Effect.fail(invalidParameter("url", `url must be at most ${UrlPolicy.maxLength} characters.`))
       : UrlPolicy.allows(url, config.callbackPolicy)
       ? Effect.succeed(url)
       : Effect.fail(rule(
@@ -175,7 +182,12 @@ export const make = Effect.gen(function*() {
       status: "active",
       createdAt: yield* Clock.currentTimeMillis
     }
-    yield* subscriptions.insert(subscription)
+    if (!(yield* subscriptions.insert(subscription, limits.webhookSubscriptions))) {
+      return yield* new RuleViolation({
+        code: "webhook_subscription_limit_reached",
+        message: `An account may have at most ${limits.webhookSubscriptions} webhook subscriptions, active or disabled; delete one first.`
+      })
+    }
     return subscription
   })
 
@@ -230,6 +242,7 @@ export const make = Effect.gen(function*() {
   const redeliver = fn("Webhooks.redeliver")(function*(principal: Principal, id: string, since: number) {
     yield* requirePermission(principal, "webhooks:manage")
     const subscription = yield* findOwn(principal, id)
+    yield* admit(principal.accountId)
     if (subscription.status !== "active") {
       return yield* new Conflict({
         code: "invalid_state_transition",
@@ -246,8 +259,8 @@ export const make = Effect.gen(function*() {
         Delivery.first(event, { _tag: "Subscription", subscriptionId: id }, "pending", at)).pipe(
           Effect.provideService(IdGenerator, ids)
         )
-      yield* store.insert(resent)
-      redelivered += resent.length
+      const started = new Set(resent.map((d) => d.id))
+      redelivered += (yield* store.redeliver(resent)).filter((d) => started.has(d.id)).length
       if (events.length < limit) return { redelivered, hasMore: false }
     }
   })

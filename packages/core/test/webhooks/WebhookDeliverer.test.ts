@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { Account } from "@sendline/core"
 import { Delivery, MailSender, Messaging, RetrySchedule, WebhookDeliverer, Webhooks, WebhookTransport } from "@sendline/core"
 import { CapturingMailer, CapturingTransport } from "@sendline/core/testing"
-import { Clock, Duration, Effect, Fiber, TestClock } from "effect"
+import { Clock, Deferred, Duration, Effect, Fiber, TestClock } from "effect"
 import { createHmac } from "node:crypto"
 import * as TestCore from "../TestCore.js"
 import * as TestStores from "../TestStores.js"
@@ -240,6 +240,36 @@ for (const store of TestStores.all) {
         )
         const stuckInFlight = (yield* requests).filter((r) => r.url === stuckUrl).length
         assert.strictEqual(stuckInFlight, WebhookDeliverer.defaults.perDestination, "the stuck receiver holds its share, no more")
+        yield* Fiber.interrupt(running)
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("an account whose receivers never answer holds only its share of the slots: another account's event is attempted at once", () =>
+      Effect.gen(function*() {
+        const stuckUrls = Array.from({ length: 5 }, (_, i) => `https://stuck-${i}.example.com/hooks`)
+        // the other account's event arriving, or every slot of the process taken by the stuck ones: whichever comes first
+        const arrived = yield* Deferred.make<boolean>()
+        let stuckInFlight = 0
+        yield* answerWith((request) =>
+          stuckUrls.includes(request.url)
+            ? Effect.zipRight(
+              ++stuckInFlight === WebhookDeliverer.defaults.concurrency ? Deferred.succeed(arrived, false) : Effect.void,
+              Effect.never
+            )
+            : Effect.as(Deferred.succeed(arrived, true), { status: 200, durationMillis: 1, body: "" })
+        )
+        const stuck = yield* TestCore.seedAccount(["messaging:send", "webhooks:manage"])
+        const webhooks = yield* Webhooks.Webhooks
+        for (const url of stuckUrls) yield* webhooks.create(stuck.principal, { url, events: ["message.queued"], secret })
+        const { principal } = yield* subscribed()
+        // 100 deliveries to the five, more than the slots of a process even at their cap per destination, all due first
+        for (let i = 0; i < 20; i++) yield* send(stuck.principal)
+        yield* adjust(1)
+        yield* send(principal)
+        const running = yield* Effect.fork((yield* WebhookDeliverer.WebhookDeliverer).run)
+        assert.isTrue(yield* Deferred.await(arrived), "the other account's event is attempted before the stuck ones take every slot")
+        assert.isTrue((yield* requests).every((r) => r.at === 1), "at once: the clock never moved")
+        yield* TestWorkers.eventually("the stuck account's attempts started", Effect.sync(() => stuckInFlight >= WebhookDeliverer.defaults.perAccount))
+        assert.strictEqual(stuckInFlight, WebhookDeliverer.defaults.perAccount, "the stuck account holds its share, no more")
         yield* Fiber.interrupt(running)
       }).pipe(Effect.provide(layer())))
   })

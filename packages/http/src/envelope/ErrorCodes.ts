@@ -49,7 +49,7 @@ export const table: { readonly [C in Code]: Row } = {
   empty_body: rule("body is empty"),
   body_too_long: rule("body needs more segments than allowed"),
   reference_too_long: rule("reference is over 255 characters"),
-  invalid_callback_url: rule("callback_url is not an https URL on a public host"),
+  invalid_callback_url: rule("callback_url is not an https URL on a public host, or is over 2,048 characters"),
   no_signing_secret: rule("callback_url needs an active webhook subscription"),
   schedule_in_past: rule("scheduled_at is not in the future"),
   schedule_too_far: rule("scheduled_at is too far ahead"),
@@ -60,6 +60,7 @@ export const table: { readonly [C in Code]: Row } = {
   sender_id_domain_mismatch: rule("a domain match needs the brand's website, and the Sender ID in its registrable domain's label"),
   webhook_url_not_allowed: rule("the webhook url is not an https URL on a public host (unless the server allows http or private hosts)"),
   unknown_event_type: rule("events names a type that is not one of the event types"),
+  webhook_subscription_limit_reached: rule("the account has as many webhook subscriptions as it may (active or disabled); delete one first"),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }

@@ -39,11 +39,12 @@ export const event = (e: Event.Event): Event.EventPayload => Event.payload(e)
 export const EventRedelivered = Schema.Struct({
   event_id: Schema.String,
   deliveries: Schema.Array(DeliveriesJson.DeliveryJson).annotations({
-    description: "the new deliveries, pending, one for each place the event goes now (none when no one asks for it)"
+    description:
+      "one pending delivery for each place the event goes now, new or already under way (an earlier redelivery's or a retry: none other starts); none when no one asks for it"
   })
 }).annotations({ identifier: "EventRedelivered" })
 
-/** The deliveries a redelivery of event `id` started, as JSON. @since 0.1.0 @category encoding */
+/** The deliveries under way after a redelivery of event `id`, as JSON. @since 0.1.0 @category encoding */
 export const redelivered = (id: string, deliveries: ReadonlyArray<Delivery.Delivery>): typeof EventRedelivered.Encoded => ({
   event_id: id,
   deliveries: deliveries.map(DeliveriesJson.delivery)

@@ -9,7 +9,7 @@
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
 import { SmppUrl } from "@sendline/carrier-smpp"
-import { Limits, MessagingConfig, type UrlPolicy, type Workers } from "@sendline/core"
+import { Limits, MessagingConfig, type UrlPolicy, WebhookDeliverer, type Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
@@ -152,19 +152,24 @@ const leaseMillis = integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
 /**
  * The workers' settings (`WORKER_*`: one poll interval for all, one lease for those that claim),
  * for `Workers.layerConfig`. The WebhookDeliverer takes the lease, and keeps its own poll (100 ms:
- * the wait between an event and its first attempt).
+ * the wait between an event and its first attempt); `WEBHOOK_IN_FLIGHT_PER_ACCOUNT` caps its
+ * attempts in flight of one account, in every process together.
  *
  * @since 0.1.0
  * @category config
  */
 export const workers: Config.Config<Workers.Options> = Config.map(
-  Config.all({ pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000), leaseMillis }),
-  ({ leaseMillis, pollMillis }) => ({
+  Config.all({
+    pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000),
+    leaseMillis,
+    perAccount: integerAtLeast("WEBHOOK_IN_FLIGHT_PER_ACCOUNT", 1, WebhookDeliverer.defaults.perAccount)
+  }),
+  ({ leaseMillis, perAccount, pollMillis }) => ({
     dispatcher: { pollMillis, leaseMillis },
     scheduler: { pollMillis, leaseMillis },
     deliveryReports: { pollMillis },
     mailSender: { pollMillis, leaseMillis },
-    webhookDeliverer: { leaseMillis }
+    webhookDeliverer: { leaseMillis, perAccount }
   })
 )
 
