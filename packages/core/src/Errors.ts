@@ -35,6 +35,7 @@ export const RuleCode = Schema.Literal(
   "invalid_contact",
   "immutable_field",
   "sender_id_domain_mismatch",
+  "pending_sender_id_limit_reached",
   "webhook_url_not_allowed",
   "unknown_event_type"
 )
