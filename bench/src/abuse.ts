@@ -11,6 +11,8 @@
  *    127.0.0.1 meanwhile (and alone, before).
  * 3. Refused bodies: an unauthenticated chunked upload from 127.0.0.3: how many bytes the server
  *    took before it cut the connection; then eight at once, and the valid client's median meanwhile.
+ *
+ * Issue 29's items follow, each from a module of its own (`abuse-sids.ts`: 4 and 5).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -207,6 +209,7 @@ try {
   await idempotencyGrowth(key, dataDir)
   await keyGuessing(key)
   await refusedUploads(key)
+  await (await import("./abuse-sids.js")).run({ checkout, port, key, sqlitePath: join(dataDir, "sendline.sqlite"), seconds })
 } finally {
   server.kill("SIGTERM")
   await new Promise((r) => server.once("exit", r))
