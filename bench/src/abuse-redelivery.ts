@@ -32,7 +32,7 @@ export const redeliveryAmplification = async (target: Target) => {
     const redelivered = await Promise.all(Array.from({ length: 5 }, () => api(target, target.key, "POST", `/v1/events/${eventId}/redeliver`)))
     await quiet()
     console.log(
-      `5. 200 subscriptions asked for at once: ${tally(created.map((c) => c.status))}; five redeliveries of one event at once ` +
+      `7. 200 subscriptions asked for at once: ${tally(created.map((c) => c.status))}; five redeliveries of one event at once ` +
         `${tally(redelivered.map((r) => r.status))} made ${posts - before} POSTs to one URL`
     )
     // the next item's account starts without them

@@ -38,7 +38,7 @@ export const starvingReceiver = async (target: Target) => {
     }
     await Promise.all(Array.from({ length: 20 }, (_, i) => send(attacker, `dead ${i}`)))
     const starved = await latencies()
-    console.log(`6. another account's delivery latency over ${sends} sends: alone ${alone}; beside five receivers that never answer ${starved}`)
+    console.log(`8. another account's delivery latency over ${sends} sends: alone ${alone}; beside five receivers that never answer ${starved}`)
   } finally {
     await hook.close()
     await dead.close()

@@ -11,10 +11,11 @@
  *    127.0.0.1 meanwhile (and alone, before).
  * 3. Refused bodies: an unauthenticated chunked upload from 127.0.0.3: how many bytes the server
  *    took before it cut the connection; then eight at once, and the valid client's median meanwhile.
- * 4. Brand submission as a mail relay (issue 29, `abuse-brand-relay.ts`): one key submitting brands
+ * 4–5. Sender ID squatting and stacked renewals (issue 29, `abuse-sids.ts`).
+ * 6. Brand submission as a mail relay (issue 29, `abuse-brand-relay.ts`): one key submitting brands
  *    as fast as it can, each mailing a stranger: how many mails were queued.
- * 5. Redelivery amplification (issue 29): `abuse-redelivery.ts`.
- * 6. The starving receiver (issue 29): `abuse-starving.ts`.
+ * 7. Redelivery amplification (issue 29): `abuse-redelivery.ts`.
+ * 8. The starving receiver (issue 29): `abuse-starving.ts`.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
@@ -25,6 +26,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { brandRelay } from "./abuse-brand-relay.js"
 import { redeliveryAmplification } from "./abuse-redelivery.js"
+import { run as sidSquatting } from "./abuse-sids.js"
 import { starvingReceiver } from "./abuse-starving.js"
 
 const checkout = resolve(process.argv[2] ?? ".")
@@ -217,6 +219,7 @@ try {
   await idempotencyGrowth(key, dataDir)
   await keyGuessing(key)
   await refusedUploads(key)
+  await sidSquatting({ checkout, port, key, sqlitePath: join(dataDir, "sendline.sqlite"), seconds })
   await brandRelay(`http://127.0.0.1:${port}`, key, join(dataDir, "sendline.sqlite"), seconds)
   await redeliveryAmplification({ port, key, checkout, sqlitePath: join(dataDir, "sendline.sqlite") })
   await starvingReceiver({ port, key, checkout, sqlitePath: join(dataDir, "sendline.sqlite") })

@@ -392,7 +392,13 @@ const accountB = Effect.gen(function*() {
     adminEmail: "b@bench.sendline.test",
     market: "AU"
   })
-  yield* admin.importSenderId({ accountId: account.id, senderId: "BenchB", market: "AU", brandName: "Webhook Bench B" })
+  yield* admin.importSenderId({
+    accountId: account.id,
+    senderId: "BenchB",
+    market: "AU",
+    identifier: { identifierType: "ABN", identifierValue: "51824753556" },
+    brandName: "Webhook Bench B"
+  })
   const { secret } = yield* admin.createKey({ accountId: account.id, permissions: Permission.all })
   const principal = yield* (yield* Auth.Auth).authenticate(`Bearer ${secret}`)
   return { principal, senderId: "BenchB" }

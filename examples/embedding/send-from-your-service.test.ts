@@ -15,7 +15,13 @@ it.effect("an embedding service sends a message with a key issued by Admin", () 
     // Once, at setup (or with the CLI): an account, a registered Sender ID and a key.
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.example" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({
+      accountId: account.id,
+      senderId: "Acme",
+      market: "AU",
+      identifier: { identifierType: "ABN", identifierValue: "51824753556" },
+      brandName: "Acme Pty Ltd"
+    })
     const { secret } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send"] })
 
     // Per request: authenticate the caller's key, then send.

@@ -21,7 +21,13 @@ it.live("your server answers its own routes, Sendline answers /v1, and stopping 
   Effect.gen(function*() {
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.example" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({
+      accountId: account.id,
+      senderId: "Acme",
+      market: "AU",
+      identifier: { identifierType: "ABN", identifierValue: "51824753556" },
+      brandName: "Acme Pty Ltd"
+    })
     const { secret } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send"] })
 
     // Your server, as it is, with its own routes; it hands the paths under /v1 to Sendline's handler

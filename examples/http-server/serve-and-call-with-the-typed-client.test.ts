@@ -27,7 +27,13 @@ it.live("the typed client sends, reads back, and gets refusals as core's tagged 
     // Once, at setup (or with the CLI): an account, a registered Sender ID and a key.
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.example" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({
+      accountId: account.id,
+      senderId: "Acme",
+      market: "AU",
+      identifier: { identifierType: "ABN", identifierValue: "51824753556" },
+      brandName: "Acme Pty Ltd"
+    })
     const { secret } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send", "messaging:read"] })
 
     // The client: where the server listens, and the key as a bearer token on every request.

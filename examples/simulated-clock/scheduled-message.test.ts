@@ -28,7 +28,13 @@ it.effect("a scheduled message goes scheduled → queued → sent → delivered 
     // Setup: an account with a registered Sender ID and a key.
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.example" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({
+      accountId: account.id,
+      senderId: "Acme",
+      market: "AU",
+      identifier: { identifierType: "ABN", identifierValue: "51824753556" },
+      brandName: "Acme Pty Ltd"
+    })
     const { secret } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send", "messaging:read"] })
     const principal = yield* (yield* Auth.Auth).authenticate(`Bearer ${secret}`)
     const messaging = yield* Messaging.Messaging

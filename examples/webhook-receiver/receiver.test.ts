@@ -89,7 +89,13 @@ it.scopedLive("a sent message's events arrive verified and are printed once each
     const origin = yield* HttpServer.addressFormattedWith((url) => Effect.succeed(url))
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.example" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({
+      accountId: account.id,
+      senderId: "Acme",
+      market: "AU",
+      identifier: { identifierType: "ABN", identifierValue: "51824753556" },
+      brandName: "Acme Pty Ltd"
+    })
     const { secret: key } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send", "webhooks:manage"] })
 
     const events = ["message.queued", "message.sent", "message.delivered"]

@@ -6,7 +6,8 @@
  * one for the Brand Owner (`issueBrandOwnerKey`) and a review one for each Australian operator
  * (`issueOperatorKeys`), with which a new user walks a brand and a Sender ID through the registry.
  * The Australian demo Sender ID is itself registered through the registry (`registerThroughRegistry`);
- * those of the other markets are imported, as registered elsewhere.
+ * those of the other markets are imported, as registered elsewhere, held for the demo brand's ABN
+ * (one legal entity everywhere).
  *
  * @since 0.1.0
  */
@@ -216,13 +217,17 @@ export const ensure = Effect.gen(function*() {
         senderId,
         market: market.code,
         brandName: "Sendline Demo",
+        ...brandOwnerIdentifier,
         status: "registered",
         createdAt: now,
         registeredAt: now,
         expiresAt: now + SenderId.termMillis,
         version: 0
-      }, [], []).pipe(Effect.catchTag("SenderIdTaken", ({ brandName }) =>
-        Effect.logWarning(`Demo: Sender ID ${senderId} in ${market.code} is held by brand ${brandName}; no demo Sender ID there`)))
+      }, [], []).pipe(Effect.catchTags({
+        SenderIdTaken: () =>
+          Effect.logWarning(`Demo: Sender ID ${senderId} in ${market.code} is held by another legal entity; no demo Sender ID there`),
+        PendingLimitReached: Effect.die // registered, and no limit given
+      }))
     )
   }
   return yield* admin.createKey({ accountId, permissions: Permission.all, expiresAt: now + keyLifetimeMillis })

@@ -36,6 +36,7 @@ export const RuleCode = Schema.Literal(
   "invalid_characters",
   "immutable_field",
   "sender_id_domain_mismatch",
+  "pending_sender_id_limit_reached",
   "webhook_url_not_allowed",
   "unknown_event_type",
   "webhook_subscription_limit_reached"

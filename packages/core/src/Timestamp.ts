@@ -72,6 +72,18 @@ export const parseDateFilter = (input: string, endOfDay: boolean): Option.Option
   return Option.some(endOfDay ? start + 86_400_000 - 1 : start)
 }
 
+/**
+ * Parses an exclusive end filter (`submitted_before`: what came before it): an RFC 3339 date-time
+ * (a time past a whole millisecond ends at the next one, so that nothing before it is left out),
+ * or a plain `YYYY-MM-DD` meaning the end of that UTC day, that is the start of the next
+ * (CONTRACT §1: a plain date in an end filter means the end of that day).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const parseBeforeFilter = (input: string): Option.Option<number> =>
+  Option.map(parseDateFilter(input, false), (start) => plainDate.test(input) ? start + 86_400_000 : start)
+
 /** An RFC 3339 date-time string decoded to epoch milliseconds (and encoded in the `+00:00` form). @since 0.1.0 @category schemas */
 export const FromString = Schema.transformOrFail(
   Schema.String.annotations({ jsonSchema: { format: "date-time", examples: ["2026-11-22T07:00:00.000+00:00"] } }),

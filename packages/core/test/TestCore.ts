@@ -4,6 +4,7 @@
  */
 import { Admin, BrandVerifier, Ids, Markets, MessagingConfig, Services } from "@sendline/core"
 import type { Account, Permission } from "@sendline/core"
+import { Fixtures } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Either, Layer } from "effect"
 
@@ -21,12 +22,15 @@ export const layerOn = <ROut, E>(
 /** Use cases + a SQLite `:memory:` store, fresh per `layer(...)` block. */
 export const layer = layerOn(SqliteStore.layerSqlite({ filename: ":memory:" }))
 
+/** The legal entity every test's "Acme" is imported for: the ABR's example ABN. */
+export const acme = Fixtures.exampleIdentifiers.AU!
+
 /** A new account with a key holding `permissions` and the Sender ID "Acme" registered in AU. */
 export const seedAccount = (permissions: ReadonlyArray<Permission.Permission> = ["messaging:send", "messaging:read"]) =>
   Effect.gen(function*() {
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.test" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", identifier: acme, brandName: "Acme Pty Ltd" })
     const issued = yield* admin.createKey({ accountId: account.id, permissions })
     const principal: Account.Principal = {
       accountId: account.id,

@@ -26,13 +26,29 @@ describe("sendline CLI", () => {
     expect(created.key).toMatch(/^sk_[0-9A-Za-z]{40}$/)
     expect(created.permissions).toEqual(["messaging:send", "messaging:read"])
 
-    const sid = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "Acme", "--market", "AU", "--brand-name", "Acme Pty")
+    const importSid = (senderId: string, identifier: string, brandName: string) =>
+      sendline(env, "sids", "import", "--account", acct.id, "--sender-id", senderId, "--market", "AU", "--identifier", identifier, "--brand-name", brandName)
+    const sid = await importSid("Acme", "ABN:51 824 753 556", "Acme Pty")
     expect(sid.code).toBe(0)
-    expect(JSON.parse(sid.stdout)).toMatchObject({ sender_id: "Acme", market: "AU", status: "registered" })
-    const taken = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "ACME", "--market", "AU", "--brand-name", "Other Pty")
+    expect(JSON.parse(sid.stdout)).toMatchObject({
+      sender_id: "Acme",
+      market: "AU",
+      identifier_type: "ABN",
+      identifier_value: "51824753556",
+      brand_name: "Acme Pty",
+      status: "registered"
+    })
+    // another legal entity, under the holder's brand name and a look-alike: taken, the holder unnamed
+    const taken = await importSid("ACRNE", "ACN:010499966", "Acme Pty")
     expect([taken.code, taken.stdout]).toEqual([1, ""])
-    expect(taken.stderr).toContain("sendline: sender_id_taken: Sender ID ACME is held in AU by another brand (Acme Pty).")
-    const restricted = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "Alert", "--market", "AU", "--brand-name", "Acme Pty")
+    expect(taken.stderr).toContain("sendline: sender_id_taken: Sender ID ACRNE, or one that looks like it, is held in AU by another legal entity.")
+    const renamed = await importSid("ACME", "ABN:51824753556", "Acme Group")
+    expect(renamed.code, renamed.stderr).toBe(0)
+    const unchecked = await importSid("Bolt", "NZBN:9429041561461", "Bolt Pty")
+    expect(unchecked.stderr).toContain("sendline: invalid_identifier: AU does not take NZBN identifiers")
+    const without = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "Cove", "--market", "AU", "--brand-name", "Cove Pty")
+    expect([without.code === 0, without.stderr]).toEqual([false, expect.stringContaining("--identifier")])
+    const restricted = await importSid("Alert", "ABN:51824753556", "Acme Pty")
     expect(restricted.code).toBe(1)
     expect(restricted.stderr).toContain("sendline: invalid_sender_id: sender_id must not consist only of restricted generic words in AU")
 

@@ -4,7 +4,7 @@
  * `sid.*` events, resubmission, renewal, and sending with a Sender ID registered this way.
  */
 import { assert, layer } from "@effect/vitest"
-import { EventStore, SenderIdJson } from "@sendline/core"
+import { EventStore, Limits, SenderIdJson } from "@sendline/core"
 import { Effect, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
 import * as H from "./harness.js"
@@ -174,16 +174,15 @@ for (const store of TestStores.all) {
         }
       }))
 
-    it.effect("renew: a registered Sender ID gets 365 more days from its expires_at; a pending one → 409", () =>
+    it.effect("renew: a pending Sender ID → 409; a registered one too, until the last 60 days before it expires", () =>
       Effect.gen(function*() {
         const { keys, provider, registration, sid } = yield* pendingSid()
         H.assertError(yield* H.request("POST", `/v1/sids/${sid.id}/renew`, { key: provider.key }), 409, "invalid_state_transition")
         for (const network of ["telstra", "optus", "vodafone"] as const) yield* decide(registration(network), keys[network].key, "approve")
-        const before = (yield* getSid(sid.id, provider.key)).json.data
-        const renewed = yield* H.request("POST", `/v1/sids/${sid.id}/renew`, { key: provider.key })
-        assert.strictEqual(renewed.status, 200, renewed.text)
-        assert.strictEqual(Date.parse(renewed.json.data.expires_at) - Date.parse(before.expires_at), 365 * day)
-        assert.strictEqual(renewed.json.data.status, "registered")
+        assert.strictEqual((yield* getSid(sid.id, provider.key)).json.data.status, "registered")
+        const early = yield* H.request("POST", `/v1/sids/${sid.id}/renew`, { key: provider.key })
+        H.assertError(early, 409, "invalid_state_transition")
+        assert.include(early.json.error.message, "in the last 60 days before it expires")
       }))
 
     it.effect("refusals of POST /v1/sids, in CONTRACT order: brand, market, Sender ID rules, fields, domain match", () =>
@@ -284,7 +283,10 @@ for (const store of TestStores.all) {
         const at = (reply: H.Reply) => encodeURIComponent(reply.json.data.created_at)
         assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_after=${at(second)}`)), [two], "after is inclusive")
         assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_before=${at(second)}`)), [one], "before is exclusive")
-        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_before=${at(second).slice(0, 10)}`)), [], "a plain date: the start of that day")
+        const day = (reply: H.Reply, days = 0) => new Date(Date.parse(reply.json.data.created_at) + days * 86_400_000).toISOString().slice(0, 10)
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_before=${day(second)}`)), [two, one], "a plain date: the end of that day")
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_before=${day(first, -1)}`)), [], "the day before: nothing of this day")
+        assert.deepStrictEqual(ids(yield* list(`${byBrand}&submitted_after=${day(second, 1)}`)), [], "after: the start of that day")
         yield* decide(one, keys.telstra.key, "approve")
         assert.deepStrictEqual(ids(yield* list(`${byBrand}&status=approved`)), [one])
         assert.deepStrictEqual(ids(yield* list(`${byBrand}&status=pending_operator_review`)), [two])
@@ -302,6 +304,79 @@ for (const store of TestStores.all) {
         H.assertError(refused, 400, "invalid_parameter", "status")
         assert.include(refused.json.error.message, "pending_operator_review, approved, info_requested, resubmitted, rejected")
         H.assertError(yield* list(byBrand, provider.key), 403, "permission_denied")
+      }))
+
+    it.effect("a brand renamed to another's name takes nothing: each of two Brand Owners renames its brand to the other's and is refused the other's Sender ID (409, the holder unnamed); each still registers its own", () =>
+      Effect.gen(function*() {
+        const org = (name: string) =>
+          Effect.gen(function*() {
+            const acn = H.freshAcn()
+            const owner = yield* H.newBrandOwner(acn)
+            const created = yield* H.request("POST", "/v1/brands", { key: owner.key, json: { ...H.brandBody(acn), name } })
+            assert.strictEqual(created.status, 201, created.text)
+            const brandId = created.json.data.id as string
+            const senderId = H.freshSenderId()
+            const registered = yield* register(H.sidBody(brandId, senderId), owner.key)
+            assert.strictEqual(registered.status, 201, registered.text)
+            return { owner, name, brandId, senderId }
+          })
+        const [a, b] = [yield* org("Sendline Demo Pty Ltd"), yield* org("Rival Messaging Pty Ltd")]
+        for (const [taker, holder] of [[b, a], [a, b]] as const) {
+          const renamed = yield* H.request("PATCH", `/v1/brands/${taker.brandId}`, { key: taker.owner.key, json: { name: holder.name } })
+          assert.strictEqual(renamed.status, 200, renamed.text)
+          assert.strictEqual(renamed.json.data.name, holder.name)
+          const taken = yield* register(H.sidBody(taker.brandId, holder.senderId), taker.owner.key)
+          H.assertError(taken, 409, "sender_id_taken")
+          assert.notInclude(taken.text, holder.name, "the holder is not named")
+          const own = yield* register(H.sidBody(taker.brandId, taker.senderId), taker.owner.key)
+          assert.strictEqual(own.status, 201, own.text)
+        }
+      }))
+
+    it.effect("look-alikes of a held Sender ID → 409 sender_id_taken (case, spaces, I/l/1, O/0, S/5, B/8); distinct strings → 201", () =>
+      Effect.gen(function*() {
+        // the demo organisation holds Sendline in AU (harness); another provider's brand tries its look-alikes
+        const provider = yield* H.newCaller()
+        const { brandId } = yield* H.approvedBrand(provider)
+        for (const senderId of ["SENDLINE", "Send line", "SendIine", "Sendl1ne", "5endline", "SEND L1NE", "5END 1INE"]) {
+          H.assertError(yield* register(H.sidBody(brandId, senderId), provider.key), 409, "sender_id_taken")
+        }
+        const base = H.freshSenderId().slice(3) // digits only, unique within this run
+        const held = `Bo ${base.slice(0, 7)}`
+        assert.strictEqual((yield* register(H.sidBody(brandId, held), provider.key)).status, 201)
+        const rival = yield* H.newCaller()
+        const rivalBrand = yield* H.approvedBrand(rival)
+        for (const senderId of [held.replace("B", "8"), held.replace("o", "0"), held.replace(" ", "")]) {
+          H.assertError(yield* register(H.sidBody(rivalBrand.brandId, senderId), rival.key), 409, "sender_id_taken")
+        }
+        for (const senderId of ["Sendlane", "Sendlines", held.replace("Bo", "Be")]) {
+          const distinct = yield* register(H.sidBody(rivalBrand.brandId, senderId), rival.key)
+          assert.strictEqual(distinct.status, 201, `${senderId}: ${distinct.text}`)
+        }
+      }))
+
+    it.effect(`an account with ${Limits.defaults.pendingSenderIds} Sender IDs pending or info_requested → 422 pending_sender_id_limit_reached; room again once an operator decides one`, () =>
+      Effect.gen(function*() {
+        const keys = yield* yield* operators
+        const provider = yield* H.newCaller()
+        const { brandId } = yield* H.approvedBrand(provider)
+        const limit = Limits.defaults.pendingSenderIds
+        const first = yield* register(H.sidBody(brandId), provider.key)
+        const telstra = first.json.data.registrations.find((r: { network: string }) => r.network === "telstra").id as string
+        assert.strictEqual((yield* decide(telstra, keys.telstra.key, "request-info", { message: "Which?" })).status, 200)
+        for (let i = 1; i < limit; i++) assert.strictEqual((yield* register(H.sidBody(brandId), provider.key)).status, 201)
+        const refused = yield* register(H.sidBody(brandId), provider.key)
+        H.assertError(refused, 422, "pending_sender_id_limit_reached", "sender_id")
+        assert.include(refused.json.error.message, String(limit))
+        // another account's Sender IDs are counted apart
+        const other = yield* H.newCaller()
+        const otherBrand = yield* H.approvedBrand(other)
+        assert.strictEqual((yield* register(H.sidBody(otherBrand.brandId), other.key)).status, 201)
+        assert.strictEqual((yield* decide(telstra, keys.telstra.key, "reject", { reason: "No" })).status, 409, "asked: only resubmission moves it")
+        const optus = first.json.data.registrations.find((r: { network: string }) => r.network === "optus").id as string
+        assert.strictEqual((yield* decide(optus, keys.optus.key, "reject", { reason: "Not the brand's" })).status, 200)
+        const again = yield* register(H.sidBody(brandId), provider.key)
+        assert.strictEqual(again.status, 201, again.text)
       }))
 
     it.effect("GET /v1/sids lists the caller's Sender IDs newest first, with status and market filters", () =>
@@ -322,6 +397,28 @@ for (const store of TestStores.all) {
           400,
           "invalid_cursor"
         )
+      }))
+
+    // last: it moves the server's clock by most of a year
+    it.effect("renew in the last 60 days before expires_at → 365 more days; again in that term → 409 invalid_state_transition", () =>
+      Effect.gen(function*() {
+        const { keys, provider, registration, sid } = yield* pendingSid()
+        for (const network of ["telstra", "optus", "vodafone"] as const) yield* decide(registration(network), keys[network].key, "approve")
+        const before = (yield* getSid(sid.id, provider.key)).json.data
+        const renew = H.request("POST", `/v1/sids/${sid.id}/renew`, { key: provider.key })
+        const opens = Date.parse(before.expires_at) - 60 * day
+        yield* TestClock.setTime(opens - 1)
+        H.assertError(yield* renew, 409, "invalid_state_transition")
+        yield* TestClock.setTime(opens)
+        const renewed = yield* renew
+        assert.strictEqual(renewed.status, 200, renewed.text)
+        assert.strictEqual(Date.parse(renewed.json.data.expires_at) - Date.parse(before.expires_at), 365 * day)
+        assert.strictEqual(renewed.json.data.status, "registered")
+        for (const again of [opens, Date.parse(before.expires_at) - 1]) {
+          yield* TestClock.setTime(again)
+          H.assertError(yield* renew, 409, "invalid_state_transition")
+        }
+        assert.strictEqual((yield* getSid(sid.id, provider.key)).json.data.expires_at, renewed.json.data.expires_at, "one term added, once")
       }))
   })
 }

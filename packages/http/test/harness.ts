@@ -30,7 +30,7 @@ import {
   type WebhookTransport,
   Workers
 } from "@sendline/core"
-import { CapturingTransport } from "@sendline/core/testing"
+import { CapturingTransport, Fixtures } from "@sendline/core/testing"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Context, Effect, Layer, Option, Schema, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
@@ -178,7 +178,7 @@ export const newCaller = (options: {
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Test Org", type: "cpaas", adminEmail: "admin@test.example" })
     for (const [senderId, market] of options.senderIds ?? []) {
-      yield* admin.importSenderId({ accountId: account.id, senderId, market, brandName: "Test Brand" })
+      yield* admin.importSenderId({ accountId: account.id, senderId, market, identifier: Fixtures.exampleIdentifiers[market]!, brandName: "Test Brand" })
     }
     return yield* newKey(account.id, options.permissions ?? Permission.all)
   }).pipe(Effect.orDie)

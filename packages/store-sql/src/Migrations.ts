@@ -6,7 +6,8 @@
  * `0005_message_idempotency_keys_unique`, `0006_idempotency_recompute`, `0007_owned_identifiers`,
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
- * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`)
+ * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`,
+ * `0018_sender_id_identities`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -15,6 +16,7 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import { SenderId } from "@sendline/core"
 import { Clock, Effect } from "effect"
 
 /**
@@ -118,9 +120,10 @@ export const brandIdempotencyKeys: UniqueIndex = {
 }
 
 /**
- * One brand per Sender ID string in a market, case-insensitively (CONTRACT §6): the primary key of
- * `sendline_sender_id_holds`, keyed by `SenderId.holdKey` (created by `0011`: never change it, add
- * a migration).
+ * One legal entity per Sender ID string and its look-alikes in a market (CONTRACT §6): the primary
+ * key of `sendline_sender_id_holds`, its `sender_id_key` a `SenderId.skeleton` and its holder
+ * `identifier_type` and `identifier_value` since `0018` (created by `0011`: never change it, add a
+ * migration).
  *
  * @since 0.1.0
  * @category constants
@@ -599,7 +602,76 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
     )`,
       `CREATE INDEX sendline_redelivery_requests_account ON sendline_redelivery_requests (account_id, requested_at)`,
       `CREATE INDEX sendline_webhook_deliveries_pending_event ON sendline_webhook_deliveries (event_id) WHERE state = 'pending'`
-    )
+    ),
+    // Sender IDs held by legal identity (CONTRACT §6, issue 29): a brand name can be changed by its
+    // provider, so it held nothing. Each record names the legal entity it is held for: its brand's
+    // identifier (from sendline_brands), or, for a record imported without one, the pseudo-type
+    // `imported_brand_name` and its brand name (no brand has that type: only such an import shares
+    // its hold). `skeleton`, the store's own, is `SenderId.skeleton` of its Sender ID (case folded,
+    // spaces removed, confusables mapped; computed here by `replace`, the mappings being
+    // independent), by which its look-alikes are found. The holds are taken again from the records
+    // that hold now, oldest first, by skeleton: a skeleton live under several entities is held by
+    // the oldest record's, with a warning naming the others. An account's pending records are
+    // counted by their status (`Limits.pendingSenderIds`).
+    "0018_sender_id_identities": () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const skeleton = Object.entries(SenderId.confusables).reduce(
+          (expression, [from, to]) => `replace(${expression}, '${from}', '${to}')`,
+          `replace(lower(sender_id), ' ', '')`
+        )
+        yield* statements(
+          `ALTER TABLE sendline_sender_ids ADD COLUMN identifier_type TEXT`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN identifier_value TEXT`,
+          `ALTER TABLE sendline_sender_ids ADD COLUMN skeleton TEXT`,
+          `UPDATE sendline_sender_ids SET
+            identifier_type = (SELECT b.identifier_type FROM sendline_brands b WHERE b.id = sendline_sender_ids.brand_id),
+            identifier_value = (SELECT b.identifier_value FROM sendline_brands b WHERE b.id = sendline_sender_ids.brand_id)
+          WHERE brand_id IS NOT NULL`,
+          `UPDATE sendline_sender_ids SET identifier_type = '${SenderId.importedBrandName}', identifier_value = brand_name
+          WHERE identifier_type IS NULL`,
+          `UPDATE sendline_sender_ids SET skeleton = ${skeleton}`,
+          `DROP INDEX sendline_sender_ids_held`,
+          `CREATE INDEX sendline_sender_ids_skeleton ON sendline_sender_ids (market, skeleton)`,
+          `CREATE INDEX sendline_sender_ids_status ON sendline_sender_ids (account_id, status)`,
+          `DELETE FROM ${senderIdHolds.table}`,
+          `ALTER TABLE ${senderIdHolds.table} ADD COLUMN identifier_type TEXT NOT NULL DEFAULT ''`,
+          `ALTER TABLE ${senderIdHolds.table} ADD COLUMN identifier_value TEXT NOT NULL DEFAULT ''`
+        )
+        const now = yield* Clock.currentTimeMillis
+        const live = yield* sql<{
+          readonly id: string
+          readonly market: string
+          readonly skeleton: string
+          readonly brand_name: string
+          readonly identifier_type: string
+          readonly identifier_value: string
+        }>`SELECT id, market, skeleton, brand_name, identifier_type, identifier_value FROM sendline_sender_ids
+          WHERE status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${now})
+          ORDER BY created_at, id`
+        const holders = new Map<string, { readonly id: string; readonly holder: SenderId.Holder }>()
+        for (const record of live) {
+          const key = JSON.stringify([record.market, record.skeleton])
+          const holder = { identifierType: record.identifier_type, identifierValue: record.identifier_value }
+          const held = holders.get(key)
+          if (held === undefined) {
+            holders.set(key, { id: record.id, holder })
+            yield* sql`INSERT INTO ${sql(senderIdHolds.table)} ${
+              sql.insert({
+                market: record.market,
+                sender_id_key: record.skeleton,
+                brand_name: record.brand_name,
+                identifier_type: holder.identifierType,
+                identifier_value: holder.identifierValue
+              })
+            }`
+          } else if (!SenderId.sameHolder(held.holder, holder)) {
+            yield* Effect.logWarning(
+              `Migration 0018: Sender ID ${record.skeleton} in ${record.market} is held for ${held.holder.identifierType} ${held.holder.identifierValue} (record ${held.id}), not for ${holder.identifierType} ${holder.identifierValue} of record ${record.id}`
+            )
+          }
+        }
+      })
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `SenderIdStore` on SQL: the tables `sendline_sender_ids`, `sendline_sender_id_holds` (which
- * brand holds a Sender ID string in a market, in lower case) and `sendline_operator_registrations`
- * (`Registrations`). A record is written with its registrations and events in one transaction (the
+ * legal entity holds a Sender ID string and its look-alikes in a market, by `SenderId.skeleton`)
+ * and `sendline_operator_registrations` (`Registrations`). A record is written with its registrations and events in one transaction (the
  * outbox), and changed only over the version it was read at. Every send looks up its registered
  * Sender ID, so concurrent lookups share one `IN (VALUES …)` query (see `Batcher`).
  *
@@ -22,9 +22,9 @@ import * as Registrations from "./Registrations.js"
 import * as Rows from "./Rows.js"
 
 /**
- * `sendline_sender_ids`: a Sender ID record per row. `watch_at` and `claimed_until`, the store's
- * own, are never read into a record: `row` writes the first, `claimWatched` and every move the
- * second.
+ * `sendline_sender_ids`: a Sender ID record per row. `watch_at`, `skeleton` and `claimed_until`,
+ * the store's own, are never read into a record: `row` writes the first two, `claimWatched` and
+ * every move the third.
  *
  * @since 0.1.0
  * @category tables
@@ -37,6 +37,8 @@ export const senderIds = Rows.table<SenderId.SenderIdRecord>()(
     senderId: Rows.column("sender_id", Schema.String),
     market: Schema.String,
     brandName: Rows.column("brand_name", Schema.String),
+    identifierType: Rows.column("identifier_type", Schema.String),
+    identifierValue: Rows.column("identifier_value", Schema.String),
     status: SenderId.SenderIdStatus,
     createdAt: Rows.column("created_at", Rows.Int8),
     registeredAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("registered_at")),
@@ -52,14 +54,15 @@ export const senderIds = Rows.table<SenderId.SenderIdRecord>()(
 
 /**
  * The row of `record`, with `watch_at`, when the expiry watcher must look at it
- * (`SenderId.watchAt`), and without `claimed_until`.
+ * (`SenderId.watchAt`), and its Sender ID's `skeleton`, and without `claimed_until`.
  *
  * @since 0.1.0
  * @category tables
  */
 export const row = (record: SenderId.SenderIdRecord) => ({
   ...senderIds.encode(record),
-  watch_at: SenderId.watchAt(record) ?? null
+  watch_at: SenderId.watchAt(record) ?? null,
+  skeleton: SenderId.skeleton(record.senderId)
 })
 
 // What a move sets from `next`: every column of its row but `id`, `account_id` and `created_at`,
@@ -151,26 +154,41 @@ export const make = (
     })
 
     // The hold first, taken or locked by the upsert (its update changes nothing but locks the row
-    // on PostgreSQL), so that inserts of one string in one market run one after the other from
-    // there. Another brand's hold is taken over when none of its records holds the string now.
-    // The holder's brand when another brand holds it, else none.
-    const takeHold = ({ brandName, createdAt, market, senderId }: SenderId.SenderIdRecord) =>
+    // on PostgreSQL), so that inserts of one string or look-alike in one market run one after the
+    // other from there. Another entity's hold is taken over when none of its records holds a
+    // look-alike now. Whether the record's entity holds it now.
+    const takeHold = (record: SenderId.SenderIdRecord) =>
       Effect.gen(function*() {
-        const senderIdKey = SenderId.holdKey(senderId)
-        const [hold] = yield* sql<{ readonly brand_name: string }>`INSERT INTO ${sql(Migrations.senderIdHolds.table)} ${
-          sql.insert({ market, sender_id_key: senderIdKey, brand_name: brandName })
+        const { createdAt, market } = record
+        const skeleton = SenderId.skeleton(record.senderId)
+        const holds = sql(Migrations.senderIdHolds.table)
+        const entity = { identifier_type: record.identifierType, identifier_value: record.identifierValue }
+        const [hold] = yield* sql<{ readonly identifier_type: string; readonly identifier_value: string }>`INSERT INTO ${holds} ${
+          sql.insert({ market, sender_id_key: skeleton, brand_name: record.brandName, ...entity })
         } ON CONFLICT (${sql.literal(Migrations.senderIdHolds.columns.join(", "))})
-          DO UPDATE SET brand_name = ${sql(Migrations.senderIdHolds.table)}.brand_name RETURNING brand_name`
-        const holder = hold!.brand_name
-        if (holder === brandName) return Option.none<string>()
+          DO UPDATE SET identifier_type = ${holds}.identifier_type RETURNING identifier_type, identifier_value`
+        const holder = { identifierType: hold!.identifier_type, identifierValue: hold!.identifier_value }
+        if (SenderId.sameHolder(holder, record)) return true
         const live = yield* sql`SELECT id FROM sendline_sender_ids
-          WHERE market = ${market} AND lower(sender_id) = ${senderIdKey} AND brand_name = ${holder}
+          WHERE market = ${market} AND skeleton = ${skeleton}
+            AND identifier_type = ${holder.identifierType} AND identifier_value = ${holder.identifierValue}
             AND status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${createdAt})
           LIMIT 1`
-        if (live.length > 0) return Option.some(holder)
-        yield* sql`UPDATE ${sql(Migrations.senderIdHolds.table)} SET brand_name = ${brandName}
-          WHERE market = ${market} AND sender_id_key = ${senderIdKey}`
-        return Option.none<string>()
+        if (live.length > 0) return false
+        yield* sql`UPDATE ${holds} SET ${sql.update({ brand_name: record.brandName, ...entity })}
+          WHERE market = ${market} AND sender_id_key = ${skeleton}`
+        return true
+      })
+
+    // Whether the account has room for one more record pending or info_requested. Its row is
+    // written first (a change of nothing), which locks it on PostgreSQL and takes SQLite's write
+    // lock, so that inserts of one account count one after the other, in any process.
+    const roomForPending = (accountId: string, limit: number) =>
+      Effect.gen(function*() {
+        yield* sql`UPDATE sendline_accounts SET name = name WHERE id = ${accountId}`
+        const [counted] = yield* sql<{ readonly pending: number | string }>`SELECT count(*) AS pending FROM sendline_sender_ids
+          WHERE account_id = ${accountId} AND status IN ('pending', 'info_requested')`
+        return Number(counted!.pending) < limit
       })
 
     // A worker's or a decision's moves in one transaction, in order, each an UPDATE over the
@@ -194,23 +212,26 @@ export const make = (
 
     return SenderIdStore.SenderIdStore.of({
       // A transaction on both databases: the record with everything written with it, or nothing.
-      insert: (record, registrations, events) =>
+      // The pending limit first, so that an account at its limit learns nothing of the holds.
+      insert: (record, registrations, events, pendingLimit) =>
         Effect.flatMap(
           transaction(Effect.gen(function*() {
-            const holder = SenderId.holdsAt(record, record.createdAt) ? yield* takeHold(record) : Option.none()
-            if (Option.isSome(holder)) return holder
+            const counted = record.status === "pending" || record.status === "info_requested"
+            if (pendingLimit !== undefined && counted && !(yield* roomForPending(record.accountId, pendingLimit))) {
+              return "limit" as const
+            }
+            if (SenderId.holdsAt(record, record.createdAt) && !(yield* takeHold(record))) return "taken" as const
             yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(row(record))}`
             yield* Registrations.insert(sql, registrations)
             yield* writeEvents(events)
-            return holder
+            return "inserted" as const
           })),
-          Option.match({
-            onNone: () => Effect.void,
-            onSome: (holder) =>
-              Effect.fail(
-                new SenderIdStore.SenderIdTaken({ senderId: record.senderId, market: record.market, brandName: holder })
-              )
-          })
+          (outcome): Effect.Effect<void, SenderIdStore.SenderIdTaken | SenderIdStore.PendingLimitReached> =>
+            outcome === "limit"
+              ? Effect.fail(new SenderIdStore.PendingLimitReached({ accountId: record.accountId, limit: pendingLimit! }))
+              : outcome === "taken"
+              ? Effect.fail(new SenderIdStore.SenderIdTaken({ senderId: record.senderId, market: record.market }))
+              : Effect.void
         ),
       findById: (id) => read(Effect.map(findAll(sql`id = ${id}`), (found) => Option.fromNullable(found[0]))),
       list: (accountId, filter, after, limit) => {

@@ -39,12 +39,26 @@ const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
 /** Migrates again what a test took back, from before 0016 at least. */
 const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMessageIds(sql), SqliteStore.make)
 
-/** Back to a database before migration 0017: no redelivery requests, nor the index of an event's pending deliveries. */
-const undoWebhookLimits = (sql: SqlClient.SqlClient) =>
+/**
+ * Back to a database before migration 0018: Sender ID records without their legal entity and
+ * skeleton, the holds without their entity, and 0011's index of the records by lower case (the
+ * holds' keys stay skeletons: 0018 takes them all again).
+ */
+const undoSenderIdIdentities = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    `DROP INDEX sendline_sender_ids_skeleton`,
+    `DROP INDEX sendline_sender_ids_status`,
+    `CREATE INDEX sendline_sender_ids_held ON sendline_sender_ids (market, lower(sender_id))`,
+    ...["identifier_type", "identifier_value", "skeleton"].map((column) => `ALTER TABLE sendline_sender_ids DROP COLUMN ${column}`),
+    ...["identifier_type", "identifier_value"].map((column) => `ALTER TABLE sendline_sender_id_holds DROP COLUMN ${column}`)
+  ], (statement) => sql.unsafe(statement), { discard: true })
+
+/** Back to a database before migration 0017: no redelivery requests, nor the index of an event's pending deliveries (nor anything later). */
+const undoWebhookLimits = (sql: SqlClient.SqlClient) =>
+  Effect.zipRight(undoSenderIdIdentities(sql), Effect.forEach([
     `DROP TABLE sendline_redelivery_requests`,
     `DROP INDEX sendline_webhook_deliveries_pending_event`
-  ], (statement) => sql.unsafe(statement), { discard: true })
+  ], (statement) => sql.unsafe(statement), { discard: true }))
 
 /** Back to a database before migration 0015: no webhook deliveries, nor the events' mark of their fan-out (nor anything later). */
 const undoWebhookDeliveries = (sql: SqlClient.SqlClient) =>
@@ -315,17 +329,17 @@ describe("SqliteStore", () => {
       ]
       for (const r of old) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`
 
-      yield* migrateAgain(sql)
+      yield* migrateAgain(sql) // 0018 too: the keys are skeletons since, the holders legal entities
       const holds = yield* sql<{ market: string; sender_id_key: string; brand_name: string }>`SELECT market, sender_id_key, brand_name
         FROM sendline_sender_id_holds ORDER BY market, sender_id_key`
       assert.deepStrictEqual(holds.map((h) => [h.market, h.sender_id_key, h.brand_name]), [
-        ["AU", "acme", "Acme Pty"],
+        ["AU", "acrne", "Acme Pty"],
         ["AU", "bolt", "Late Pty"],
-        ["NZ", "acme", "Acme Pty"]
+        ["NZ", "acrne", "Acme Pty"]
       ])
       const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
       const taken = yield* Effect.flip(senderIds.insert(record("sid_8", "aCME", "Rival Pty", now + 3), [], []))
-      assert.deepStrictEqual(taken, new SenderIdStore.SenderIdTaken({ senderId: "aCME", market: "AU", brandName: "Acme Pty" }))
+      assert.deepStrictEqual(taken, new SenderIdStore.SenderIdTaken({ senderId: "aCME", market: "AU" }))
       yield* senderIds.insert(record("sid_9", "Cove", "New Pty", now + 3), [], [])
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
@@ -339,12 +353,77 @@ describe("SqliteStore", () => {
 
       yield* migrateAgain(sql)
       const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
+      // imported without an identifier, as then: 0018 holds them for their brand name
+      const migrated = (r: SenderId.SenderIdRecord) => ({ ...r, identifierType: SenderId.importedBrandName, identifierValue: r.brandName })
       for (const r of [registered, pending]) {
-        assert.deepStrictEqual(yield* senderIds.findById(r.id), Option.some({ record: r, registrations: [] }))
+        assert.deepStrictEqual(yield* senderIds.findById(r.id), Option.some({ record: migrated(r), registrations: [] }))
       }
       const watchAt = registered.expiresAt! - SenderId.warningMillis
       assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt - 1, 10, watchAt + 1), [], "not due yet")
-      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt, 10, watchAt + 1), [registered], "due, and the pending one never")
+      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt, 10, watchAt + 1), [migrated(registered)], "due, and the pending one never")
+    }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
+
+  it.effect("migration 0018 holds each live Sender ID for its brand's legal identifier, by skeleton; an import without one for its brand name, apart; a rename then takes nothing", () =>
+    Effect.gen(function*() {
+      // back to a database of 0016, whose holds are by brand name, in lower case
+      const { sql, stores } = yield* migratedBefore(18, undoSenderIdIdentities)
+      const now = yield* Clock.currentTimeMillis
+      const brand = (id: string, name: string, identifierType: string, identifierValue: string) =>
+        sql`INSERT INTO sendline_brands ${
+          sql.insert({ id, name, identifier_type: identifierType, identifier_value: identifierValue, market: "AU", status: "verified", contact: "{}", website: null, created_at: now })
+        }`
+      yield* brand("brand_a", "Sendline Demo Pty Ltd", "ABN", "51824753556")
+      yield* brand("brand_b", "Bolt Pty Ltd", "ACN", "010499966")
+      const submitted = (id: string, senderId: string, brandId: string, brandName: string, createdAt: number, fields: Partial<SenderId.SenderIdRecord> = {}) =>
+        Fixtures.makeSubmittedSenderId("acct_a", { id, senderId, brandId, brandName, ...fields }, createdAt)
+      const imported = (id: string, senderId: string, brandName: string, createdAt: number) =>
+        Fixtures.makeSenderId("acct_a", { id, senderId, brandName }, createdAt)
+      const old = [
+        submitted("sid_1", "Sendline", "brand_a", "Sendline Demo Pty Ltd", now),
+        submitted("sid_2", "Send Line", "brand_b", "Bolt Pty Ltd", now + 1), // a look-alike under another entity: a warning, no hold
+        submitted("sid_3", "Bolt", "brand_b", "Bolt Pty Ltd", now, { market: "NZ" }),
+        imported("sid_4", "Cove", "Cove Pty", now),
+        submitted("sid_5", "Dune", "brand_a", "Sendline Demo Pty Ltd", now, { status: "rejected" }) // holds nothing
+      ]
+      for (const r of old) {
+        const { identifier_type, identifier_value, skeleton, ...before } = SenderIds.row(r)
+        yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(before)}`
+      }
+      for (const [market, key, brandName] of [["AU", "sendline", "Sendline Demo Pty Ltd"], ["AU", "send line", "Bolt Pty Ltd"], ["NZ", "bolt", "Bolt Pty Ltd"], ["AU", "cove", "Cove Pty"]]) {
+        yield* sql`INSERT INTO sendline_sender_id_holds ${sql.insert({ market: market!, sender_id_key: key!, brand_name: brandName! })}`
+      }
+
+      yield* SqliteStore.make
+      const holds = yield* sql<{ market: string; sender_id_key: string; identifier_type: string; identifier_value: string }>`SELECT market,
+        sender_id_key, identifier_type, identifier_value FROM sendline_sender_id_holds ORDER BY market, sender_id_key`
+      assert.deepStrictEqual(holds.map((h) => [h.market, h.sender_id_key, h.identifier_type, h.identifier_value]), [
+        ["AU", "cove", "imported_brand_name", "Cove Pty"],
+        ["AU", "sendllne", "ABN", "51824753556"],
+        ["NZ", "bolt", "ACN", "010499966"]
+      ])
+      const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
+      const found = yield* senderIds.findById("sid_2")
+      assert.deepStrictEqual(
+        Option.map(found, ({ record }) => [record.identifierType, record.identifierValue]),
+        Option.some(["ACN", "010499966"])
+      )
+      // another entity under the holder's brand name, as a rename makes it: taken, in any look-alike
+      const renamed = { brandName: "Sendline Demo Pty Ltd", identifierType: "ACN", identifierValue: "010499966" }
+      for (const senderId of ["Sendline", "SendIine"]) {
+        assert.deepStrictEqual(
+          yield* Effect.flip(senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId, ...renamed }, now + 2), [], [])),
+          new SenderIdStore.SenderIdTaken({ senderId, market: "AU" })
+        )
+      }
+      // the import's hold is its brand name's, which no brand shares
+      const cove = { brandName: "Cove Pty", identifierType: "ABN", identifierValue: "51824753556" }
+      assert.deepStrictEqual(
+        yield* Effect.flip(senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "COVE", ...cove }, now + 2), [], [])),
+        new SenderIdStore.SenderIdTaken({ senderId: "COVE", market: "AU" })
+      )
+      // the holders themselves, renamed since
+      yield* senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "Sendline", brandName: "Sendline Group", identifierType: "ABN", identifierValue: "51824753556" }, now + 2), [], [])
+      yield* senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "Dune", ...renamed }, now + 2), [], [])
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
   it.effect("the text index follows its table: a registration is found by its Sender ID and brand name as they are now, and gone once deleted", () =>

@@ -24,6 +24,7 @@ import { Markets } from "../Markets.js"
 import type { Permission } from "./Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
+import { taken } from "../senderIds/SenderIds.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as UseCase from "../internal/useCase.js"
 
@@ -57,11 +58,19 @@ export interface IssuedKey {
   readonly secret: string
 }
 
-/** A Sender ID registered outside Sendline, to record for an account in one market. @since 0.1.0 @category models */
+/**
+ * A Sender ID registered outside Sendline, to record for an account in one market: `identifier`,
+ * the legal identifier of the brand it is registered to (of a type the market takes), holds it;
+ * `brandName` is shown, never compared.
+ *
+ * @since 0.1.0
+ * @category models
+ */
 export interface ImportSenderId {
   readonly accountId: string
   readonly senderId: string
   readonly market: string
+  readonly identifier: OwnedIdentifier
   readonly brandName: string
 }
 
@@ -77,10 +86,11 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
   /**
    * Records a Sender ID registered elsewhere as `registered` for a year, if it keeps its market's
-   * rules (`SenderIdRules`, else `invalid_sender_id`); when the account already
-   * has it registered in the market under this brand, that record is the answer. A Sender ID
-   * another brand holds in the market, in any case (a live record of any account with another brand
-   * name), is `sender_id_taken`, however many imports run at once.
+   * rules (`SenderIdRules`, else `invalid_sender_id`) and its identifier is one the market takes
+   * and passes its checks (`Identifier.checkIn`, else `invalid_identifier`); when the account
+   * already has it registered in the market for this identifier, that record is the answer. A
+   * Sender ID or look-alike another legal entity holds in the market (a live record of any account
+   * with another identifier) is `sender_id_taken`, naming no one, however many imports run at once.
    */
   readonly importSenderId: (
     input: ImportSenderId
@@ -208,32 +218,40 @@ export const make = Effect.gen(function*() {
   const importSenderId = fn("Admin.importSenderId")(
     function*(input: ImportSenderId) {
       yield* requireAccount(input.accountId)
-      yield* SenderIdRules.check(yield* requireMarket(input.market), input.senderId)
+      const market = yield* requireMarket(input.market)
+      yield* SenderIdRules.check(market, input.senderId)
+      const { identifierType } = input.identifier
+      const identifierValue = yield* Either.mapLeft(
+        Identifier.checkIn(market, identifierType, input.identifier.identifierValue),
+        (refused) => rule("invalid_identifier", "identifier", refused.message)
+      )
+      const holder = { identifierType, identifierValue }
       if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
       const now = yield* Clock.currentTimeMillis
-      // Importing again answers the account's live registration of it under this brand, rather
+      // Importing again answers the account's live registration of it for this legal entity, rather
       // than a second one.
       const existing = yield* findSendable(senderIds, input.accountId, input.senderId, input.market, now)
-      if (Option.isSome(existing) && existing.value.brandName === input.brandName) return existing.value
+      if (Option.isSome(existing) && SenderId.sameHolder(existing.value, holder)) return existing.value
       const record: SenderId.SenderIdRecord = {
         id: yield* ids.make("sid"),
         accountId: input.accountId,
         senderId: input.senderId,
         market: input.market,
         brandName: input.brandName,
+        ...holder,
         status: "registered",
         createdAt: now,
         registeredAt: now,
         expiresAt: now + SenderId.termMillis,
         version: 0
       }
-      // One brand holds a Sender ID string in a market while it is live (CONTRACT §6), whichever
-      // accounts send for it, in any case: the store holds it, so two imports at once cannot both.
-      yield* Effect.catchTag(senderIds.insert(record, [], []), "SenderIdTaken", (taken) =>
-        new Conflict({
-          code: "sender_id_taken",
-          message: `Sender ID ${input.senderId} is held in ${input.market} by another brand (${taken.brandName}).`
-        }))
+      // One legal entity holds a Sender ID string and its look-alikes in a market while it is live
+      // (CONTRACT §6), whichever accounts send for it: the store holds it, so two imports at once
+      // cannot both. An imported record is registered: no pending limit is given, none reached.
+      yield* senderIds.insert(record, [], []).pipe(Effect.catchTags({
+        SenderIdTaken: () => Effect.fail(taken(input.senderId, input.market)),
+        PendingLimitReached: Effect.die
+      }))
       return record
     }
   )

@@ -20,8 +20,10 @@ export type MatchType = typeof MatchType.Type
 
 /**
  * A Sender ID record `sid_…`. Registered ones have `brandId`, `useCase`, `matchType` and
- * `matchValue`; imported ones only the brand's name. `warnedExpiresAt` is the `expiresAt` of the
- * term whose `sid.expiring` was emitted (a renewal starts a term that has not been warned).
+ * `matchValue`; imported ones only the brand's name. `identifierType` and `identifierValue` name
+ * the legal entity it is held for (`Holder`); `brandName` is for people to read, never compared.
+ * `warnedExpiresAt` is the `expiresAt` of the term whose `sid.expiring` was emitted (a renewal
+ * starts a term that has not been warned).
  */
 export const SenderIdRecord = Schema.Struct({
   id: Schema.String,
@@ -29,6 +31,8 @@ export const SenderIdRecord = Schema.Struct({
   senderId: Schema.String,
   market: Schema.String,
   brandName: Schema.String,
+  identifierType: Schema.String,
+  identifierValue: Schema.String,
   brandId: Schema.optional(Schema.String),
   useCase: Schema.optional(Schema.String),
   matchType: Schema.optional(MatchType),
@@ -62,8 +66,51 @@ export const canSend = (record: SenderIdRecord, now: number): boolean =>
 export const holdsAt = (record: SenderIdRecord, now: number): boolean =>
   record.status !== "rejected" && record.status !== "expired" && (record.expiresAt === undefined || record.expiresAt > now)
 
-/** The form in which Sender ID strings are held and compared, as regulators compare them: lower case (`SENDLINE` is `Sendline`). @since 0.1.0 @category keys */
-export const holdKey = (senderId: string): string => senderId.toLowerCase()
+/**
+ * The legal entity that holds a Sender ID string in a market (CONTRACT §6): a brand's identifier,
+ * type and value, never its name, which its provider may change. A Sender ID imported before
+ * migration 0018 without an identifier is held under the type `imported_brand_name` and the brand
+ * name it was imported with (docs/decisions.md, "Sender IDs held by legal identity"), a type no
+ * brand has, so that no brand can take it by its name.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Holder {
+  readonly identifierType: string
+  readonly identifierValue: string
+}
+
+/** The identifier type of a Sender ID imported without an identifier before migration 0018: its value is the brand name. @since 0.1.0 @category constants */
+export const importedBrandName = "imported_brand_name"
+
+/** Whether two holders are one legal entity: the same identifier type and value. @since 0.1.0 @category checks */
+export const sameHolder = (a: Holder, b: Holder): boolean =>
+  a.identifierType === b.identifierType && a.identifierValue === b.identifierValue
+
+/**
+ * The confusable characters of the Sender ID alphabet (letters, digits, space), in lower case, each
+ * to what it is taken for (`skeleton`). Unicode TR39's confusables.txt maps four characters of that
+ * alphabet: `0` → `O`, `1` → `l`, `I` → `l`, `m` → `rn`; case being folded, `i` is `I`, so `l`
+ * too. CONTRACT §6 adds `S`/`5` and issue 29 `B`/`8`, which TR39 does not list. No mapping's
+ * result holds a character mapped, so the mappings may be applied one after another.
+ *
+ * @since 0.1.0
+ * @category keys
+ */
+export const confusables: Readonly<Record<string, string>> = { "0": "o", "1": "l", i: "l", m: "rn", "5": "s", "8": "b" }
+
+/**
+ * The form in which Sender ID strings are held and compared (CONTRACT §6): case folded, spaces
+ * removed, each confusable character mapped (`confusables`), so that `Sendline`, `SENDLINE`,
+ * `Send line`, `SendIine`, `Sendl1ne` and `5endline` are one string and any of them held holds
+ * them all.
+ *
+ * @since 0.1.0
+ * @category keys
+ */
+export const skeleton = (senderId: string): string =>
+  Object.entries(confusables).reduce((text, [from, to]) => text.replaceAll(from, to), senderId.toLowerCase().replaceAll(" ", ""))
 
 /** A Sender ID term: 365 days. @since 0.1.0 @category constants */
 export const termMillis = 365 * 86_400_000

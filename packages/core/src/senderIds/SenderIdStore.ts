@@ -63,16 +63,21 @@ export interface RegistrationFilter {
 export class SenderIdStore extends Context.Tag("@sendline/core/SenderIdStore")<SenderIdStore, {
   /**
    * Inserts a record with its registrations and events, in one transaction. A record that holds
-   * its Sender ID string (`holdsAt` its `createdAt`) takes the string in its market for its brand,
-   * case-insensitively: while another brand has a record that holds it then, the insert is
-   * `SenderIdTaken` and writes nothing; of two inserts at once of one string under two brands,
-   * exactly one succeeds. A brand may hold a string with several records.
+   * its Sender ID string (`holdsAt` its `createdAt`) takes the string and its look-alikes (one
+   * `skeleton`) in its market for its legal entity (`Holder`): while another entity has a record
+   * that holds one of them then, the insert is `SenderIdTaken` and writes nothing; of two inserts
+   * at once of one string or look-alike under two entities, exactly one succeeds. An entity may
+   * hold a string with several records, under any brand name. With `pendingLimit`, a `pending` or
+   * `info_requested` record is `PendingLimitReached` when its account has that many such records
+   * already, however many inserts run at once (checked before the hold, so that an account at its
+   * limit learns nothing of what others hold).
    */
   readonly insert: (
     record: SenderIdRecord,
     registrations: ReadonlyArray<Registration>,
-    events: ReadonlyArray<Event>
-  ) => Effect.Effect<void, SenderIdTaken | StoreUnavailable>
+    events: ReadonlyArray<Event>,
+    pendingLimit?: number
+  ) => Effect.Effect<void, SenderIdTaken | PendingLimitReached | StoreUnavailable>
   /** The record `id` with its registrations, whoever's it is: the use case decides who may see it. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<WithRegistrations>, StoreUnavailable>
   /** The account's records with their registrations, newest first (createdAt desc, id desc), after `after`. */
@@ -115,15 +120,27 @@ export class SenderIdStore extends Context.Tag("@sendline/core/SenderIdStore")<S
 }>() {}
 
 /**
- * A record was not inserted: its Sender ID string is held in its market by another brand,
- * `brandName` (CONTRACT §6's `sender_id_taken`).
+ * A record was not inserted: its Sender ID string, or a look-alike of it, is held in its market by
+ * another legal entity, which is not named (CONTRACT §6's `sender_id_taken`).
  *
  * @since 0.1.0
  * @category errors
  */
 export class SenderIdTaken extends Schema.TaggedError<SenderIdTaken>("@sendline/core/SenderIdTaken")(
   "SenderIdTaken",
-  { senderId: Schema.String, market: Schema.String, brandName: Schema.String }
+  { senderId: Schema.String, market: Schema.String }
+) {}
+
+/**
+ * A record was not inserted: its account has `limit` Sender IDs `pending` or `info_requested`
+ * already (CONTRACT §6, `Limits.pendingSenderIds`).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class PendingLimitReached extends Schema.TaggedError<PendingLimitReached>("@sendline/core/PendingLimitReached")(
+  "PendingLimitReached",
+  { accountId: Schema.String, limit: Schema.Number }
 ) {}
 
 /** The account's registration of `senderId` in `market` that may send at `now`, if any (see `canSend`). @since 0.1.0 @category lookups */

@@ -23,8 +23,10 @@ import {
 import { IdGenerator } from "../Ids.js"
 import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
+import * as Limits from "../Limits.js"
 import * as Markets from "../Markets.js"
 import * as Pagination from "../Pagination.js"
+import * as Timestamp from "../Timestamp.js"
 import * as DomainMatch from "./DomainMatch.js"
 import * as Lifecycle from "./Lifecycle.js"
 import type { Registration } from "./Registration.js"
@@ -58,8 +60,11 @@ export interface ListSenderIds extends Pagination.Paging {
 export class SenderIds extends Context.Tag("@sendline/core/SenderIds")<SenderIds, {
   /**
    * Checks and registers a Sender ID for the caller, `pending` with one registration per operator
-   * network of the market, in one write; 409 `sender_id_taken` while another brand holds the
-   * string in the market. The brand check is the brands' own (`Brands.requireApproved`).
+   * network of the market, in one write, held for the brand's legal identifier; 422
+   * `pending_sender_id_limit_reached` when the account has `Limits.pendingSenderIds` pending or
+   * info_requested already; 409 `sender_id_taken`, naming no one, while another legal entity holds
+   * the string or a look-alike in the market. The brand check is the brands' own
+   * (`Brands.requireApproved`).
    */
   readonly register: (
     principal: Principal,
@@ -85,12 +90,19 @@ export class SenderIds extends Context.Tag("@sendline/core/SenderIds")<SenderIds
     id: string,
     input: Resubmit
   ) => Effect.Effect<WithRegistrations, RuleViolation | InvalidRequest | NotFound | PermissionDenied | Conflict | StoreUnavailable>
-  /** Extends a registered, unexpired Sender ID by 365 days from its `expiresAt` (a new term); else 409. */
+  /**
+   * Extends a registered, unexpired Sender ID by 365 days from its `expiresAt` (a new term), only
+   * in the last `renewalWindowMillis` before it: earlier, or again in the term (the new term's
+   * window is a year away), or not registered → 409 `invalid_state_transition`.
+   */
   readonly renew: (
     principal: Principal,
     id: string
   ) => Effect.Effect<WithRegistrations, NotFound | PermissionDenied | Conflict | StoreUnavailable>
 }>() {}
+
+/** How long before `expiresAt` a Sender ID may be renewed: 60 days (CONTRACT §6). @since 0.1.0 @category constants */
+export const renewalWindowMillis = 60 * 86_400_000
 
 const maxUseCase = 1000
 const maxMatchValue = 255
@@ -98,6 +110,18 @@ const maxMatchValue = 255
 const notFound = (id: string) => `No Sender ID ${id}.`
 
 const invalidState = (message: string) => new Conflict({ code: "invalid_state_transition", message })
+
+/**
+ * The refusal of a Sender ID held by another legal entity (CONTRACT §6), which it never names.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const taken = (senderId: string, market: string): Conflict =>
+  new Conflict({
+    code: "sender_id_taken",
+    message: `Sender ID ${senderId}, or one that looks like it, is held in ${market} by another legal entity.`
+  })
 
 /** Builds the Sender IDs use case on the stores, the markets and the brands. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
@@ -107,6 +131,7 @@ export const make = Effect.gen(function*() {
   const brands = yield* Brands
   const markets = yield* Markets.Markets
   const ids = yield* IdGenerator
+  const limits = yield* Limits.Limits
 
   const own = (principal: Principal) => ({ record }: WithRegistrations) => record.accountId === principal.accountId
 
@@ -147,6 +172,8 @@ export const make = Effect.gen(function*() {
       senderId,
       market: market.code,
       brandName: brand.name,
+      identifierType: brand.identifierType,
+      identifierValue: brand.identifierValue,
       brandId: brand.id,
       useCase,
       matchType: input.matchType,
@@ -170,13 +197,20 @@ export const make = Effect.gen(function*() {
         submittedBy: { accountId: account.value.id, type: submitterType, name: account.value.name },
         submittedAt: now
       })))
-    // One brand holds a Sender ID string in a market (CONTRACT §6): the store holds it, so two
-    // registrations at once under two brands cannot both succeed.
-    yield* Effect.catchTag(store.insert(record, registrations, []), "SenderIdTaken", (taken) =>
-      new Conflict({
-        code: "sender_id_taken",
-        message: `Sender ID ${senderId} is held in ${market.code} by another brand (${taken.brandName}).`
-      }))
+    // One legal entity holds a Sender ID string and its look-alikes in a market (CONTRACT §6), and
+    // an account has so many pending at once: the store counts and holds, so that registrations at
+    // once, in any processes, cannot pass either.
+    yield* store.insert(record, registrations, [], limits.pendingSenderIds).pipe(
+      Effect.catchTags({
+        SenderIdTaken: () => Effect.fail(taken(senderId, market.code)),
+        PendingLimitReached: ({ limit }) =>
+          rule(
+            "pending_sender_id_limit_reached",
+            "sender_id",
+            `This account has ${limit} Sender IDs pending or info_requested, as many as it may have at once; more can be registered once operators decide on some.`
+          )
+      })
+    )
     return { record, registrations }
   })
 
@@ -231,6 +265,12 @@ export const make = Effect.gen(function*() {
         if (record.status !== "registered" || record.expiresAt === undefined || record.expiresAt <= now) {
           const status = record.status === "registered" ? "expired" : record.status
           return yield* invalidState(`Only a registered Sender ID can be renewed; ${id} is ${status}.`)
+        }
+        const opens = record.expiresAt - renewalWindowMillis
+        if (now < opens) {
+          return yield* invalidState(
+            `A Sender ID can be renewed once a term, in the last 60 days before it expires: ${id} from ${Timestamp.format(opens)}.`
+          )
         }
         return yield* Lifecycle.move(ids, current, { ...record, expiresAt: record.expiresAt + termMillis }, [], now)
       }))

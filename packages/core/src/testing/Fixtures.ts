@@ -16,6 +16,7 @@ import type { Keyset, Message, MessageFilter, MessageStatus } from "../messaging
 import type { ClaimWork } from "../messaging/MessageStore.js"
 import { MessageStore } from "../messaging/MessageStore.js"
 import type { Registration } from "../senderIds/Registration.js"
+import type * as SenderId from "../senderIds/SenderId.js"
 import { type SenderIdRecord, termMillis } from "../senderIds/SenderId.js"
 import type { RegistrationFilter } from "../senderIds/SenderIdStore.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
@@ -24,10 +25,50 @@ import { DeliveryStore } from "../webhooks/DeliveryStore.js"
 import type { Subscription } from "../webhooks/Subscription.js"
 import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
 
-const run = Math.random().toString(36).slice(2, 8)
+// Digits and lower-case letters without the confusable ones (`SenderId.skeleton`), so that two fresh
+// strings of one prefix are never look-alikes of each other.
+const alphabet = "234679acdefghjknpqrtuvwxyz"
+const encode = (n: number, width: number) => {
+  let text = ""
+  for (let rest = n; text.length < width; rest = Math.floor(rest / alphabet.length)) text = alphabet[rest % alphabet.length] + text
+  return text
+}
+const run = encode(Math.floor(Math.random() * alphabet.length ** 6), 6)
 let counter = 0
-/** A new id, unique within this process and very likely across runs on one file. @since 0.1.0 @category fixtures */
-export const fresh = (prefix: string) => `${prefix}_t${run}${(++counter).toString(36).padStart(5, "0")}`
+/**
+ * A new id, unique within this process and very likely across runs on one file; as a Sender ID
+ * string, no look-alike of another fresh one of its prefix.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const fresh = (prefix: string) => `${prefix}_t${run}${encode(++counter, 5)}`
+
+/**
+ * A legal entity of its own (`SenderId.Holder`), unique within this process: an ABN-typed
+ * identifier the store does not check, made fresh.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const freshHolder = (): SenderId.Holder => ({ identifierType: "ABN", identifierValue: fresh("ABN") })
+
+/**
+ * A valid legal identifier of a type each default market takes (`Identifier.checkIn` passes it),
+ * for imports in tests: AU the ABR's example ABN, NZ, SG and GB made to pass their checks.
+ *
+ * @since 0.1.0
+ * @category fixtures
+ */
+export const exampleIdentifiers: Readonly<Record<string, SenderId.Holder>> = {
+  AU: { identifierType: "ABN", identifierValue: "51824753556" },
+  NZ: { identifierType: "NZBN", identifierValue: "9429041561461" },
+  SG: { identifierType: "UEN", identifierValue: "196800306E" },
+  GB: { identifierType: "CRN", identifierValue: "12345678" }
+}
+
+/** The legal entity of the fixtures' Sender IDs and registrations: ABN 51 824 753 556. @since 0.1.0 @category fixtures */
+export const acmeHolder: SenderId.Holder = { identifierType: "ABN", identifierValue: "51824753556" }
 
 /** The time every fixture starts from: 2026-11-22T07:00:00.000Z. @since 0.1.0 @category fixtures */
 export const T = 1_795_330_800_000
@@ -72,6 +113,7 @@ export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> 
   senderId: "Acme",
   market: "AU",
   brandName: "Acme Pty Ltd",
+  ...acmeHolder,
   status: "registered",
   createdAt: at,
   registeredAt: at,
@@ -93,6 +135,7 @@ export const makeSubmittedSenderId = (accountId: string, fields: Partial<SenderI
   senderId: "Acme",
   market: "AU",
   brandName: "Acme Pty Ltd",
+  ...acmeHolder,
   brandId: "brand_acme",
   useCase: "One-time passcodes for sign-in",
   matchType: "business_name",
@@ -116,7 +159,12 @@ export const makeRegistration = (record: SenderIdRecord, network: string, fields
   network,
   market: record.market,
   senderId: record.senderId,
-  brand: { id: record.brandId ?? "brand_acme", name: record.brandName, identifierType: "ABN", identifierValue: "51824753556" },
+  brand: {
+    id: record.brandId ?? "brand_acme",
+    name: record.brandName,
+    identifierType: record.identifierType,
+    identifierValue: record.identifierValue
+  },
   status: "pending_operator_review",
   useCase: record.useCase ?? "One-time passcodes for sign-in",
   matchType: record.matchType ?? "business_name",

@@ -11,15 +11,16 @@ import { Effect, Either, Option } from "effect"
 import { EventStore } from "../EventStore.js"
 import type { Keyset } from "../Pagination.js"
 import * as SenderId from "../senderIds/SenderId.js"
-import type { SenderIdRecord } from "../senderIds/SenderId.js"
+import type { Holder, SenderIdRecord } from "../senderIds/SenderId.js"
 import type { Move, SenderIdFilter, WithRegistrations } from "../senderIds/SenderIdStore.js"
-import { SenderIdStore, SenderIdTaken } from "../senderIds/SenderIdStore.js"
+import { PendingLimitReached, SenderIdStore, SenderIdTaken } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
 import {
   drainWatched,
   FOREVER,
   fresh,
   freshAccount,
+  freshHolder,
   makeRegistration,
   makeSenderId,
   makeSenderIdEvent,
@@ -60,14 +61,14 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
       const senderId = fresh("Held")
-      yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId, brandName: "Holder Pty" }), [], [])
+      yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId, ...freshHolder() }), [], [])
       const accountId = yield* freshAccount
-      const refused = makeSubmittedSenderId(accountId, { senderId, brandName: "Other Pty" })
+      const refused = makeSubmittedSenderId(accountId, { senderId, ...freshHolder() })
       const registration = makeRegistration(refused, "telstra")
       const error = yield* Effect.flip(
         senderIds.insert(refused, [registration], [makeSenderIdEvent(refused, "sid.status_changed", T)])
       )
-      assert.deepStrictEqual(error, new SenderIdTaken({ senderId, market: "AU", brandName: "Holder Pty" }))
+      assert.deepStrictEqual(error, new SenderIdTaken({ senderId, market: "AU" }), "the holder is not named")
       assert.isTrue(Option.isNone(yield* senderIds.findById(refused.id)))
       assert.isTrue(Option.isNone(yield* senderIds.findRegistration(registration.id)))
       assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, refused.id), [])
@@ -92,68 +93,163 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.isTrue(Option.isNone(yield* senderIds.findRegistered(accountId, "Bolt", "AU")), "not registered")
     }))
 
-  it.effect("SenderIdStore: of two inserts at once of one Sender ID in two cases under two brands, exactly one succeeds", () =>
+  it.effect("SenderIdStore: of two inserts at once of one Sender ID, in two cases or as look-alikes, under two legal entities, exactly one succeeds", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
-      const senderId = fresh("Race")
-      for (let round = 0; round < 5; round++) {
+      const pairs: ReadonlyArray<readonly [string, string]> = [
+        ["Race", "RACE"],
+        ["Sendline", "Send line"],
+        ["Sendline", "Sendl1ne"],
+        ["Boost", "8oo5t"],
+        ["Moon", "rnO0n"]
+      ]
+      for (const [round, [one, other]] of pairs.entries()) {
         const market = ["AU", "NZ", "SG", "GB", "US"][round]!
+        const suffix = fresh("")
         const both = [
-          makeSenderId(yield* freshAccount, { senderId, market, brandName: "Lower Pty" }),
-          makeSenderId(yield* freshAccount, { senderId: senderId.toUpperCase(), market, brandName: "Upper Pty" })
+          makeSenderId(yield* freshAccount, { senderId: one + suffix, market, ...freshHolder() }),
+          makeSenderId(yield* freshAccount, { senderId: other + suffix, market, ...freshHolder() })
         ]
         const outcomes = yield* Effect.all(both.map((record) => Effect.either(senderIds.insert(record, [], []))), { concurrency: "unbounded" })
         const winners = both.filter((_, i) => Either.isRight(outcomes[i]!))
-        assert.strictEqual(winners.length, 1, "one insert succeeds")
+        assert.strictEqual(winners.length, 1, `one insert of ${one} and ${other} succeeds`)
         const loser = both.find((record) => record !== winners[0])!
-        assert.deepStrictEqual(
-          outcomes.find(Either.isLeft)?.left,
-          new SenderIdTaken({ senderId: loser.senderId, market, brandName: winners[0]!.brandName })
-        )
+        assert.deepStrictEqual(outcomes.find(Either.isLeft)?.left, new SenderIdTaken({ senderId: loser.senderId, market }))
         assert.isTrue(Option.isNone(yield* senderIds.findById(loser.id)), "the loser is not written")
         assert.isTrue(Option.isSome(yield* senderIds.findById(winners[0]!.id)), "the winner is")
       }
     }))
 
-  it.effect("SenderIdStore: a brand holds a string with several records, from several accounts, in any case; another brand is SenderIdTaken", () =>
+  it.effect("SenderIdStore: a Sender ID is held by a legal identifier, never a brand name: another entity under the holder's name is SenderIdTaken, the holder under a new name is not", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      for (const market of ["AU", "NZ"]) {
+        const senderId = fresh("Sendline")
+        const holder = freshHolder()
+        yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId, market, brandName: "Sendline Demo Pty Ltd", ...holder }), [], [])
+        // another entity whose provider renamed its brand to the holder's name
+        const renamed = makeSubmittedSenderId(yield* freshAccount, { senderId, market, brandName: "Sendline Demo Pty Ltd", ...freshHolder() }, T + 1)
+        assert.deepStrictEqual(yield* Effect.flip(senderIds.insert(renamed, [], [])), new SenderIdTaken({ senderId, market }))
+        assert.isTrue(Option.isNone(yield* senderIds.findById(renamed.id)))
+        // the holder, its brand renamed since, from another account too
+        const again = makeSubmittedSenderId(yield* freshAccount, { senderId, market, brandName: "Sendline Group Ltd", ...holder }, T + 2)
+        yield* senderIds.insert(again, [], [])
+        assert.isTrue(Option.isSome(yield* senderIds.findById(again.id)))
+      }
+    }))
+
+  it.effect("SenderIdStore: a look-alike of a held Sender ID in its market is SenderIdTaken (case, spaces, I/l/1, O/0, S/5, B/8, m/rn); distinct strings and other markets are not", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const cases: ReadonlyArray<readonly [string, string, boolean]> = [
+        ["Sendline", "SENDLINE", true],
+        ["Sendline", "Send line", true],
+        ["Sendline", "SendIine", true],
+        ["Sendline", "Sendl1ne", true],
+        ["Sendline", "5endline", true],
+        ["Sendline", "SEND L1NE", true],
+        ["Boost", "B0ost", true],
+        ["Boost", "8oost", true],
+        ["Moon", "rnoon", true],
+        ["Sendline", "Sendlane", false],
+        ["Sendline", "Sendlines", false],
+        ["Sendline", "Sendine", false],
+        ["Boost", "Boast", false],
+        ["Moon", "Noon", false]
+      ]
+      for (const [held, other, alike] of cases) {
+        const suffix = fresh("")
+        yield* senderIds.insert(makeSenderId(yield* freshAccount, { senderId: held + suffix, ...freshHolder() }), [], [])
+        const record = makeSenderId(yield* freshAccount, { senderId: other + suffix, ...freshHolder() })
+        const outcome = yield* Effect.either(senderIds.insert(record, [], []))
+        assert.deepStrictEqual(
+          outcome,
+          alike ? Either.left(new SenderIdTaken({ senderId: record.senderId, market: "AU" })) : Either.right(undefined),
+          `${other} beside ${held}`
+        )
+        yield* senderIds.insert({ ...record, id: fresh("sid"), market: "NZ" }, [], [])
+      }
+    }))
+
+  it.effect("SenderIdStore: a legal entity holds a string with several records, from several accounts, in any case; another entity is SenderIdTaken", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
       const senderId = fresh("Same")
-      const mine = { senderId, brandName: "Same Pty" }
+      const mine = { senderId, ...freshHolder() }
       const accountId = yield* freshAccount
       yield* senderIds.insert(makeSenderId(accountId, mine), [], [])
       yield* senderIds.insert(makeSenderId(accountId, mine, T + 1), [], [])
       yield* senderIds.insert(makeSenderId(yield* freshAccount, { ...mine, senderId: senderId.toUpperCase() }, T + 2), [], [])
-      const other = makeSenderId(yield* freshAccount, { senderId: senderId.toLowerCase(), brandName: "Other Pty" }, T + 3)
+      const other = makeSenderId(yield* freshAccount, { senderId: senderId.toLowerCase(), ...freshHolder() }, T + 3)
       assert.deepStrictEqual(
         yield* Effect.flip(senderIds.insert(other, [], [])),
-        new SenderIdTaken({ senderId: other.senderId, market: "AU", brandName: "Same Pty" })
+        new SenderIdTaken({ senderId: other.senderId, market: "AU" })
       )
       yield* senderIds.insert({ ...other, id: fresh("sid"), market: "NZ" }, [], [])
     }))
 
-  it.effect("SenderIdStore: a rejected, expired or overdue record does not hold its string; a brand's live record takes it", () =>
+  it.effect("SenderIdStore: a rejected, expired or overdue record does not hold its string; an entity's live record takes it", () =>
     Effect.gen(function*() {
       const senderIds = yield* SenderIdStore
       const senderId = fresh("Gone")
-      const insertAs = (brandName: string, fields: Partial<SenderIdRecord>, at: number) =>
-        Effect.either(Effect.flatMap(freshAccount, (accountId) => senderIds.insert(makeSenderId(accountId, { senderId, brandName, ...fields }, at), [], [])))
+      const [first, second, third, fourth, fifth, sixth] = Array.from({ length: 6 }, freshHolder)
+      const insertAs = (holder: Holder, fields: Partial<SenderIdRecord>, at: number) =>
+        Effect.either(Effect.flatMap(freshAccount, (accountId) => senderIds.insert(makeSenderId(accountId, { senderId, ...holder, ...fields }, at), [], [])))
       // records that never held it
-      assert.isTrue(Either.isRight(yield* insertAs("First Pty", { status: "rejected" }, T)))
-      assert.isTrue(Either.isRight(yield* insertAs("Second Pty", { status: "expired" }, T)))
+      assert.isTrue(Either.isRight(yield* insertAs(first!, { status: "rejected" }, T)))
+      assert.isTrue(Either.isRight(yield* insertAs(second!, { status: "expired" }, T)))
       // a live record holds it until its expires_at
-      assert.isTrue(Either.isRight(yield* insertAs("Third Pty", { expiresAt: T + 1_000 }, T)))
-      assert.isTrue(Either.isLeft(yield* insertAs("Fourth Pty", {}, T + 999)), "held until it expires")
-      assert.isTrue(Either.isRight(yield* insertAs("Fourth Pty", {}, T + 1_000)), "released once it is overdue")
+      assert.isTrue(Either.isRight(yield* insertAs(third!, { expiresAt: T + 1_000 }, T)))
+      assert.isTrue(Either.isLeft(yield* insertAs(fourth!, {}, T + 999)), "held until it expires")
+      assert.isTrue(Either.isRight(yield* insertAs(fourth!, {}, T + 1_000)), "released once it is overdue")
       assert.deepStrictEqual(
-        yield* insertAs("Third Pty", {}, T + 1_001),
-        Either.left(new SenderIdTaken({ senderId, market: "AU", brandName: "Fourth Pty" }))
+        yield* insertAs(third!, {}, T + 1_001),
+        Either.left(new SenderIdTaken({ senderId, market: "AU" }))
       )
       // a pending record holds it too
       const pending = fresh("Wait")
-      const pendingRecord = makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Fifth Pty", status: "pending" })
+      const pendingRecord = makeSenderId(yield* freshAccount, { senderId: pending, ...fifth!, status: "pending" })
       yield* senderIds.insert(pendingRecord, [], [])
-      assert.isTrue(Either.isLeft(yield* Effect.either(senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, brandName: "Sixth Pty" }), [], []))))
+      assert.isTrue(Either.isLeft(yield* Effect.either(senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, ...sixth! }), [], []))))
+    }))
+
+  it.effect("SenderIdStore: with a pendingLimit, an account has at most that many records pending or info_requested; refused, PendingLimitReached writes nothing", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const accountId = yield* freshAccount
+      for (const status of ["pending", "info_requested", "pending"] as const) {
+        const record = makeSubmittedSenderId(accountId, { senderId: fresh("Cap"), status })
+        yield* senderIds.insert(record, [makeRegistration(record, "telstra")], [], 3)
+      }
+      // what does not count: a registered or rejected record, another account's pending ones
+      yield* senderIds.insert(makeSenderId(accountId, { senderId: fresh("Cap") }), [], [])
+      yield* senderIds.insert(makeSubmittedSenderId(accountId, { senderId: fresh("Cap"), status: "rejected" }), [], [])
+      yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId: fresh("Cap") }), [], [], 3)
+
+      const record = makeSubmittedSenderId(accountId, { senderId: fresh("Cap") })
+      const registration = makeRegistration(record, "telstra")
+      assert.deepStrictEqual(
+        yield* Effect.flip(senderIds.insert(record, [registration], [makeSenderIdEvent(record, "sid.status_changed", T)], 3)),
+        new PendingLimitReached({ accountId, limit: 3 })
+      )
+      assert.isTrue(Option.isNone(yield* senderIds.findById(record.id)))
+      assert.isTrue(Option.isNone(yield* senderIds.findRegistration(registration.id)))
+      assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, record.id), [])
+      yield* senderIds.insert(record, [registration], [], 4)
+      assert.isTrue(Option.isSome(yield* senderIds.findById(record.id)), "a higher limit lets it in")
+    }))
+
+  it.effect("SenderIdStore: of eight inserts at once of an account with room for two more pending records, exactly two succeed", () =>
+    Effect.gen(function*() {
+      const senderIds = yield* SenderIdStore
+      const accountId = yield* freshAccount
+      yield* senderIds.insert(makeSubmittedSenderId(accountId, { senderId: fresh("Cap") }), [], [], 3)
+      const records = Array.from({ length: 8 }, () => makeSubmittedSenderId(accountId, { senderId: fresh("Cap") }))
+      const outcomes = yield* Effect.all(records.map((r) => Effect.either(senderIds.insert(r, [], [], 3))), { concurrency: "unbounded" })
+      assert.strictEqual(outcomes.filter(Either.isRight).length, 2, "two succeed")
+      for (const outcome of outcomes.filter(Either.isLeft)) assert.deepStrictEqual(outcome.left, new PendingLimitReached({ accountId, limit: 3 }))
+      const listed = yield* senderIds.list(accountId, { status: "pending" }, Option.none(), 100)
+      assert.strictEqual(listed.length, 3)
     }))
 
   it.effect("SenderIdStore: findRegistered answers the newest of several registered records", () =>

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Admin, Auth, SenderId } from "@sendline/core"
+import { Fixtures } from "@sendline/core/testing"
 import { Clock, Effect, TestClock } from "effect"
 import * as TestCore from "../TestCore.js"
 
@@ -81,45 +82,67 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const account = yield* admin.createAccount({ name: "Twice", type: "cpaas", adminEmail: "ops@twice.test" })
-      const input = { accountId: account.id, senderId: "Twice", market: "AU", brandName: "Twice Pty" }
+      const input = { accountId: account.id, senderId: "Twice", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName: "Twice Pty" }
       const first = yield* admin.importSenderId(input)
       assert.strictEqual((yield* admin.importSenderId(input)).id, first.id)
-      assert.notStrictEqual((yield* admin.importSenderId({ ...input, market: "NZ" })).id, first.id)
+      assert.strictEqual((yield* admin.importSenderId({ ...input, brandName: "Twice Group" })).id, first.id, "the entity decides, not its name")
+      assert.notStrictEqual((yield* admin.importSenderId({ ...input, market: "NZ", identifier: Fixtures.exampleIdentifiers.NZ! })).id, first.id)
     }))
 
   it.effect("importing a Sender ID that breaks its market's rules is invalid_sender_id naming the rule; another market's rules may allow it", () =>
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const account = yield* admin.createAccount({ name: "Ruled", type: "cpaas", adminEmail: "ops@ruled.test" })
-      const input = { accountId: account.id, senderId: "Billing", market: "AU", brandName: "Billing Pty" }
+      const input = { accountId: account.id, senderId: "Billing", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName: "Billing Pty" }
       const error = yield* Effect.flip(admin.importSenderId(input))
       assert.strictEqual(error.code, "invalid_sender_id")
       assert.include(error.message, "restricted generic words in AU")
-      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, market: "GB" })), "ok")
+      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, market: "GB", identifier: Fixtures.exampleIdentifiers.GB! })), "ok")
       assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, senderId: "Acme!" })), "invalid_sender_id")
     }))
 
-  it.effect("a Sender ID another brand holds in the market is sender_id_taken; the same brand may be imported by several accounts", () =>
+  it.effect("an import names a legal identifier of a type its market takes, passing its checks: else invalid_identifier", () =>
+    Effect.gen(function*() {
+      const admin = yield* Admin.Admin
+      const account = yield* admin.createAccount({ name: "Named", type: "cpaas", adminEmail: "ops@named.test" })
+      const input = { accountId: account.id, senderId: "Named", market: "AU", brandName: "Named Pty" }
+      for (const [identifierType, identifierValue] of [["NZBN", "9429041561461"], ["ABN", "51824753557"], ["TFN", "123"]] as const) {
+        const error = yield* Effect.flip(admin.importSenderId({ ...input, identifier: { identifierType, identifierValue } }))
+        assert.deepStrictEqual(["field" in error ? error.field : undefined, error.code], ["identifier", "invalid_identifier"], identifierType)
+      }
+      const imported = yield* admin.importSenderId({ ...input, identifier: { identifierType: "ABN", identifierValue: "51 824 753 556" } })
+      assert.deepStrictEqual([imported.identifierType, imported.identifierValue], ["ABN", "51824753556"], "normalised")
+    }))
+
+  it.effect("a Sender ID or look-alike another legal entity holds in the market is sender_id_taken, naming no one; one entity may be imported by several accounts, under any brand name", () =>
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const account = (name: string) => admin.createAccount({ name, type: "cpaas", adminEmail: "ops@held.test" })
       const [first, second, third] = [yield* account("First"), yield* account("Second"), yield* account("Third")]
-      const held = { senderId: "Held", market: "AU", brandName: "Held Pty" }
+      const holder = { identifierType: "ACN", identifierValue: "010499966" }
+      const other = Fixtures.exampleIdentifiers.AU!
+      const held = { senderId: "Held", market: "AU", identifier: holder, brandName: "Held Pty" }
       yield* admin.importSenderId({ ...held, accountId: first.id })
-      const error = yield* Effect.flip(admin.importSenderId({ ...held, accountId: second.id, brandName: "Other Pty" }))
-      assert.strictEqual(error.code, "sender_id_taken")
-      assert.strictEqual(error.message, "Sender ID Held is held in AU by another brand (Held Pty).")
+      // another entity, even under the holder's brand name, in any look-alike
+      for (const senderId of ["Held", "HELD", "He1d", "H eld"]) {
+        const error = yield* Effect.flip(admin.importSenderId({ ...held, senderId, accountId: second.id, identifier: other }))
+        assert.strictEqual(error.code, "sender_id_taken")
+        assert.strictEqual(error.message, `Sender ID ${senderId}, or one that looks like it, is held in AU by another legal entity.`)
+      }
       assert.strictEqual(
         yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: first.id, brandName: "Renamed Pty" })),
-        "sender_id_taken",
-        "not even by its own account under another brand name"
+        "ok",
+        "its own entity under another brand name"
       )
       assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: third.id })), "ok")
-      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...held, market: "NZ", accountId: second.id, brandName: "Other Pty" })), "ok")
+      assert.strictEqual(
+        yield* TestCore.outcome(admin.importSenderId({ ...held, market: "NZ", accountId: second.id, identifier: Fixtures.exampleIdentifiers.NZ! })),
+        "ok"
+      )
 
       yield* TestClock.adjust(SenderId.termMillis)
       assert.strictEqual(
-        yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: second.id, brandName: "Other Pty" })),
+        yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: second.id, identifier: other })),
         "ok",
         "once the holder's registrations expired"
       )
@@ -130,7 +153,9 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const admin = yield* Admin.Admin
       const account = yield* admin.createAccount({ name: "Nameless", type: "cpaas", adminEmail: "ops@nameless.test" })
       for (const brandName of ["", "   "]) {
-        const error = yield* Effect.flip(admin.importSenderId({ accountId: account.id, senderId: "Nameless", market: "AU", brandName }))
+        const error = yield* Effect.flip(
+          admin.importSenderId({ accountId: account.id, senderId: "Nameless", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName })
+        )
         assert.strictEqual("field" in error ? error.field : undefined, "brand_name")
       }
     }))
@@ -141,7 +166,7 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const missing = "acct_0000000000000000000000000z"
       assert.strictEqual(yield* TestCore.outcome(admin.createKey({ accountId: missing, permissions: ["messaging:send"] })), "not_found")
       assert.strictEqual(
-        yield* TestCore.outcome(admin.importSenderId({ accountId: missing, senderId: "Acme", market: "AU", brandName: "A" })),
+        yield* TestCore.outcome(admin.importSenderId({ accountId: missing, senderId: "Acme", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName: "A" })),
         "not_found"
       )
     }))

@@ -5,9 +5,9 @@ import * as TestCore from "../TestCore.js"
 
 const ttl = CachedLookups.defaults.ttlMillis
 
-/** A registered Sender ID record of `accountId` in AU, of the brand every test imports (one brand holds a Sender ID). */
+/** A registered Sender ID record of `accountId` in AU, of the legal entity every test imports (one entity holds a Sender ID). */
 const registration = (accountId: string, id: string, senderId: string, at: number) =>
-  ({ id, accountId, senderId, market: "AU", brandName: "Acme Pty Ltd", status: "registered", createdAt: at, registeredAt: at, version: 0 }) as const
+  ({ id, accountId, senderId, market: "AU", brandName: "Acme Pty Ltd", ...TestCore.acme, status: "registered", createdAt: at, registeredAt: at, version: 0 }) as const
 
 /** A fresh key, once authenticated (so cached), and how to authenticate it again. */
 const cachedKey = Effect.gen(function*() {

@@ -133,7 +133,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       const malformed = "Twelve chars"
       const sent = yield* Effect.flip((yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, senderId: malformed }))
       const imported = yield* Effect.flip(
-        (yield* Admin.Admin).importSenderId({ accountId: account.id, senderId: malformed, market: "AU", brandName: "Acme" })
+        (yield* Admin.Admin).importSenderId({ accountId: account.id, senderId: malformed, market: "AU", identifier: TestCore.acme, brandName: "Acme" })
       )
       assert.strictEqual(sent.message, SenderId.invalidFormatMessage)
       assert.strictEqual(imported.message, SenderId.invalidFormatMessage)

@@ -44,6 +44,18 @@ const dateFilterDocs = {
   examples: ["2026-11-22", "2026-11-22T07:00:00Z"]
 }
 
+/** A date filter read by `parse`, documented as either form of CONTRACT §1. */
+const dateFilterOf = (parse: (input: string) => Option.Option<number>) =>
+  Schema.transformOrFail(Schema.String.annotations({ jsonSchema: dateFilterDocs }), Schema.Number, {
+    strict: true,
+    decode: (input, _, ast) =>
+      Option.match(parse(input), {
+        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
+        onSome: ParseResult.succeed
+      }),
+    encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
+  })
+
 /**
  * A date filter of a list's query, decoded to epoch milliseconds (CONTRACT §1): an RFC 3339
  * date-time, or a plain `YYYY-MM-DD` meaning the first millisecond of that UTC day (or, with
@@ -52,16 +64,16 @@ const dateFilterDocs = {
  * @since 0.1.0
  * @category schemas
  */
-export const DateFilter = (endOfDay: boolean) =>
-  Schema.transformOrFail(Schema.String.annotations({ jsonSchema: dateFilterDocs }), Schema.Number, {
-    strict: true,
-    decode: (input, _, ast) =>
-      Option.match(Timestamp.parseDateFilter(input, endOfDay), {
-        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
-        onSome: ParseResult.succeed
-      }),
-    encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
-  })
+export const DateFilter = (endOfDay: boolean) => dateFilterOf((input) => Timestamp.parseDateFilter(input, endOfDay))
+
+/**
+ * An exclusive end filter of a list's query (`submitted_before`), decoded to epoch milliseconds
+ * (`Timestamp.parseBeforeFilter`): a plain `YYYY-MM-DD` means the end of that UTC day.
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const BeforeFilter = dateFilterOf(Timestamp.parseBeforeFilter)
 
 /**
  * A query filter of one of `schema`'s literals, whose refusal names them all ("Expected one of

@@ -6,13 +6,14 @@
  */
 import { Registration } from "@sendline/core"
 import { Schema } from "effect"
-import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
+import { BeforeFilter, DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 
 /**
  * Query of `GET /v1/operator-registrations` (CONTRACT §6's filter names): `sender_id` and
  * `brand_name` are case-insensitive substrings; `submitted_after` is inclusive, `submitted_before`
- * exclusive, a plain date meaning the start of that UTC day for both.
+ * exclusive; a plain date means the start of that UTC day for `submitted_after` and its end for
+ * `submitted_before` (CONTRACT §1), so that `submitted_before=2026-11-22` includes that day.
  *
  * @since 0.1.0
  * @category requests
@@ -24,7 +25,7 @@ export const ListRegistrationsQuery = Schema.Struct({
   brand_name: Schema.optional(Fields.text({ description: "Only registrations of brands of this name.", examples: ["Acme Pty Ltd"] })),
   submitter_type: Schema.optional(OneOf(Registration.SubmitterType)),
   submitted_after: Schema.optional(DateFilter(false)),
-  submitted_before: Schema.optional(DateFilter(false)),
+  submitted_before: Schema.optional(BeforeFilter),
   cursor: Schema.optional(Fields.cursor),
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })

@@ -70,7 +70,12 @@ const importSid = Command.make("import", {
   account: accountOption,
   senderId: text("sender-id", "SENDER_ID", "1–11 letters, digits or spaces, with a letter"),
   market: text("market", "MARKET", "The market it is registered in, e.g. AU"),
-  brandName: text("brand-name", "NAME", "The brand that holds it in the market")
+  identifier: text(
+    "identifier",
+    "TYPE:VALUE",
+    "The legal identifier of the brand it is registered to, of a type the market takes (e.g. ABN:51824753556): what holds it in the market"
+  ),
+  brandName: text("brand-name", "NAME", "The brand's name, shown with it (never compared)")
 }, (options) => lazily(() => import("./cli/Admin.js"), (Admin) => Admin.importSid(options))).pipe(
   Command.withDescription("Record a Sender ID registered elsewhere as registered")
 )

@@ -31,6 +31,14 @@ const keyJson = ({ apiKey, secret }: Admin.IssuedKey) => ({
   created_at: Timestamp.format(apiKey.createdAt)
 })
 
+/** An `--identifier` option's `TYPE:VALUE`, unchecked (the use case checks it). */
+const identifierOf = (raw: string) => {
+  const [type, ...rest] = raw.split(":")
+  return type === undefined || type === "" || rest.join(":") === ""
+    ? Errors.invalidParameter("identifier", `--identifier ${raw} must be TYPE:VALUE.`)
+    : Effect.succeed({ identifierType: type, identifierValue: rest.join(":") })
+}
+
 /**
  * `accounts create`: `identifier` as given, each `TYPE:VALUE`.
  *
@@ -47,13 +55,7 @@ export const createAccount = (o: {
 }) =>
   UseCases.provide(Effect.gen(function*() {
     const identifiers = []
-    for (const raw of o.identifier) {
-      const [type, ...rest] = raw.split(":")
-      if (type === undefined || type === "" || rest.join(":") === "") {
-        return yield* Errors.invalidParameter("identifier", `--identifier ${raw} must be TYPE:VALUE.`)
-      }
-      identifiers.push({ identifierType: type, identifierValue: rest.join(":") })
-    }
+    for (const raw of o.identifier) identifiers.push(yield* identifierOf(raw))
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({
       name: o.name,
@@ -113,7 +115,8 @@ export const revokeKey = (id: string) =>
   }))
 
 /**
- * `sids import`: records a Sender ID registered elsewhere as `registered` for the account.
+ * `sids import`: records a Sender ID registered elsewhere as `registered` for the account, held
+ * for the legal identifier `identifier` (`TYPE:VALUE`).
  *
  * @since 0.1.0
  * @category commands
@@ -122,6 +125,7 @@ export const importSid = (o: {
   readonly account: string
   readonly senderId: string
   readonly market: string
+  readonly identifier: string
   readonly brandName: string
 }) =>
   UseCases.provide(Effect.gen(function*() {
@@ -129,6 +133,7 @@ export const importSid = (o: {
       accountId: o.account,
       senderId: o.senderId,
       market: o.market,
+      identifier: yield* identifierOf(o.identifier),
       brandName: o.brandName
     })
     yield* printJson({
@@ -137,6 +142,8 @@ export const importSid = (o: {
       sender_id: record.senderId,
       market: record.market,
       brand_name: record.brandName,
+      identifier_type: record.identifierType,
+      identifier_value: record.identifierValue,
       status: record.status,
       created_at: Timestamp.format(record.createdAt),
       registered_at: record.registeredAt === undefined ? null : Timestamp.format(record.registeredAt),
