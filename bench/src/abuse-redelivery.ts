@@ -5,7 +5,7 @@
  * calls made to that one URL (the receiver takes 200 ms to answer). The subscriptions are deleted
  * afterwards.
  */
-import { api, receiver, type Target, tally, until } from "./abuse-webhook-kit.js"
+import { api, receiver, type Target, tally, until } from "./abuse-kit.js"
 
 export const redeliveryAmplification = async (target: Target) => {
   let posts = 0

@@ -13,23 +13,16 @@
  * 5. Renewal stacking: ten `POST /v1/sids/{id}/renew` at once after another on the demo's
  *    registered `Sendline`: how many were accepted and how far `expires_at` moved.
  */
-import { execFile } from "node:child_process"
 import { Agent, request } from "node:http"
-import { promisify } from "node:util"
+import { type Target as Server, sendline, tally } from "./abuse-kit.js"
 
 interface Answer {
   readonly status: number
   readonly json: any
 }
 
-/** Where the server runs and how to reach it. */
-export interface Target {
-  readonly checkout: string
-  readonly port: number
-  /** The demo organisation's all-permission key. */
-  readonly key: string
-  /** The server's SQLite file, for the checkout's `sendline` to write an account into. */
-  readonly sqlitePath: string
+/** The server, and how long a flood lasts. */
+export interface Target extends Server {
   readonly seconds: number
 }
 
@@ -56,21 +49,6 @@ const call = (target: Target, agent: Agent, method: string, path: string, key: s
     req.end(text)
   })
 
-/** Runs the checkout's `sendline` on the server's database: the JSON it printed. */
-const sendline = async (target: Target, ...args: ReadonlyArray<string>) => {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ["--conditions=@sendline/source", "--import", "tsx", "packages/http/src/bin.ts", ...args],
-    { cwd: target.checkout, env: { ...process.env, SQLITE_PATH: target.sqlitePath, DATABASE_URL: "", LOG_LEVEL: "warning" } }
-  )
-  return JSON.parse(stdout)
-}
-
-const tally = (statuses: ReadonlyArray<number>) => {
-  const counts = new Map<number, number>()
-  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1)
-  return JSON.stringify(Object.fromEntries(counts))
-}
 
 const owned = "Netflix"
 const ownedAt = 199
@@ -102,8 +80,8 @@ const squatting = async (target: Target, agent: Agent) => {
   const took = (performance.now() - began) / 1000
   const got = statuses.filter((s) => s === 201).length
 
-  const owner = await sendline(target, "accounts", "create", "--name", "Netflix Pty Ltd", "--type", "brand", "--admin-email", "legal@netflix.example", "--identifier", "ACN:010499966")
-  const { key } = await sendline(target, "keys", "create", "--account", owner.id, "--permissions", "brands:read,brands:write,sids:read,sids:write")
+  const owner = sendline(target, ["accounts", "create", "--name", "Netflix Pty Ltd", "--type", "brand", "--admin-email", "legal@netflix.example", "--identifier", "ACN:010499966"])
+  const { key } = sendline(target, ["keys", "create", "--account", owner.id, "--permissions", "brands:read,brands:write,sids:read,sids:write"])
   const created = await call(target, agent, "POST", "/v1/brands", key, {
     name: "Netflix Pty Ltd",
     identifier_type: "ACN",

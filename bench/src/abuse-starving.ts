@@ -5,7 +5,7 @@
  * subscriptions to a receiver that never answers and has just sent 20 messages (100 deliveries
  * that each hold a slot for the transport's 10 s).
  */
-import { api, deadReceiver, newAccount, quantile, receiver, type Target, until } from "./abuse-webhook-kit.js"
+import { api, deadReceiver, newAccount, quantile, receiver, type Target, until } from "./abuse-kit.js"
 
 const sends = 40
 
