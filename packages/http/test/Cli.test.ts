@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { sendline, serve, type Server } from "./processes.js"
-import { until } from "./waiting.js"
+import { startupPatience, until } from "./waiting.js"
 
 describe("sendline CLI", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-cli-"))
@@ -166,7 +166,7 @@ describe("sendline CLI", () => {
 
     beforeAll(async () => {
       server = await serve({ ...env, SQLITE_PATH: join(dir, "demo.sqlite") })
-    }, 60_000)
+    }, 2 * startupPatience)
 
     afterAll(() => server.stop())
 

@@ -94,5 +94,5 @@ describe("a server killed during a burst of sends", () => {
     const undelivered = [...statuses.values()].filter((s) => s === "undelivered").length
     expect(delivered + undelivered).toBe(accepted.length)
     expect(undelivered).toBeGreaterThan(0)
-  }, 4 * patience)
+  }, 6 * patience)
 })

@@ -29,7 +29,7 @@ describe("sendline serve with LOG_FORMAT=json", () => {
 
   beforeAll(async () => {
     server = await serve({ SQLITE_PATH: database, LOG_FORMAT: "json", WORKER_POLL_MS: "50", CARRIER_REPORT_DELAY_MS: "0" })
-  }, 2 * patience)
+  }, 3 * patience)
 
   afterAll(async () => {
     await server?.kill()

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { Effect, Option } from "effect"
 import { sendline, serve, type Server } from "./processes.js"
+import { startupPatience } from "./waiting.js"
 
 interface SendResult {
   readonly status: number
@@ -80,7 +81,7 @@ if (Option.isNone(database)) {
       // The demo data is created by the first server; the second finds it and issues its own key.
       a = await serve(env)
       b = await serve(env)
-    }, 120_000)
+    }, 4 * startupPatience)
 
     afterAll(async () => {
       await Promise.all([a?.stop(), b?.stop()])

@@ -55,5 +55,5 @@ describe("a server stopped with SIGTERM during a burst of sends", () => {
       })
       expect(response.status, `${id} was kept`).toBe(200)
     }
-  }, 4 * patience)
+  }, 6 * patience)
 })

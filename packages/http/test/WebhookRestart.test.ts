@@ -111,5 +111,5 @@ describe("a server killed with webhook deliveries pending and in flight", () => 
     for (const eventId of inFlight) expect(delivered().has(eventId), `${eventId} made again`).toBe(true)
     // the in-flight attempts were never recorded: made again as attempt 0, not as a retry
     expect(hooks.received.filter((r) => inFlight.has(r.eventId)).every((r) => r.attempt === "0")).toBe(true)
-  }, 4 * patience)
+  }, 6 * patience)
 })

@@ -7,7 +7,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { resolve } from "node:path"
-import { patience } from "./waiting.js"
+import { startupPatience } from "./waiting.js"
 
 /** The repository root: where `npm run sendline` runs. */
 export const root = resolve(import.meta.dirname, "../../..")
@@ -31,10 +31,10 @@ export interface Run {
   readonly stderr: string
 }
 
-/** Runs `sendline …args` to completion; one still running after 50 s is killed (a test's own limit is 60 s). */
+/** Runs `sendline …args` to completion; one still running after `startupPatience` is killed. */
 export const sendline = (env: Record<string, string>, ...args: Array<string>) =>
   new Promise<Run>((done) => {
-    const options = { cwd: root, env: { ...process.env, ...env }, timeout: 50_000, killSignal: "SIGKILL" as const }
+    const options = { cwd: root, env: { ...process.env, ...env }, timeout: startupPatience, killSignal: "SIGKILL" as const }
     execFile(process.execPath, [...bin, ...args], options, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
   })
@@ -61,7 +61,7 @@ const keyIn = (output: string) => /Demo API key \(all permissions\): (sk_[0-9A-Z
 /**
  * `sendline serve --demo` on `env`: resolves once it has printed its demo key, which it does once it
  * listens (about a second on an idle machine, several on a loaded one); fails if it exits first or
- * is not listening within `patience`, with what it printed.
+ * is not listening within `startupPatience`, with what it printed.
  */
 export const serve = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort()
@@ -96,8 +96,8 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
     const late = setTimeout(() => {
       done()
       child.kill("SIGKILL")
-      fail(new Error(`serve did not listen within ${patience} ms: ${output}`))
-    }, patience)
+      fail(new Error(`serve did not listen within ${startupPatience} ms: ${output}`))
+    }, startupPatience)
   })
   const key = keyIn(output)!
   const running = () => child.exitCode === null && child.signalCode === null
