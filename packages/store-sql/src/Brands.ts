@@ -3,8 +3,8 @@
  * written with its relationship, its events (`Events`) and its mails (`Mails`) in one transaction
  * (the outbox), its status and its relationship's moved only from the status stored. A
  * relationship's `idempotency_key` is unique per provider (`Migrations.brandIdempotencyKeys`). A
- * provider's brands an hour are counted in the insert's transaction, its account row locked on
- * PostgreSQL; a change that reopens a relationship writes it, the brand and the mail together.
+ * provider's brands an hour are counted in the insert's transaction, its account row held
+ * (`Accounts.lock`); a change that reopens a relationship writes it, the brand and the mail together.
  *
  * @since 0.1.0
  */
@@ -14,6 +14,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Effect, Option, Schema } from "effect"
+import * as Accounts from "./Accounts.js"
 import type * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as Mails from "./Mails.js"
@@ -133,17 +134,14 @@ export const make = (
 
   /**
    * Fails `SubmissionLimitReached` when `accountId` created `limit.max` relationships at or after
-   * `limit.since`. Run first in the insert's transaction: on PostgreSQL it locks the provider's
-   * account row, so that one provider's inserts count one after another across processes (SQLite
-   * runs one transaction at a time). The `status IN` lets the provider's index
+   * `limit.since`. Run first in the insert's transaction: it holds the provider's account row
+   * (`Accounts.lock`), so that one provider's inserts count one after another across processes.
+   * The `status IN` lets the provider's index
    * `(provider_account_id, status, created_at, id)` read the window of each status.
    */
   const withinLimit = (accountId: string, limit: BrandStore.SubmissionLimit) =>
     Effect.gen(function*() {
-      yield* sql.onDialectOrElse({
-        pg: () => sql`SELECT id FROM sendline_accounts WHERE id = ${accountId} FOR UPDATE`,
-        orElse: () => Effect.void
-      })
+      yield* Accounts.lock(sql, accountId)
       const [row] = yield* sql<{ readonly count: number | string; readonly oldest: number | string | null }>`
         SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM sendline_brand_relationships
         WHERE provider_account_id = ${accountId} AND status IN ('pending', 'approved', 'rejected')

@@ -15,6 +15,7 @@ import type * as Statement from "@effect/sql/Statement"
 import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
 import * as Batcher from "./Batcher.js"
+import * as Accounts from "./Accounts.js"
 import * as Database from "./Database.js"
 import * as Events from "./Events.js"
 import * as Migrations from "./Migrations.js"
@@ -181,11 +182,11 @@ export const make = (
       })
 
     // Whether the account has room for one more record pending or info_requested. Its row is
-    // written first (a change of nothing), which locks it on PostgreSQL and takes SQLite's write
-    // lock, so that inserts of one account count one after the other, in any process.
+    // held first (`Accounts.lock`), so that inserts of one account count one after the other, in
+    // any process.
     const roomForPending = (accountId: string, limit: number) =>
       Effect.gen(function*() {
-        yield* sql`UPDATE sendline_accounts SET name = name WHERE id = ${accountId}`
+        yield* Accounts.lock(sql, accountId)
         const [counted] = yield* sql<{ readonly pending: number | string }>`SELECT count(*) AS pending FROM sendline_sender_ids
           WHERE account_id = ${accountId} AND status IN ('pending', 'info_requested')`
         return Number(counted!.pending) < limit
