@@ -106,8 +106,9 @@ describe("SmppCarrier: the session", () => {
       const lines: Array<string> = []
       const { carrier, view } = yield* SmppCarrier.make({
         url: Redacted.make(`smpp://sendline:secret@127.0.0.1:${port}`),
-        // long enough that a loaded machine's slow bind answer is never taken for a lost one
-        responseTimeout: "20 seconds",
+        // the submit below waits this long for a bind that cannot come; a bind answered later than
+        // this on a loaded machine is tried again, the state unchanged (no line of its own)
+        responseTimeout: "2 seconds",
         reconnectMin: "20 millis",
         reconnectMax: "50 millis"
       }).pipe(Effect.provide(capturingLogs(lines)))
