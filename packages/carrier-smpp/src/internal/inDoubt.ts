@@ -9,7 +9,7 @@ import { Duration, Effect } from "effect"
 export interface InDoubt {
   /** How many since start. */
   readonly total: Effect.Effect<number>
-  /** Counts the submits a lost session left awaiting their answer, by their messages' references: what its warning says of them. */
+  /** Counts the submits a lost session left awaiting their answer (their messages' references): its warning's words. */
   readonly lost: (references: ReadonlyArray<string>) => string
   /** Counts the submit of `reference` that had no answer within the response timeout, and warns of it. */
   readonly timedOut: (reference: string) => Effect.Effect<void>

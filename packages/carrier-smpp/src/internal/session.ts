@@ -306,7 +306,9 @@ export const make = (options: Options, inDoubt: InDoubt, receive: Receive): Effe
         )
       ),
       send: (live, sm, reference, accepted) =>
-        Effect.suspend(() => current !== live ? Effect.succeed<Answer>({ _tag: "unsent" }) : submitSm(live, sm, reference, accepted)).pipe(
+        Effect.suspend((): Effect.Effect<Answer> =>
+          current !== live ? Effect.succeed({ _tag: "unsent" }) : submitSm(live, sm, reference, accepted)
+        ).pipe(
           Effect.timeoutTo({ duration: responseTimeout, onSuccess: (answer) => answer, onTimeout: (): Answer => ({ _tag: "timeout" }) })
         )
     }
