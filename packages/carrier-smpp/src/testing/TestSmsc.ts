@@ -121,6 +121,36 @@ export interface Smsc {
   sendReceipt(messageId: string, plan: ReceiptPlan, destination?: string): void
 }
 
+/** A `submit_sm` received on the session bound as `systemId`, as `Submit`. */
+const submitOf = (systemId: string, pdu: smpp.Pdu): Submit => ({
+  systemId,
+  sequenceNumber: pdu.sequence_number,
+  sourceAddrTon: Number(pdu["source_addr_ton"]),
+  sourceAddrNpi: Number(pdu["source_addr_npi"]),
+  sourceAddr: String(pdu["source_addr"]),
+  destAddrTon: Number(pdu["dest_addr_ton"]),
+  destAddrNpi: Number(pdu["dest_addr_npi"]),
+  destinationAddr: String(pdu["destination_addr"]),
+  esmClass: Number(pdu["esm_class"]),
+  registeredDelivery: Number(pdu["registered_delivery"]),
+  dataCoding: Number(pdu["data_coding"]),
+  shortMessage: (pdu["raw_short_message"] as Buffer | undefined) ?? Buffer.alloc(0)
+})
+
+/** The `deliver_sm` parameters of a receipt for `messageId`, from the handset at `destination`. */
+const receiptOf = (messageId: string, plan: ReceiptPlan, destination: string): Record<string, unknown> => {
+  const state = [...Receipts.messageStates].find(([, stat]) => stat === plan.stat)?.[0]
+  return {
+    source_addr_ton: 1,
+    source_addr_npi: 1,
+    source_addr: destination,
+    esm_class: 0x04,
+    data_coding: 0,
+    short_message: Buffer.from(Receipts.text({ id: messageId, stat: plan.stat, err: plan.err }), "latin1"),
+    ...(plan.tlvs === false ? {} : { receipted_message_id: messageId, ...(state === undefined ? {} : { message_state: state }) })
+  }
+}
+
 /** Starts the SMSC on 127.0.0.1; it stops when the scope closes. @since 0.1.0 @category constructors */
 export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.Scope> =>
   Effect.acquireRelease(
@@ -142,36 +172,14 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
       }
 
       const deliverReceipt = (session: smpp.Session, messageId: string, plan: ReceiptPlan, destination: string) => {
-        const state = [...Receipts.messageStates].find(([, stat]) => stat === plan.stat)?.[0]
-        session.deliver_sm({
-          source_addr_ton: 1,
-          source_addr_npi: 1,
-          source_addr: destination,
-          esm_class: 0x04,
-          data_coding: 0,
-          short_message: Buffer.from(Receipts.text({ id: messageId, stat: plan.stat, err: plan.err }), "latin1"),
-          ...(plan.tlvs === false ? {} : { receipted_message_id: messageId, ...(state === undefined ? {} : { message_state: state }) })
-        }, () => {
+        session.deliver_sm(receiptOf(messageId, plan, destination), () => {
           acknowledged++
           notify()
         })
       }
 
       const onSubmit = (session: smpp.Session, systemId: string, pdu: smpp.Pdu) => {
-        const submit: Submit = {
-          systemId,
-          sequenceNumber: pdu.sequence_number,
-          sourceAddrTon: Number(pdu["source_addr_ton"]),
-          sourceAddrNpi: Number(pdu["source_addr_npi"]),
-          sourceAddr: String(pdu["source_addr"]),
-          destAddrTon: Number(pdu["dest_addr_ton"]),
-          destAddrNpi: Number(pdu["dest_addr_npi"]),
-          destinationAddr: String(pdu["destination_addr"]),
-          esmClass: Number(pdu["esm_class"]),
-          registeredDelivery: Number(pdu["registered_delivery"]),
-          dataCoding: Number(pdu["data_coding"]),
-          shortMessage: (pdu["raw_short_message"] as Buffer | undefined) ?? Buffer.alloc(0)
-        }
+        const submit = submitOf(systemId, pdu)
         const index = submits.push(submit) - 1
         const decided = answer(submit)
         const accept = () => {
