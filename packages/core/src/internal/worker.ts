@@ -50,9 +50,9 @@ export interface Worker<E> {
 export interface Pass {
   /** How many items the pass took (claimed messages, taken reports). */
   readonly taken: number
-  /** The pass took a full batch: more may be due, so the next pass starts at once. Unsaid: `taken` is `batchSize`. */
+  /** The pass took a full batch: more may be due, so the next pass starts at once. Left out: `taken` is `batchSize`. */
   readonly full?: boolean
-  /** The pass met a transient failure (carrier throttled or down): wait before the next one. Unsaid: it did not. */
+  /** The pass met a transient failure (carrier throttled or down): wait before the next one. Left out: false. */
   readonly backOff?: boolean
 }
 
