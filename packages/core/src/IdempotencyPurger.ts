@@ -10,26 +10,16 @@ import { Clock, Context, Effect, Layer } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
 import { retentionMillis } from "./Idempotency.js"
 import { IdempotencyStore } from "./IdempotencyStore.js"
-import { loop } from "./internal/worker.js"
+import * as Worker from "./internal/worker.js"
 
-/** IdempotencyPurger settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Records deleted per statement. */
-  readonly batchSize: number
-  /** Clock time between passes when the last one found less than a full batch. */
-  readonly pollMillis: number
-}
+/** IdempotencyPurger settings: those of every worker (a pass is one delete statement). @since 0.1.0 @category models */
+export type Options = Worker.Options
 
 /** The default settings: batches of 1,000, a pass a minute. @since 0.1.0 @category constants */
 export const defaults: Options = { batchSize: 1_000, pollMillis: 60_000 }
 
-/** The IdempotencyPurger worker. @since 0.1.0 @category services */
-export class IdempotencyPurger extends Context.Tag("@sendline/core/IdempotencyPurger")<IdempotencyPurger, {
-  /** One pass: deletes up to a batch of expired records; returns how many. */
-  readonly runOnce: Effect.Effect<number, StoreUnavailable>
-  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
-  readonly run: Effect.Effect<never>
-}>() {}
+/** The IdempotencyPurger worker: a pass deletes up to a batch of expired records. @since 0.1.0 @category services */
+export class IdempotencyPurger extends Context.Tag("@sendline/core/IdempotencyPurger")<IdempotencyPurger, Worker.Worker<StoreUnavailable>>() {}
 
 /** Builds the IdempotencyPurger with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
@@ -43,7 +33,7 @@ export const make = (
       const now = yield* Clock.currentTimeMillis
       const deleted = yield* store.purge(now - retentionMillis, settings.batchSize)
       purged += deleted
-      return { taken: deleted, full: deleted === settings.batchSize, backOff: false }
+      return { taken: deleted }
     })
     // one line when a pass's deletes end a run of them, not one per batch
     const logProgress = () =>
@@ -53,10 +43,7 @@ export const make = (
         purged = 0
         return Effect.logInfo(line)
       })
-    return IdempotencyPurger.of({
-      runOnce: Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("IdempotencyPurger.runOnce")),
-      run: loop("IdempotencyPurger", pass, settings.pollMillis, logProgress)
-    })
+    return IdempotencyPurger.of(Worker.make("IdempotencyPurger", settings, { pass, logProgress }))
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

@@ -10,46 +10,33 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import { Clock, Context, Duration, Effect, Either, Layer } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import * as Progress from "../internal/progress.js"
-import { loop } from "../internal/worker.js"
+import * as Worker from "../internal/worker.js"
 import * as Mail from "./Mail.js"
 import { Mailer } from "./Mailer.js"
 import { MailStore } from "./MailStore.js"
 
-/** MailSender settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Mails claimed per pass. */
-  readonly batchSize: number
-  /**
-   * How long a claim holds a mail: one whose attempt was not recorded is tried again after it. A
-   * pass's attempts end by four fifths of it, leaving the rest to record them.
-   */
-  readonly leaseMillis: number
-  /** Clock time between passes when the last one found less than a full batch. */
-  readonly pollMillis: number
+/** MailSender settings: those of every worker that claims, and its mails at once. @since 0.1.0 @category models */
+export interface Options extends Worker.Leased {
   /** Mails handed to the mailer at once. */
   readonly concurrency: number
 }
 
 /**
- * The default settings: batches of 10, 30 s leases, 1 s polls, 5 mails at once: a batch is two
- * rounds of attempts, which end within the lease's deadline (24 s) even when each waits out a 10 s
- * connection timeout (`@sendline/mailer-smtp`'s default).
+ * The default settings: those of every worker that claims (30 s leases, 1 s polls), with batches
+ * of 10 and 5 mails at once: a batch is two rounds of attempts, which end within the lease's
+ * deadline (24 s) even when each waits out a 10 s connection timeout (`@sendline/mailer-smtp`'s
+ * default).
  *
  * @since 0.1.0
  * @category constants
  */
-export const defaults: Options = { batchSize: 10, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 5 }
+export const defaults: Options = { ...Worker.leasedDefaults, batchSize: 10, concurrency: 5 }
 
-/** The MailSender worker. @since 0.1.0 @category services */
-export class MailSender extends Context.Tag("@sendline/core/MailSender")<MailSender, {
-  /** One pass: claims the mails due now and sends them; returns how many it claimed. */
-  readonly runOnce: Effect.Effect<number, StoreUnavailable>
-  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
-  readonly run: Effect.Effect<never>
-}>() {}
+/** The MailSender worker: a pass claims the mails due now and sends them. @since 0.1.0 @category services */
+export class MailSender extends Context.Tag("@sendline/core/MailSender")<MailSender, Worker.Worker<StoreUnavailable>>() {}
 
 const describe = (counts: ReadonlyMap<Mail.MailStatus, number>): string =>
   [...counts].map(([status, n], i) => {
@@ -97,25 +84,19 @@ export const make = (
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const claimed = yield* restore(store.claim(now, settings.batchSize, now + settings.leaseMillis))
-        if (claimed.length === 0) return { taken: 0, full: false, backOff: false }
-        // Attempts still waiting for the server at the deadline are interrupted, before another
-        // claimer can take their mails when the lease ends; those are tried again then.
-        const deadline = now + settings.leaseMillis * 0.8 - (yield* Clock.currentTimeMillis)
+        if (claimed.length === 0) return { taken: 0 }
+        // Attempts still waiting for the server at the lease's deadline are tried again after it.
         const attempted: Array<Mail.Mail> = []
         const sending = yield* Effect.exit(restore(
           Effect.forEach(claimed, (mail) => Effect.map(attempt(mail), (next) => void attempted.push(next)), {
             concurrency: settings.concurrency,
             discard: true
           }).pipe(
-            Effect.timeoutOption(Duration.millis(Math.max(0, deadline))),
-            Effect.tap(Option.match({
-              onNone: () =>
-                Effect.logWarning(
-                  `MailSender: the mail server answered ${attempted.length} of ${claimed.length} mails before the lease's deadline; ` +
-                    "the rest are tried again when their lease ends"
-                ),
-              onSome: () => Effect.void
-            }))
+            Worker.withinLease(settings, now, () =>
+              Effect.logWarning(
+                `MailSender: the mail server answered ${attempted.length} of ${claimed.length} mails before the lease's deadline; ` +
+                  "the rest are tried again when their lease ends"
+              ))
           )
         ))
         const recorded = yield* Effect.either(store.record(attempted))
@@ -131,7 +112,6 @@ export const make = (
         yield* sending
         return {
           taken: claimed.length,
-          full: claimed.length === settings.batchSize,
           // Wait a poll before the next pass while the server or the store is struggling.
           backOff: Either.isLeft(recorded) || attempted.length < claimed.length ||
             attempted.some((mail) => mail.status === "pending")
@@ -139,10 +119,7 @@ export const make = (
       })
     )
 
-    return MailSender.of({
-      runOnce: Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("MailSender.runOnce")),
-      run: loop("MailSender", pass, settings.pollMillis, progress.log)
-    })
+    return MailSender.of(Worker.make("MailSender", settings, { pass, logProgress: progress.log }))
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

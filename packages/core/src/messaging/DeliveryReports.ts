@@ -22,33 +22,34 @@ import { DeliveryReportInbox } from "./DeliveryReportInbox.js"
 import type * as MessageEvents from "./MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
 import * as Transition from "../internal/transition.js"
-import { loop } from "../internal/worker.js"
+import * as Worker from "../internal/worker.js"
 import * as Metrics from "../Metrics.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 
-/** DeliveryReports settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Reports taken from the inbox per pass. */
-  readonly batchSize: number
-  /** Clock time between passes when the last one took less than a full batch. */
-  readonly pollMillis: number
+/** DeliveryReports settings: those of every worker, and how long an early report is held. @since 0.1.0 @category models */
+export interface Options extends Worker.Options {
   /** How long a report for a message not yet `sent` is kept and retried before it is dropped. */
   readonly holdMillis: number
 }
 
-/** The default settings: batches of 100, 1 s polls, early reports held for 10 minutes. @since 0.1.0 @category constants */
-export const defaults: Options = { batchSize: 100, pollMillis: 1_000, holdMillis: 10 * 60_000 }
+/**
+ * The default settings: those of every worker (batches of 100, 1 s polls), early reports held for
+ * 10 minutes.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults: Options = { ...Worker.defaults, holdMillis: 10 * 60_000 }
 
-/** The DeliveryReports worker. @since 0.1.0 @category services */
-export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, {
-  /**
-   * One pass: applies the held reports and those the inbox has now (none while reports that met
-   * a store failure wait); returns how many it took from the inbox.
-   */
-  readonly runOnce: Effect.Effect<number>
-  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
-  readonly run: Effect.Effect<never>
+/**
+ * The DeliveryReports worker: a pass applies the held reports and those the inbox has now (none
+ * while reports that met a store failure wait); `runOnce` counts those it took from the inbox.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, Worker.Worker<never> & {
   /** Reports waiting for their message to become `sent`, or for the store to answer. */
   readonly held: Effect.Effect<ReadonlyArray<DeliveryReport>>
 }>() {}
@@ -176,16 +177,11 @@ export const make = (
       }
       if (keep.length > 0) yield* Ref.update(waiting, (w) => [...w, ...keep])
       yield* observeHeld(now)
-      return {
-        taken: fresh.length,
-        full: fresh.length === settings.batchSize,
-        backOff: keep.some((h) => h.reason === "store")
-      }
+      return { taken: fresh.length, backOff: keep.some((h) => h.reason === "store") }
     }))
 
     return DeliveryReports.of({
-      runOnce: Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("DeliveryReports.runOnce")),
-      run: loop("DeliveryReports", pass, settings.pollMillis, transition.logProgress),
+      ...Worker.make("DeliveryReports", settings, { pass, logProgress: transition.logProgress }),
       held: Effect.map(Ref.get(waiting), (w) => w.map((h) => h.report))
     })
   })

@@ -5,34 +5,31 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, Either, Layer, Option } from "effect"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import * as Carrier from "./Carrier.js"
 import type { RuleCode, StoreUnavailable } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import * as Transition from "../internal/transition.js"
-import { loop } from "../internal/worker.js"
+import * as Worker from "../internal/worker.js"
 import type { Message } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 
-/** Dispatcher settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Messages claimed per pass. */
-  readonly batchSize: number
-  /**
-   * How long a claim holds a message: a message left `queued` is tried again after it. A pass's
-   * submissions end by four fifths of it, leaving the rest to record their answers.
-   */
-  readonly leaseMillis: number
-  /** Clock time between passes when the last one found less than a full batch. */
-  readonly pollMillis: number
+/** Dispatcher settings: those of every worker that claims, and its submissions in flight. @since 0.1.0 @category models */
+export interface Options extends Worker.Leased {
   /** Submissions in flight at once. */
   readonly concurrency: number
 }
 
-/** The default settings: batches of 100, 30 s leases, 1 s polls, 16 submissions in flight. @since 0.1.0 @category constants */
-export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000, concurrency: 16 }
+/**
+ * The default settings: those of every worker that claims (batches of 100, 30 s leases, 1 s polls),
+ * 16 submissions in flight.
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults: Options = { ...Worker.leasedDefaults, concurrency: 16 }
 
 /** A message left queued for its lease to end: the carrier did not take it, or asked to slow down. */
 type Retry = "retry" | "throttled"
@@ -40,13 +37,8 @@ type Retry = "retry" | "throttled"
 /** The error code of a message whose Sender ID stopped being registered before dispatch. */
 const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
 
-/** The Dispatcher worker. @since 0.1.0 @category services */
-export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, {
-  /** One pass: claims the messages due now and dispatches them; returns how many it claimed. */
-  readonly runOnce: Effect.Effect<number, StoreUnavailable>
-  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
-  readonly run: Effect.Effect<never>
-}>() {}
+/** The Dispatcher worker: a pass claims the messages due now and dispatches them. @since 0.1.0 @category services */
+export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, Worker.Worker<StoreUnavailable>>() {}
 
 const senderKey = (m: Message) => SenderId.lookupKey(m.accountId, m.senderId, m.market)
 
@@ -108,11 +100,9 @@ export const make = (
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const claimed = yield* restore(messages.claim("dispatch", now, settings.batchSize, now + settings.leaseMillis))
-        if (claimed.length === 0) return { taken: 0, full: false, backOff: false }
+        if (claimed.length === 0) return { taken: 0 }
         const registered = yield* restore(registrations(claimed, now))
-        // Submissions still waiting for the carrier at the deadline are interrupted, before another
-        // claimer can take their messages when the lease ends; those stay queued for it.
-        const deadline = now + settings.leaseMillis * 0.8 - (yield* Clock.currentTimeMillis)
+        // Submissions still waiting for the carrier at the lease's deadline stay queued for it.
         const answers: Array<Transition.Change | Retry> = []
         const submitted = yield* Effect.exit(restore(Effect.forEach(claimed, (message) => {
           const check = registered.get(senderKey(message))!
@@ -129,11 +119,11 @@ export const make = (
           }
           return Effect.map(submit(message), (answer) => void answers.push(answer))
         }, { concurrency: settings.concurrency, discard: true }).pipe(
-          Effect.timeoutOption(Duration.millis(Math.max(0, deadline))),
-          Effect.tap(Option.match({
-            onNone: () => Effect.logWarning(`Dispatcher: the carrier answered ${answers.length} of ${claimed.length} before the lease's deadline; the rest wait for the lease to end`),
-            onSome: () => Effect.void
-          }))
+          Worker.withinLease(settings, now, () =>
+            Effect.logWarning(
+              `Dispatcher: the carrier answered ${answers.length} of ${claimed.length} before the lease's deadline; ` +
+                "the rest wait for the lease to end"
+            ))
         )))
         const changes = answers.filter((answer): answer is Transition.Change => typeof answer !== "string")
         if (answers.length > changes.length) {
@@ -149,7 +139,6 @@ export const make = (
         yield* submitted
         return {
           taken: claimed.length,
-          full: claimed.length === settings.batchSize,
           // Wait a poll before the next pass when the carrier or the store is struggling: a record
           // failed, the deadline cut submissions short, the carrier throttled, or nothing was
           // taken. A message or two it did not take in a pass that went through is no reason to.
@@ -159,8 +148,7 @@ export const make = (
       })
     )
 
-    const runOnce = Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("Dispatcher.runOnce"))
-    return Dispatcher.of({ runOnce, run: loop("Dispatcher", pass, settings.pollMillis, transition.logProgress) })
+    return Dispatcher.of(Worker.make("Dispatcher", settings, { pass, logProgress: transition.logProgress }))
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

@@ -9,29 +9,22 @@ import { Clock, Context, Effect, Either, Layer } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import * as Transition from "../internal/transition.js"
-import { loop } from "../internal/worker.js"
+import * as Worker from "../internal/worker.js"
 import { MessageStore } from "./MessageStore.js"
 
-/** Scheduler settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Messages claimed per pass. */
-  readonly batchSize: number
-  /** How long a claim holds a message. */
-  readonly leaseMillis: number
-  /** Clock time between passes when the last one found less than a full batch. */
-  readonly pollMillis: number
-}
+/** Scheduler settings: those of every worker that claims. @since 0.1.0 @category models */
+export type Options = Worker.Leased
 
-/** The default settings: batches of 100, 30 s leases, 1 s polls. @since 0.1.0 @category constants */
-export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000 }
+/**
+ * The default settings: those of every worker that claims (batches of 100, 30 s leases, 1 s polls).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults: Options = Worker.leasedDefaults
 
-/** The Scheduler worker. @since 0.1.0 @category services */
-export class Scheduler extends Context.Tag("@sendline/core/Scheduler")<Scheduler, {
-  /** One pass: queues the scheduled messages due now; returns how many it claimed. */
-  readonly runOnce: Effect.Effect<number, StoreUnavailable>
-  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
-  readonly run: Effect.Effect<never>
-}>() {}
+/** The Scheduler worker: a pass queues the scheduled messages due now. @since 0.1.0 @category services */
+export class Scheduler extends Context.Tag("@sendline/core/Scheduler")<Scheduler, Worker.Worker<StoreUnavailable>>() {}
 
 /** Builds the Scheduler worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
@@ -52,11 +45,10 @@ export const make = (
       if (Either.isLeft(recorded)) {
         yield* Effect.logWarning(`Scheduler: could not queue ${claimed.length} messages; retrying after the lease`, recorded.left)
       }
-      return { taken: claimed.length, full: claimed.length === settings.batchSize, backOff: Either.isLeft(recorded) }
+      return { taken: claimed.length, backOff: Either.isLeft(recorded) }
     })
 
-    const runOnce = Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("Scheduler.runOnce"))
-    return Scheduler.of({ runOnce, run: loop("Scheduler", pass, settings.pollMillis, transition.logProgress) })
+    return Scheduler.of(Worker.make("Scheduler", settings, { pass, logProgress: transition.logProgress }))
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

@@ -13,31 +13,29 @@ import type { StoreUnavailable } from "../Errors.js"
 import type { EventType } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
 import * as Progress from "../internal/progress.js"
-import { loop } from "../internal/worker.js"
+import * as Worker from "../internal/worker.js"
 import * as Lifecycle from "./Lifecycle.js"
 import { type SenderIdRecord, warningMillis } from "./SenderId.js"
 import { type Move, SenderIdStore, type WithRegistrations } from "./SenderIdStore.js"
 
-/** ExpiryWatcher settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Sender IDs claimed per pass. */
-  readonly batchSize: number
-  /** How long a claim holds a Sender ID: one whose change was not written is looked at again after it. */
-  readonly leaseMillis: number
-  /** Clock time between passes when the last one found less than a full batch. */
-  readonly pollMillis: number
-}
+/** ExpiryWatcher settings: those of every worker that claims. @since 0.1.0 @category models */
+export type Options = Worker.Leased
 
-/** The default settings: batches of 100, 30 s leases, a pass a second. @since 0.1.0 @category constants */
-export const defaults: Options = { batchSize: 100, leaseMillis: 30_000, pollMillis: 1_000 }
+/**
+ * The default settings: those of every worker that claims (batches of 100, 30 s leases, 1 s polls).
+ *
+ * @since 0.1.0
+ * @category constants
+ */
+export const defaults: Options = Worker.leasedDefaults
 
-/** The ExpiryWatcher worker. @since 0.1.0 @category services */
-export class ExpiryWatcher extends Context.Tag("@sendline/core/ExpiryWatcher")<ExpiryWatcher, {
-  /** One pass: claims the Sender IDs due now, warns or expires each; returns how many it claimed. */
-  readonly runOnce: Effect.Effect<number, StoreUnavailable>
-  /** Passes forever, sleeping `pollMillis` of Clock time between them; ends only by interruption. */
-  readonly run: Effect.Effect<never>
-}>() {}
+/**
+ * The ExpiryWatcher worker: a pass claims the Sender IDs due now and warns or expires each.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class ExpiryWatcher extends Context.Tag("@sendline/core/ExpiryWatcher")<ExpiryWatcher, Worker.Worker<StoreUnavailable>>() {}
 
 type Outcome = "warned" | "expired"
 
@@ -87,13 +85,10 @@ export const make = (
         else yield* Effect.logDebug(`ExpiryWatcher: ${made.next.id} changed meanwhile; someone else moved it`)
       }
       yield* progress.log(false)
-      return { taken: claimed.length, full: claimed.length === settings.batchSize, backOff: false }
+      return { taken: claimed.length }
     })
 
-    return ExpiryWatcher.of({
-      runOnce: Effect.map(pass, (p) => p.taken).pipe(Effect.withSpan("ExpiryWatcher.runOnce")),
-      run: loop("ExpiryWatcher", pass, settings.pollMillis, progress.log)
-    })
+    return ExpiryWatcher.of(Worker.make("ExpiryWatcher", settings, { pass, logProgress: progress.log }))
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

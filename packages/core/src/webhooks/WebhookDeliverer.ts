@@ -26,7 +26,7 @@ import type { StoreUnavailable } from "../Errors.js"
 import * as Event from "../Event.js"
 import { IdGenerator } from "../Ids.js"
 import * as Progress from "../internal/progress.js"
-import { loop } from "../internal/worker.js"
+import * as Worker from "../internal/worker.js"
 import * as Mail from "../mail/Mail.js"
 import * as Metrics from "../Metrics.js"
 import * as Timestamp from "../Timestamp.js"
@@ -39,20 +39,20 @@ import { secretsOf, type Subscription } from "./Subscription.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
 import { WebhookTransport } from "./WebhookTransport.js"
 
-/** WebhookDeliverer settings. @since 0.1.0 @category models */
-export interface Options {
-  /** Events fanned out, and deliveries claimed, per pass at most. */
-  readonly batchSize: number
+/**
+ * WebhookDeliverer settings: those of every worker that claims (a batch is of events fanned out,
+ * and of deliveries claimed), and its attempts in flight.
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export interface Options extends Worker.Leased {
   /** Attempts in flight in this process at most. */
   readonly concurrency: number
   /** Attempts in flight to one subscription or callback URL at most, in every process together. */
   readonly perDestination: number
   /** Attempts in flight of one account at most, in every process together. */
   readonly perAccount: number
-  /** How long a claim holds a delivery: longer than an attempt may take (the transport's 10 s). */
-  readonly leaseMillis: number
-  /** Clock time between passes when there was nothing more to do. */
-  readonly pollMillis: number
   /**
    * Clock time a pass waits at most once an attempt has ended, for others to end meanwhile (it goes
    * at once when as many have ended as are still in flight): the pass then records and replaces
@@ -64,29 +64,32 @@ export interface Options {
 /**
  * The default settings: batches of 256, 64 attempts in flight, 16 to one destination, 32 of one
  * account (half a process's: the others keep the other half, whatever one account's receivers do;
- * why, docs/decisions.md), 30 s leases, a pass every 100 ms (the time from an event's commit to its
- * first attempt is mostly this wait), or within 5 ms after an attempt ends.
+ * why, docs/decisions.md), the 30 s leases of every worker that claims (longer than an attempt may
+ * take: the transport's 10 s), a pass every 100 ms (the time from an event's commit to its first
+ * attempt is mostly this wait), or within 5 ms after an attempt ends.
  *
  * @since 0.1.0
  * @category constants
  */
 export const defaults: Options = {
+  ...Worker.leasedDefaults,
   batchSize: 256,
   concurrency: 64,
   perDestination: 16,
   perAccount: 32,
-  leaseMillis: 30_000,
   pollMillis: 100,
   gatherMillis: 5
 }
 
-/** The WebhookDeliverer worker. @since 0.1.0 @category services */
-export class WebhookDeliverer extends Context.Tag("@sendline/core/WebhookDeliverer")<WebhookDeliverer, {
-  /** One pass, attempts awaited: fans out pending events, claims due deliveries, attempts and records them; returns how many it attempted. */
-  readonly runOnce: Effect.Effect<number, StoreUnavailable>
-  /** Passes forever, attempts in the background; ends only by interruption, recording the attempts that came back. */
-  readonly run: Effect.Effect<never>
-}>() {}
+/**
+ * The WebhookDeliverer worker: a pass fans out pending events, claims due deliveries and attempts
+ * them. `runOnce` awaits its attempts, records them and counts them; `run` leaves them in the
+ * background and records those that came back, also when it stops.
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class WebhookDeliverer extends Context.Tag("@sendline/core/WebhookDeliverer")<WebhookDeliverer, Worker.Worker<StoreUnavailable>>() {}
 
 type Outcome = "succeeded" | "failed" | "skipped" | "disabled"
 
@@ -223,18 +226,20 @@ export const make = (
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         store.claim(now, limit, now + settings.leaseMillis, settings.perDestination, settings.perAccount))
 
-    const runOnce = Effect.gen(function*() {
+    // `runOnce`'s pass: its attempts awaited, then recorded.
+    const pass = Effect.gen(function*() {
       yield* fanOut
       const claimed = yield* claim(settings.batchSize)
       const settlements = yield* Effect.forEach(claimed, attempt, { concurrency: settings.concurrency })
       yield* record(settlements)
       yield* progress.log(false)
-      return claimed.length
-    }).pipe(Effect.withSpan("WebhookDeliverer.runOnce"))
+      return { taken: claimed.length }
+    })
 
-    const run = Effect.scoped(Effect.gen(function*() {
+    // `run`'s passes: attempts in the background, recorded by the next pass.
+    const background = Effect.gen(function*() {
       const finished: Array<Settlement> = []
-      const wake = yield* Queue.sliding<void>(1)
+      const ended = yield* Queue.sliding<void>(1)
       const enough = yield* Queue.sliding<void>(1)
       const attempts = yield* FiberSet.make<void, never>()
       let inFlight = 0
@@ -250,7 +255,7 @@ export const make = (
             ),
             Effect.ensuring(Effect.suspend(() => {
               inFlight--
-              return Effect.zipRight(wake.offer(undefined), finished.length >= inFlight ? enough.offer(undefined) : Effect.void)
+              return Effect.zipRight(ended.offer(undefined), finished.length >= inFlight ? enough.offer(undefined) : Effect.void)
             }))
           )
         )
@@ -261,7 +266,7 @@ export const make = (
         return Effect.tapError(record(done), () => Effect.sync(() => finished.unshift(...done)))
       })
 
-      const pass = Effect.gen(function*() {
+      const starting = Effect.gen(function*() {
         yield* recordFinished
         const fanned = yield* fanOut
         const free = Math.min(settings.concurrency - inFlight, settings.batchSize)
@@ -270,28 +275,26 @@ export const make = (
           inFlight++
           yield* start(c)
         }
-        return {
-          taken: fanned + claimed.length,
-          full: fanned === settings.batchSize || (free > 0 && claimed.length === free),
-          backOff: false
-        }
+        return { taken: fanned + claimed.length, full: fanned === settings.batchSize || (free > 0 && claimed.length === free) }
       })
 
-      const woken = Effect.zipRight(wake.take, Effect.race(Effect.sleep(settings.gatherMillis), enough.take))
-      return yield* loop("WebhookDeliverer", pass, settings.pollMillis, progress.log, woken).pipe(
-        // stopping: the attempts in flight are interrupted (claimed again after their lease), those
-        // that came back are recorded
-        Effect.onInterrupt(() =>
-          Effect.zipRight(
-            FiberSet.clear(attempts),
-            Effect.catchAll(recordFinished, (error) =>
-              Effect.logWarning("WebhookDeliverer: the last attempts were not recorded; tried again when their lease ends", error))
-          )
+      // stopping: the attempts in flight are interrupted (claimed again after their lease), those
+      // that came back are recorded
+      yield* Effect.addFinalizer(() =>
+        Effect.zipRight(
+          FiberSet.clear(attempts),
+          Effect.catchAll(recordFinished, (error) =>
+            Effect.logWarning("WebhookDeliverer: the last attempts were not recorded; tried again when their lease ends", error))
         )
       )
-    }))
 
-    return WebhookDeliverer.of({ runOnce, run })
+      return {
+        pass: starting,
+        wake: Effect.zipRight(ended.take, Effect.race(Effect.sleep(settings.gatherMillis), enough.take))
+      }
+    })
+
+    return WebhookDeliverer.of(Worker.make("WebhookDeliverer", settings, { pass, logProgress: progress.log, background }))
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */

@@ -9,7 +9,7 @@
  */
 import type { CarrierMock } from "@sendline/carrier-mock"
 import { SmppUrl } from "@sendline/carrier-smpp"
-import { Limits, MessagingConfig, type UrlPolicy, WebhookDeliverer, type Workers } from "@sendline/core"
+import { Dispatcher, Limits, MessagingConfig, type UrlPolicy, WebhookDeliverer, type Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
@@ -146,21 +146,25 @@ export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Confi
  */
 export const webhookTransport: Config.Config<NodeWebhookTransport.Options> = Config.map(urlPolicy, (policy) => ({ policy }))
 
-/** How long a worker's claim holds a message; the carrier's dedupe window depends on it too. */
-const leaseMillis = integerAtLeast("WORKER_LEASE_MS", 1000, 30_000)
+/**
+ * How long a worker's claim holds a message, by default the Dispatcher's (every worker that claims
+ * has that one); the carrier's dedupe window depends on it too.
+ */
+const leaseMillis = integerAtLeast("WORKER_LEASE_MS", 1000, Dispatcher.defaults.leaseMillis)
 
 /**
- * The workers' settings (`WORKER_*`: one poll interval for all, one lease for those that claim),
- * for `Workers.layerConfig`. The WebhookDeliverer takes the lease, and keeps its own poll (100 ms:
- * the wait between an event and its first attempt); `WEBHOOK_IN_FLIGHT_PER_ACCOUNT` caps its
- * attempts in flight of one account, in every process together.
+ * The workers' settings (`WORKER_*`: one poll interval for all, one lease for those that claim; by
+ * default the workers' own), for `Workers.layerConfig`. The WebhookDeliverer takes the lease, and
+ * keeps its own poll (100 ms: the wait between an event and its first attempt);
+ * `WEBHOOK_IN_FLIGHT_PER_ACCOUNT` caps its attempts in flight of one account, in every process
+ * together.
  *
  * @since 0.1.0
  * @category config
  */
 export const workers: Config.Config<Workers.Options> = Config.map(
   Config.all({
-    pollMillis: integerAtLeast("WORKER_POLL_MS", 1, 1000),
+    pollMillis: integerAtLeast("WORKER_POLL_MS", 1, Dispatcher.defaults.pollMillis),
     leaseMillis,
     perAccount: integerAtLeast("WEBHOOK_IN_FLIGHT_PER_ACCOUNT", 1, WebhookDeliverer.defaults.perAccount)
   }),
