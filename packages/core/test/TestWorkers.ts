@@ -48,19 +48,30 @@ export const decisions = (message: Message.Message) =>
   )
 
 const eventLoopTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
+const restAMillisecond = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 1)))
 
 /**
- * Waits until `check` holds, giving the event loop a turn between tries (at most `turns`): workers
- * running in the background on a store with real I/O (PostgreSQL) finish their pass after
- * `TestClock.adjust` returns. Time does not move meanwhile, so this is no sleep.
+ * How long `eventually` waits, in real time, for what the workers do on a store with real I/O: far
+ * more than a loaded machine needs. (It counted 5,000 event loop turns, which spin by in well under
+ * a second while a loaded PostgreSQL has not answered yet: a run beside `stress --cpu 2` failed so.)
  */
-export const eventually = <E, R>(what: string, check: Effect.Effect<boolean, E, R>, turns = 5_000) =>
+const patienceMillis = 30_000
+
+/**
+ * Waits until `check` holds, giving the event loop turns between tries, for at most
+ * `patienceMillis` of real time: workers running in the background on a store with real I/O
+ * (PostgreSQL) finish their pass after `TestClock.adjust` returns. The TestClock does not move
+ * meanwhile, so this is no sleep of the code under test.
+ */
+export const eventually = <E, R>(what: string, check: Effect.Effect<boolean, E, R>) =>
   Effect.gen(function*() {
-    for (let i = 0; i < turns; i++) {
+    const deadline = Date.now() + patienceMillis
+    for (let tries = 0;; tries++) {
       if (yield* check) return
-      yield* eventLoopTurn
+      if (Date.now() > deadline) return yield* Effect.dieMessage(`never came true within ${patienceMillis} ms: ${what}`)
+      // a few turns first (a pass in memory ends within them), then a millisecond's rest, not a spin
+      yield* tries < 100 ? eventLoopTurn : restAMillisecond
     }
-    return yield* Effect.dieMessage(`never came true: ${what}`)
   })
 
 /** Whether `message` has the status `status` (for `eventually`). */
