@@ -49,6 +49,7 @@ import {
   Permission,
   Services,
   Signature,
+  UrlPolicy,
   WebhookDeliverer,
   Webhooks,
   WebhookTransport
@@ -356,7 +357,7 @@ const system = (spec: StoreSpec, transport: Transport) =>
     Layer.provideMerge(transports[transport]),
     Layer.provideMerge(Services.withoutSpans(Services.layerWithoutDefaults)),
     Layer.provideMerge(
-      Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer({ callbackPolicy: POLICY }), BrandVerifier.layer)
+      Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), UrlPolicy.layer(POLICY), BrandVerifier.layer)
     ),
     Layer.provideMerge(spec.stores),
     Layer.provideMerge(spec.checker)

@@ -9,7 +9,7 @@ import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
 import { CarrierMock } from "@sendline/carrier-mock"
-import { Admin, BrandVerifier, Ids, Mailer, Markets, MessagingConfig, Services, Signature, Workers } from "@sendline/core"
+import { Admin, BrandVerifier, Ids, Mailer, Markets, MessagingConfig, Services, Signature, UrlPolicy, Workers } from "@sendline/core"
 import { Server } from "@sendline/http"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { NodeWebhookTransport } from "@sendline/webhooks-node"
@@ -29,7 +29,7 @@ const Sendline = Layer.mergeAll(
   )
 ).pipe(
   Layer.provideMerge(Services.layerWithoutDefaults),
-  Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer({ callbackPolicy: open }), BrandVerifier.layer)),
+  Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(), UrlPolicy.layer(open), BrandVerifier.layer)),
   Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" }))
 )
 

@@ -5,10 +5,9 @@
  * @since 0.1.0
  */
 import type { ConfigError } from "effect"
-import { Config, Context, Effect, Layer, Option } from "effect"
+import { Config, Context, Effect, Layer, Option, Schema } from "effect"
 import { rule, type RuleViolation } from "./Errors.js"
 import * as CountryCode from "./internal/countryCode.js"
-import type * as Message from "./messaging/Message.js"
 
 /**
  * A market's rules for Sender IDs, over CONTRACT §3's format (1–11 letters, digits or spaces, with
@@ -66,8 +65,10 @@ export const defaults: ReadonlyArray<Market> = [
   { code: "GB", currency: "GBP", pricePerSegment: "0.0350", identifierTypes: ["CRN"], networks: ["ee", "vodafone", "o2", "three"] }
 ]
 
-/** A price: a decimal `amount` with 4 places and its ISO 4217 `currency` (`Message.Price`). @since 0.1.0 @category models */
-export type Price = typeof Message.Price.Type
+/** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`. @since 0.1.0 @category models */
+export const Price = Schema.Struct({ amount: Schema.String, currency: Schema.String })
+/** A price. @since 0.1.0 @category models */
+export type Price = typeof Price.Type
 
 /** The configured markets, looked up by ISO 3166-1 alpha-2 code. @since 0.1.0 @category services */
 export class Markets extends Context.Tag("@sendline/core/Markets")<Markets, {

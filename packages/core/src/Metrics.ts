@@ -1,5 +1,6 @@
 /**
- * Sendline's metrics, from Effect's `Metric` module: defined here once, updated where the thing
+ * Sendline's metrics, from Effect's `Metric` module: defined here once (the messages' own in
+ * `messaging/MessageMetrics`, with the statuses they count), updated where the thing
  * they count happens, exported by whoever embeds the core (the server serves them at `/metrics`
  * in the Prometheus text format).
  *
@@ -7,7 +8,7 @@
  * |---|---|---|
  * | `sendline_http_requests` | counter | `method`, `route` (the route's template), `status` |
  * | `sendline_http_request_duration_seconds` | histogram | `method`, `route`, `status` |
- * | `sendline_messages_entered` | counter | `status`: each message entering it, as committed |
+ * | `sendline_messages_entered` | counter | `status`: each message entering it, as committed (`MessageMetrics`) |
  * | `sendline_queue_depth` | gauge | `queue`: the items due now (at most `queueReadLimit`) |
  * | `sendline_queue_oldest_due_age_seconds` | gauge | `queue`: how long its longest due item has waited |
  * | `sendline_webhook_attempts` | counter | `outcome`: `succeeded`, `failed`, `skipped` |
@@ -23,7 +24,6 @@
  */
 import { Clock, Effect, Metric, MetricBoundaries, MetricKey, MetricLabel } from "effect"
 import type { StoreUnavailable } from "./Errors.js"
-import type { MessageStatus } from "./messaging/Message.js"
 import * as QueueDepths from "./QueueDepths.js"
 
 /** A counter of one label set. @since 0.1.0 @category models */
@@ -41,16 +41,33 @@ const noLabels: ReadonlyArray<MetricLabel.MetricLabel> = []
 const labels = (pairs: Readonly<Record<string, string>>) =>
   Object.entries(pairs).map(([key, value]) => MetricLabel.make(key, value))
 
-/** A counter (monotonic: exported as `<name>_total`) with the labels `pairs`. */
-const counter = (name: string, description: string, pairs: Readonly<Record<string, string>> = {}): Counter =>
-  Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.counter(name, { description, incremental: true }), labels(pairs)))
+/** The fixed series, each made once at module load: `registerAll` makes them exist at zero. */
+const fixed: Array<Counter | Gauge> = []
+
+const keep = <M extends Counter | Gauge>(metric: M): M => {
+  fixed.push(metric)
+  return metric
+}
+
+/**
+ * A fixed counter (monotonic: exported as `<name>_total`) with the labels `pairs`, listed at zero
+ * by `registerAll`. Make each once, at module load.
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const counter = (name: string, description: string, pairs: Readonly<Record<string, string>> = {}): Counter =>
+  keep(Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.counter(name, { description, incremental: true }), labels(pairs))))
 
 const gauge = (name: string, description: string, pairs: Readonly<Record<string, string>>): Gauge =>
-  Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.gauge(name, { description }), labels(pairs)))
+  keep(Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.gauge(name, { description }), labels(pairs))))
 
-/** One series per value of a label, made at once. */
-const byLabel = <K extends string, M>(values: ReadonlyArray<K>, make: (value: K) => M): Readonly<Record<K, M>> =>
+/** One series per value of a label, made at once. @since 0.1.0 @category constructors */
+export const byLabel = <K extends string, M>(values: ReadonlyArray<K>, make: (value: K) => M): Readonly<Record<K, M>> =>
   Object.fromEntries(values.map((value) => [value, make(value)])) as Record<K, M>
+
+/** Counts one on `counter`; synchronous, allocating nothing. @since 0.1.0 @category updates */
+export const increment = (counter: Counter): void => counter.unsafeUpdate(1, noLabels)
 
 // --- HTTP ----------------------------------------------------------------------------------------
 
@@ -95,19 +112,6 @@ export const requestAnswered = (series: RequestSeries, seconds: number): void =>
   series.requests.unsafeUpdate(1, noLabels)
   series.duration.unsafeUpdate(seconds, noLabels)
 }
-
-// --- messages ------------------------------------------------------------------------------------
-
-const messageStatuses: ReadonlyArray<MessageStatus> = ["scheduled", "queued", "sent", "delivered", "undelivered", "failed", "cancelled"]
-
-/** `sendline_messages_entered{status}`: messages entering each status, counted once committed. @since 0.1.0 @category metrics */
-export const messagesEntered: Readonly<Record<MessageStatus, Counter>> = byLabel(
-  messageStatuses,
-  (status) => counter("sendline_messages_entered", "Messages that entered a status (committed)", { status })
-)
-
-/** Counts one message entering `status`; synchronous, for a store right after its commit. @since 0.1.0 @category updates */
-export const messageEntered = (status: MessageStatus): void => messagesEntered[status].unsafeUpdate(1, noLabels)
 
 // --- queues --------------------------------------------------------------------------------------
 
@@ -191,14 +195,12 @@ export const storeFailed = (operation: StoreOperation): void => storeErrors[oper
 
 /**
  * Makes every fixed series exist, at zero, so that a scrape lists them before their first update
- * (a counter that appears only once it moves hides its first increase from `rate()`).
+ * (a counter that appears only once it moves hides its first increase from `rate()`): those made by
+ * `counter` and this module's gauges, the messages' (`MessageMetrics`, loaded with the core) included.
  *
  * @since 0.1.0
  * @category updates
  */
 export const registerAll: Effect.Effect<void> = Effect.sync(() => {
-  for (const group of [messagesEntered, queueDepth, queueOldestDueAge, webhookAttempts, storeErrors]) {
-    for (const metric of Object.values<Counter | Gauge>(group)) metric.register()
-  }
-  webhookSubscriptionsDisabled.register()
+  for (const metric of fixed) metric.register()
 })

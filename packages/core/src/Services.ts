@@ -14,12 +14,12 @@
  * @since 0.1.0
  */
 import { FiberRef, Layer } from "effect"
-import * as Admin from "./accounts/Admin.js"
+import * as Admin from "./admin/Admin.js"
 import * as Auth from "./accounts/Auth.js"
-import * as CachedLookups from "./accounts/CachedLookups.js"
+import * as CachedLookups from "./CachedLookups.js"
 import * as Brands from "./brands/Brands.js"
 import * as BrandVerifier from "./brands/BrandVerifier.js"
-import * as Idempotency from "./Idempotency.js"
+import * as Idempotency from "./idempotency/Idempotency.js"
 import * as Ids from "./Ids.js"
 import * as Mailer from "./mail/Mailer.js"
 import type { Stores } from "./Stores.js"
@@ -56,7 +56,7 @@ export const layerWithoutDefaults: Layer.Layer<
   never,
   Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier
 > = Layer.mergeAll(
-  Messaging.layer,
+  Layer.provide(Messaging.layer, Webhooks.layerCallbacks),
   Layer.provideMerge(SenderIds.layer, Brands.layer),
   OperatorReview.layer,
   Auth.layer,

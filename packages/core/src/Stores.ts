@@ -8,7 +8,7 @@
 import type { AccountStore } from "./accounts/AccountStore.js"
 import type { BrandStore } from "./brands/BrandStore.js"
 import type { EventStore } from "./EventStore.js"
-import type { IdempotencyStore } from "./IdempotencyStore.js"
+import type { IdempotencyStore } from "./idempotency/IdempotencyStore.js"
 import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import type { QueueDepths } from "./QueueDepths.js"

@@ -14,11 +14,10 @@ describe("layerConfig", () => {
   it.effect("MessagingConfig reads the settings it is given a Config for, over the defaults", () =>
     Effect.gen(function*() {
       const layer = MessagingConfig.layerConfig({
-        maxSegments: Config.integer("MAX_SEGMENTS"),
-        callbackPolicy: { allowHttp: Config.boolean("ALLOW_HTTP"), allowPrivate: Config.succeed(false) }
+        maxSegments: Config.integer("MAX_SEGMENTS")
       })
-      const settings = yield* Effect.provide(MessagingConfig.MessagingConfig, layer).pipe(withEnv({ MAX_SEGMENTS: "3", ALLOW_HTTP: "true" }))
-      assert.deepStrictEqual(settings, { ...MessagingConfig.defaults, maxSegments: 3, callbackPolicy: { allowHttp: true, allowPrivate: false } })
+      const settings = yield* Effect.provide(MessagingConfig.MessagingConfig, layer).pipe(withEnv({ MAX_SEGMENTS: "3" }))
+      assert.deepStrictEqual(settings, { ...MessagingConfig.defaults, maxSegments: 3 })
       const refused = yield* Effect.either(Layer.build(layer).pipe(Effect.scoped, withEnv({ MAX_SEGMENTS: "many" })))
       assert.isTrue(Either.isLeft(refused))
     }))

@@ -88,7 +88,7 @@ describe("Config", () => {
       assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env({})), { policy: { allowHttp: false, allowPrivate: false } })
       const open = { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "yes" }
       assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env(open)), { policy: { allowHttp: true, allowPrivate: true } })
-      assert.deepStrictEqual((yield* Config.messaging.pipe(env(open))).callbackPolicy, { allowHttp: true, allowPrivate: true })
+      assert.deepStrictEqual(yield* Config.urlPolicy.pipe(env(open)), { allowHttp: true, allowPrivate: true })
     }))
 
   it.effect("an empty value counts as unset: HOST= is not every interface, SQLITE_PATH= not a temporary database", () =>

@@ -59,7 +59,7 @@ const secret = "whsec-acceptance-0123456789"
 
 for (const store of TestStores.all) {
   layer(
-    H.layer({ store: store.layer(), messaging: { callbackPolicy: open }, transport: NodeWebhookTransport.layer({ policy: open }) }),
+    H.layer({ store: store.layer(), urlPolicy: open, transport: NodeWebhookTransport.layer({ policy: open }) }),
     { timeout: 60_000 }
   )(`a real receiver on ${store.name}`, (it) => {
     it.scoped("gets each event of a sent message, signed both ways over the bytes it received, the body GET /v1/events/{id} answers", () =>

@@ -259,7 +259,7 @@ for (const store of TestStores.all) {
   })
 
   layer(
-    H.layer({ store: store.layer(), messaging: { callbackPolicy: { allowHttp: true, allowPrivate: true } } }),
+    H.layer({ store: store.layer(), urlPolicy: { allowHttp: true, allowPrivate: true } }),
     { timeout: 60_000 }
   )(`webhooks on ${store.name}, with http and private hosts allowed`, (it) => {
     it.effect("POST /v1/webhooks takes http://127.0.0.1 once the server allows it; credentials in the url are still refused", () =>

@@ -26,6 +26,7 @@ import {
   Permission,
   Services,
   type Stores,
+  UrlPolicy,
   WebhookDeliverer,
   type WebhookTransport,
   Workers
@@ -320,7 +321,8 @@ export const assertError = (reply: Reply, status: number, code: string, field?: 
  * The server, on its own listener, over a fresh SQLite `:memory:` database (or over `store`, which
  * may wrap one, and whose other services the tests get too), with the main caller and the demo
  * data. The limits (`rateLimitPerSecond`, `authFailuresPerMinute`) default to 0 (off), since the
- * test clock only moves when told to; `messaging` overrides the default messaging settings. The
+ * test clock only moves when told to; `messaging` overrides the default messaging settings and
+ * `urlPolicy` the strict URL policy. The
  * workers' services, not started, run over the simulated carrier, the mailer that logs and
  * `transport` (by default the capturing one): the tests get what it provides too.
  */
@@ -329,6 +331,7 @@ export const layer = <S = Stores.Stores, T = CapturingTransport.CapturingTranspo
     /** Every storage port, and whatever else the tests need of it (its `SqlClient`). */
     readonly store?: Layer.Layer<S, unknown>
     readonly messaging?: Partial<MessagingConfig.Settings>
+    readonly urlPolicy?: UrlPolicy.UrlPolicy
     /** The brand verifier; the default one (verified at once) unless given. */
     readonly verifier?: Layer.Layer<BrandVerifier.BrandVerifier>
     /** What the WebhookDeliverer posts through: `CapturingTransport.layer` unless given. */
@@ -337,13 +340,14 @@ export const layer = <S = Stores.Stores, T = CapturingTransport.CapturingTranspo
 ) => {
   const {
     messaging,
+    urlPolicy = UrlPolicy.strict,
     store: given,
     transport = CapturingTransport.layer as Layer.Layer<T | WebhookTransport.WebhookTransport>,
     verifier = BrandVerifier.layer,
     ...serving
   } = options
   const store = (given ?? SqliteStore.layerSqlite({ filename: ":memory:" })) as Layer.Layer<S | Stores.Stores, unknown>
-  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging), verifier)
+  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging), UrlPolicy.layer(urlPolicy), verifier)
   const core = Workers.layerServices().pipe(
     Layer.provideMerge(Layer.mergeAll(transport, CarrierMock.layer(), Mailer.layerLog)),
     Layer.provideMerge(Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store)))

@@ -3,11 +3,11 @@
  * transaction (the outbox). Concurrent sends share one write (group commit, see `Batcher`); a
  * worker's pass of status changes is one transaction of batched statements. Every status a message
  * enters is written by `insert` or `transition`, so both count it here, once committed
- * (`sendline_messages_entered`, core's `Metrics.messagesEntered`).
+ * (`sendline_messages_entered`, core's `MessageMetrics.messagesEntered`).
  *
  * @since 0.1.0
  */
-import { Message, MessageStore, Metrics } from "@sendline/core"
+import { Markets, Message, MessageMetrics, MessageStore } from "@sendline/core"
 import type { Event } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -41,7 +41,7 @@ export const messages = Rows.table<Message.Message>()(
     market: Schema.String,
     reference: Rows.nullable(Schema.String),
     callbackUrl: Rows.nullable(Schema.String).pipe(Schema.fromKey("callback_url")),
-    price: Schema.parseJson(Message.Price),
+    price: Schema.parseJson(Markets.Price),
     error: Rows.nullable(Schema.parseJson(Message.MessageError)),
     createdAt: Rows.column("created_at", Rows.Int8),
     scheduledAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("scheduled_at")),
@@ -162,7 +162,7 @@ export const make = (
           }),
           // Every status a message enters is committed here or by `transition`: the one place to count it.
           Effect.map(() => {
-            for (const { message } of batch) Metrics.messageEntered(message.status)
+            for (const { message } of batch) MessageMetrics.messageEntered(message.status)
             return batch.map(() => undefined)
           })
         )
@@ -271,7 +271,7 @@ export const make = (
         carrierMessageIds.length === 0 ? Effect.succeed([]) : read(findByCarrierMessageIds(carrierMessageIds)),
       transition: (moves) =>
         moves.length === 0 ? Effect.succeed([]) : Effect.tap(transaction(transitions(moves)), (moved) =>
-          Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && Metrics.messageEntered(next.status)))),
+          Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && MessageMetrics.messageEntered(next.status)))),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
           Effect.flatMap(dialect.claim(messages.name, due(sql, work, now, limit), leaseUntil), messages.decode),

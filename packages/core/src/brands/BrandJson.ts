@@ -7,7 +7,7 @@
  */
 import { Schema } from "effect"
 import { AccountType } from "../accounts/Account.js"
-import { TimestampJson } from "../messaging/MessageJson.js"
+import { TimestampJson } from "../Timestamp.js"
 import * as Timestamp from "../Timestamp.js"
 import { type Brand, BrandStatus, type Linked, RelationshipStatus } from "./Brand.js"
 import { Contact } from "./Contact.js"

@@ -24,9 +24,9 @@ import {
   type StoreUnavailable
 } from "../Errors.js"
 import type { Event } from "../Event.js"
-import type * as Idempotency from "../Idempotency.js"
+import type * as Idempotency from "../idempotency/Idempotency.js"
 import { IdGenerator } from "../Ids.js"
-import * as FindOrInsert from "../internal/findOrInsert.js"
+import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Limits from "../Limits.js"
@@ -38,7 +38,7 @@ import * as BrandJson from "./BrandJson.js"
 import { BrandStore, type SubmissionLimitReached } from "./BrandStore.js"
 import { BrandVerifier } from "./BrandVerifier.js"
 import * as Contact from "./Contact.js"
-import * as Identifier from "./Identifier.js"
+import * as Identifier from "../Identifier.js"
 import * as RelationshipMail from "./RelationshipMail.js"
 
 /** A new brand, as `POST /v1/brands` takes it. @since 0.1.0 @category models */

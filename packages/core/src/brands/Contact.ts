@@ -9,7 +9,7 @@
 import { Either, Schema } from "effect"
 import { rule, type RuleViolation } from "../Errors.js"
 import { checkCharacters } from "../internal/text.js"
-import * as Phone from "../messaging/Phone.js"
+import * as Phone from "../Phone.js"
 
 /** A brand's authorised representative. @since 0.1.0 @category models */
 export const Contact = Schema.Struct({ name: Schema.String, email: Schema.String, phone: Schema.String })

@@ -4,6 +4,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { Price } from "../Markets.js"
 
 /** Message statuses. @since 0.1.0 @category models */
 export const MessageStatus = Schema.Literal(
@@ -20,9 +21,6 @@ export type MessageStatus = typeof MessageStatus.Type
 
 /** Body encodings. @since 0.1.0 @category models */
 export const Encoding = Schema.Literal("GSM-7", "UCS-2")
-
-/** A price as a decimal string with 4 places and a currency. @since 0.1.0 @category models */
-export const Price = Schema.Struct({ amount: Schema.String, currency: Schema.String })
 
 /** Why a message failed or was not delivered. @since 0.1.0 @category models */
 export const MessageError = Schema.Struct({ code: Schema.String, message: Schema.String })

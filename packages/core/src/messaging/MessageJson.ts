@@ -7,11 +7,10 @@
  * @since 0.1.0
  */
 import { Schema, type Types } from "effect"
+import { TimestampJson } from "../Timestamp.js"
 import * as Timestamp from "../Timestamp.js"
-import { Encoding, type Message, MessageError, MessageStatus, Price } from "./Message.js"
-
-/** A timestamp out (CONTRACT §1): RFC 3339, `+00:00`, milliseconds. @since 0.1.0 @category schemas */
-export const TimestampJson = Schema.String.annotations({ jsonSchema: { format: "date-time" }, examples: ["2026-11-22T07:00:00.000+00:00"] })
+import { Price } from "../Markets.js"
+import { Encoding, type Message, MessageError, MessageStatus } from "./Message.js"
 
 /** A message, full form: what sending, getting and cancelling answer. @since 0.1.0 @category schemas */
 export const MessageFull = Schema.Struct({

@@ -10,7 +10,7 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
-import type { IdempotencyKeyTaken } from "../Idempotency.js"
+import type { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
 
 /** Messages and their events. @since 0.1.0 @category ports */
@@ -81,7 +81,7 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
  * @since 0.1.0
  * @category errors
  */
-export { IdempotencyKeyTaken } from "../Idempotency.js"
+export { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
 
 /** Which message `findMany` looks for: its id, and the account it must belong to. @since 0.1.0 @category models */
 export interface MessageKey {

@@ -8,22 +8,21 @@ import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
 import { Conflict, type InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
 import * as MessageEvents from "./MessageEvents.js"
-import * as Idempotency from "../Idempotency.js"
+import * as Idempotency from "../idempotency/Idempotency.js"
 import { IdGenerator } from "../Ids.js"
-import * as FindOrInsert from "../internal/findOrInsert.js"
+import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
 import type * as Markets from "../Markets.js"
 import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
+import { Callbacks } from "./Callbacks.js"
 import type { Message, MessageFilter } from "./Message.js"
 import { MessageStore } from "./MessageStore.js"
 import { MessagingConfig } from "./MessagingConfig.js"
-import * as Phone from "./Phone.js"
+import * as Phone from "../Phone.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as Segments from "./Segments.js"
-import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
-import * as UrlPolicy from "../webhooks/UrlPolicy.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Pagination from "../Pagination.js"
 
@@ -109,7 +108,7 @@ export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
   const messages = yield* MessageStore
   const senderIds = yield* SenderIdStore
-  const subscriptions = yield* SubscriptionStore
+  const callbacks = yield* Callbacks
   const markets = yield* MarketsTag
   const ids = yield* IdGenerator
   const config = yield* MessagingConfig
@@ -159,29 +158,7 @@ export const make = Effect.gen(function*() {
         }
         if (loneSurrogate.test(input.reference)) return yield* notWellFormed("reference")
       }
-      if (input.callbackUrl !== undefined) {
-        if (input.callbackUrl.length > UrlPolicy.maxLength) {
-          return yield* rule(
-            "invalid_callback_url",
-            "callback_url",
-            `callback_url must be at most ${UrlPolicy.maxLength} characters.`
-          )
-        }
-        if (!UrlPolicy.allows(input.callbackUrl, config.callbackPolicy)) {
-          return yield* rule(
-            "invalid_callback_url",
-            "callback_url",
-            "callback_url must be an https URL on a public host."
-          )
-        }
-        if (!(yield* subscriptions.hasActive(principal.accountId))) {
-          return yield* rule(
-            "no_signing_secret",
-            "callback_url",
-            "callback_url needs an active webhook subscription whose secret signs its deliveries."
-          )
-        }
-      }
+      if (input.callbackUrl !== undefined) yield* callbacks.check(principal.accountId, input.callbackUrl)
       if (input.scheduledAt !== undefined) {
         if (input.scheduledAt <= now) {
           return yield* rule("schedule_in_past", "scheduled_at", "scheduled_at must be in the future.")
@@ -296,5 +273,5 @@ const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => 
 export const layer: Layer.Layer<
   Messaging,
   never,
-  MessageStore | SenderIdStore | SubscriptionStore | MarketsTag | IdGenerator | MessagingConfig
+  MessageStore | SenderIdStore | Callbacks | MarketsTag | IdGenerator | MessagingConfig
 > = Layer.effect(Messaging, make)

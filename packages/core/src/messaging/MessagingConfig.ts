@@ -6,17 +6,13 @@
  */
 import type { ConfigError } from "effect"
 import { Config, Context, Effect, Layer } from "effect"
-import type { UrlPolicy } from "../webhooks/UrlPolicy.js"
-import * as Url from "../webhooks/UrlPolicy.js"
 
-/** The messaging settings: segment limit, how far ahead a send may be scheduled, callback URL policy. @since 0.1.0 @category models */
+/** The messaging settings: segment limit, how far ahead a send may be scheduled. @since 0.1.0 @category models */
 export interface Settings {
   /** The most segments one message may have (CONTRACT §3 default 10). */
   readonly maxSegments: number
   /** How far ahead `scheduled_at` may be (default 7 days); the refusal names it. */
   readonly maxScheduleAheadMillis: number
-  /** What `callback_url` may point at (CONTRACT §7). */
-  readonly callbackPolicy: UrlPolicy
 }
 
 /**
@@ -30,11 +26,10 @@ export interface Settings {
  */
 export const mostSegments = 30
 
-/** The default settings: 10 segments, 7 days ahead, and the strict callback policy (https, public hosts). @since 0.1.0 @category constants */
+/** The default settings: 10 segments, 7 days ahead. @since 0.1.0 @category constants */
 export const defaults: Settings = {
   maxSegments: 10,
-  maxScheduleAheadMillis: 7 * 86_400_000,
-  callbackPolicy: Url.strict
+  maxScheduleAheadMillis: 7 * 86_400_000
 }
 
 /** Messaging settings. @since 0.1.0 @category services */

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { TimestampJson } from "../messaging/MessageJson.js"
+import { TimestampJson } from "../Timestamp.js"
 import * as Timestamp from "../Timestamp.js"
 import { type Registration, RegistrationStatus, SubmitterType } from "./Registration.js"
 import { MatchType, SenderIdStatus } from "./SenderId.js"

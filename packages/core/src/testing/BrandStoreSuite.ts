@@ -12,7 +12,7 @@ import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
 import { MailStore } from "../mail/MailStore.js"
-import { IdempotencyKeyTaken } from "../Idempotency.js"
+import { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
 import { fresh, freshAccount, makeMail, T } from "./Fixtures.js"
 
 /** A verified AU brand created at `at`, with `fields` over it. */

@@ -9,7 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
-import * as Idempotency from "../Idempotency.js"
+import * as Idempotency from "../idempotency/Idempotency.js"
 import * as Ids from "../Ids.js"
 import * as MailSender from "../mail/MailSender.js"
 import { MailStore } from "../mail/MailStore.js"
@@ -20,6 +20,7 @@ import { EventStore } from "../EventStore.js"
 import * as ExpiryWatcher from "../senderIds/ExpiryWatcher.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
+import * as Webhooks from "../webhooks/Webhooks.js"
 import * as CapturingMailer from "./CapturingMailer.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import {
@@ -37,6 +38,7 @@ import {
 const startProcess = (store: Layer.Layer<Stores, unknown>) =>
   Layer.build(
     Messaging.layer.pipe(
+      Layer.provide(Webhooks.layerCallbacks),
       Layer.provideMerge(Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer())),
       Layer.provideMerge(store)
     )

@@ -1,8 +1,8 @@
 /**
  * The webhook subscriptions use case (CONTRACT §7): subscribing a URL to event types, reading,
  * listing, changing and deleting an account's subscriptions, all with `webhooks:manage`. The URL
- * obeys the policy `callback_url` obeys (`MessagingConfig.callbackPolicy`: https and public hosts
- * unless the server allows more). Another account's subscription is not found, as an unknown one is.
+ * obeys the policy `callback_url` obeys (`UrlPolicy.Policy`: https and public hosts unless the
+ * server allows more); `layerCallbacks` checks a message's `callback_url` for messaging. Another account's subscription is not found, as an unknown one is.
  *
  * @since 0.1.0
  */
@@ -25,14 +25,14 @@ import { IdGenerator } from "../Ids.js"
 import * as Limits from "../Limits.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
-import { MessagingConfig } from "../messaging/MessagingConfig.js"
+import { Callbacks } from "../messaging/Callbacks.js"
 import * as Pagination from "../Pagination.js"
 import { secretLength, type Subscription, type SubscriptionStatus } from "./Subscription.js"
 import * as Delivery from "./Delivery.js"
 import { type DeliveryFilter, DeliveryStore } from "./DeliveryStore.js"
 import * as Redelivery from "./Redelivery.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
-import * as UrlPolicy from "./UrlPolicy.js"
+import * as UrlPolicy from "../UrlPolicy.js"
 
 /** A new subscription, as `POST /v1/webhooks` takes it: every field required. @since 0.1.0 @category models */
 export interface CreateSubscription {
@@ -147,7 +147,7 @@ export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
   const subscriptions = yield* SubscriptionStore
   const store = yield* DeliveryStore
-  const config = yield* MessagingConfig
+  const policy = yield* UrlPolicy.Policy
   const ids = yield* IdGenerator
   const limits = yield* Limits.Limits
   const admit = yield* Redelivery.admission
@@ -156,13 +156,13 @@ export const make = Effect.gen(function*() {
   const checkUrl = (url: string): Effect.Effect<string, RuleViolation | InvalidRequest> =>
     url.length > UrlPolicy.maxLength
       ? Effect.fail(invalidParameter("url", `url must be at most ${UrlPolicy.maxLength} characters.`))
-      : UrlPolicy.allows(url, config.callbackPolicy)
+      : UrlPolicy.allows(url, policy)
       ? Effect.succeed(url)
       : Effect.fail(rule(
         "webhook_url_not_allowed",
         "url",
-        `url must be an ${config.callbackPolicy.allowHttp ? "http(s)" : "https"} URL${
-          config.callbackPolicy.allowPrivate ? "" : " on a public host"
+        `url must be an ${policy.allowHttp ? "http(s)" : "https"} URL${
+          policy.allowPrivate ? "" : " on a public host"
         }, without credentials.`
       ))
 
@@ -269,5 +269,37 @@ export const make = Effect.gen(function*() {
 })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | DeliveryStore | MessagingConfig | IdGenerator> =
+export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | DeliveryStore | IdGenerator> =
   Layer.effect(Webhooks, make)
+
+/**
+ * Messaging's check of a `callback_url`: at most `UrlPolicy.maxLength` characters, allowed by the
+ * policy, and signed by an active subscription of the account.
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerCallbacks: Layer.Layer<Callbacks, never, SubscriptionStore> = Layer.effect(
+  Callbacks,
+  Effect.gen(function*() {
+    const subscriptions = yield* SubscriptionStore
+    const policy = yield* UrlPolicy.Policy
+    return Callbacks.of({
+      check: Effect.fnUntraced(function*(accountId: string, url: string) {
+        if (url.length > UrlPolicy.maxLength) {
+          return yield* rule("invalid_callback_url", "callback_url", `callback_url must be at most ${UrlPolicy.maxLength} characters.`)
+        }
+        if (!UrlPolicy.allows(url, policy)) {
+          return yield* rule("invalid_callback_url", "callback_url", "callback_url must be an https URL on a public host.")
+        }
+        if (!(yield* subscriptions.hasActive(accountId))) {
+          return yield* rule(
+            "no_signing_secret",
+            "callback_url",
+            "callback_url needs an active webhook subscription whose secret signs its deliveries."
+          )
+        }
+      })
+    })
+  })
+)

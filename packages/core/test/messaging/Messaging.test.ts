@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Admin, EventStore, Idempotency, Markets, Messaging, MessagingConfig, SenderId } from "@sendline/core"
+import { Admin, EventStore, Idempotency, Markets, Messaging, MessagingConfig, SenderId, Webhooks } from "@sendline/core"
 import * as CountryCode from "../../src/internal/countryCode.js"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Option, TestClock } from "effect"
@@ -114,7 +114,8 @@ layer(TestCore.layer)("Messaging", (it) => {
       const refusal = (maxScheduleAheadMillis: number) =>
         Effect.gen(function*() {
           const messaging = yield* Messaging.make.pipe(
-            Effect.provideService(MessagingConfig.MessagingConfig, { ...MessagingConfig.defaults, maxScheduleAheadMillis })
+            Effect.provideService(MessagingConfig.MessagingConfig, { ...MessagingConfig.defaults, maxScheduleAheadMillis }),
+            Effect.provide(Webhooks.layerCallbacks)
           )
           const scheduledAt = now + maxScheduleAheadMillis + 1
           const error = yield* Effect.flip(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))

@@ -5,13 +5,13 @@
  * @since 0.1.0
  */
 import { HttpServerResponse } from "@effect/platform"
-import { Errors, MessageJson, Pagination as Paging, Timestamp } from "@sendline/core"
+import { Errors, Pagination as Paging, Timestamp } from "@sendline/core"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import * as Fields from "./Fields.js"
 import * as RequestContext from "./RequestContext.js"
 
 /** `meta` of every envelope. @since 0.1.0 @category schemas */
-export const Meta = Schema.Struct({ request_id: Schema.String, timestamp: MessageJson.TimestampJson })
+export const Meta = Schema.Struct({ request_id: Schema.String, timestamp: Timestamp.TimestampJson })
 
 /** `pagination` of a list envelope. @since 0.1.0 @category schemas */
 export const Pagination = Schema.Struct({

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Event, MessageJson } from "@sendline/core"
+import { Event, Timestamp } from "@sendline/core"
 import type { Delivery } from "@sendline/core"
 import { Schema } from "effect"
 import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
@@ -26,7 +26,7 @@ export const ListEventsQuery = Schema.Struct({
 export const EventJson = Schema.Struct({
   id: Schema.String,
   type: Event.EventType,
-  created_at: MessageJson.TimestampJson,
+  created_at: Timestamp.TimestampJson,
   data: Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
     description: "the event's data; for message.* events, the message as GET /v1/messaging/messages/{id} answers it"
   })

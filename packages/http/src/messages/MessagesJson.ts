@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Message, type Messaging, Timestamp } from "@sendline/core"
+import { Markets, Message, type Messaging, Timestamp } from "@sendline/core"
 import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import { Option, Schema } from "effect"
@@ -47,7 +47,7 @@ export const PreviewResult = Schema.Struct({
   characters: Schema.Int,
   units_per_segment: Schema.Int,
   ucs2_characters: Schema.Array(Schema.String),
-  price: Schema.optional(Message.Price)
+  price: Schema.optional(Markets.Price)
 }).annotations({ identifier: "Preview" })
 
 /** A preview as JSON. @since 0.1.0 @category encoding */

@@ -131,10 +131,9 @@ export const limits: Config.Config<Limits.Settings> = Config.all({
   redeliveriesPerMinute: integerAtLeast("REDELIVERIES_PER_MINUTE", 1, Limits.defaults.redeliveriesPerMinute)
 })
 
-/** The messaging settings (`MAX_MESSAGE_SEGMENTS`, `WEBHOOK_ALLOW_*`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
+/** The messaging settings (`MAX_MESSAGE_SEGMENTS`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
 export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Config.all({
-  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10).pipe(atMost("MAX_MESSAGE_SEGMENTS", MessagingConfig.mostSegments)),
-  callbackPolicy: urlPolicy
+  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10).pipe(atMost("MAX_MESSAGE_SEGMENTS", MessagingConfig.mostSegments))
 })
 
 /**

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Delivery, Event, MessageJson, Timestamp } from "@sendline/core"
+import { Delivery, Event, Timestamp } from "@sendline/core"
 import { Schema } from "effect"
 import { OneOf, PageSize } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
@@ -38,10 +38,10 @@ export const DeliveryJson = Schema.Struct({
   ),
   duration_ms: nullable(Schema.Number, "from the start of the post to the end of the answer"),
   response_body: nullable(Schema.String, "the first 4 KiB of the answer's body"),
-  scheduled_at: MessageJson.TimestampJson,
-  attempted_at: nullable(MessageJson.TimestampJson, "null until attempted"),
-  next_attempt_at: nullable(MessageJson.TimestampJson, "when the retry it scheduled is due; null when none"),
-  created_at: MessageJson.TimestampJson
+  scheduled_at: Timestamp.TimestampJson,
+  attempted_at: nullable(Timestamp.TimestampJson, "null until attempted"),
+  next_attempt_at: nullable(Timestamp.TimestampJson, "when the retry it scheduled is due; null when none"),
+  created_at: Timestamp.TimestampJson
 }).annotations({ identifier: "Delivery" })
 /** A delivery as JSON. @since 0.1.0 @category models */
 export type DeliveryJson = typeof DeliveryJson.Encoded

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { MessageJson, Subscription, Timestamp, Webhooks } from "@sendline/core"
+import { Subscription, Timestamp, Webhooks } from "@sendline/core"
 import { Schema } from "effect"
 import { DateFilter, PagingQuery } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
@@ -40,7 +40,7 @@ export const WebhookJson = Schema.Struct({
   url: Schema.String,
   events: Schema.Array(Schema.String),
   status: Subscription.SubscriptionStatus,
-  created_at: MessageJson.TimestampJson
+  created_at: Timestamp.TimestampJson
 }).annotations({ identifier: "Webhook" })
 /** A subscription as JSON. @since 0.1.0 @category models */
 export type WebhookJson = typeof WebhookJson.Encoded

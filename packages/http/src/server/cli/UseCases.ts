@@ -1,10 +1,10 @@
 /**
  * The core's use cases as the `sendline` commands build them: over the configured store, with the
- * configured messaging settings and limits.
+ * configured messaging settings, URL policy and limits.
  *
  * @since 0.1.0
  */
-import { BrandVerifier, Ids, Limits, Markets, MessagingConfig, Services } from "@sendline/core"
+import { BrandVerifier, Ids, Limits, Markets, MessagingConfig, Services, UrlPolicy } from "@sendline/core"
 import { Effect, Layer } from "effect"
 import * as Config from "../Config.js"
 import * as Store from "../Store.js"
@@ -22,7 +22,14 @@ export const layer = (config: Config.ServerConfig, traced = false) => {
   const spans = traced ? <A, E, R>(layer: Layer.Layer<A, E, R>) => layer : Services.withoutSpans
   return spans(Services.layerWithoutDefaults).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layerConfig(Config.messaging), Limits.layer(config.limits), BrandVerifier.layer)
+      Layer.mergeAll(
+        Markets.layer,
+        Ids.layer,
+        MessagingConfig.layerConfig(Config.messaging),
+        UrlPolicy.layerConfig(Config.urlPolicy),
+        Limits.layer(config.limits),
+        BrandVerifier.layer
+      )
     ),
     Layer.provideMerge(spans(Store.layer(config)))
   )

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { AccountStore, Admin, Auth, CachedLookups, Messaging, SenderIdStore } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
-import * as TestCore from "../TestCore.js"
+import * as TestCore from "./TestCore.js"
 
 const ttl = CachedLookups.defaults.ttlMillis
 

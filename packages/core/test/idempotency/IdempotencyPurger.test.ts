@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Idempotency, IdempotencyPurger, IdempotencyStore } from "@sendline/core"
 import { Clock, Effect, Layer, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
+import * as TestCore from "../TestCore.js"
 
 const purger = IdempotencyPurger.layer().pipe(Layer.provideMerge(TestCore.layer))
 

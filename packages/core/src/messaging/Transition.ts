@@ -7,12 +7,12 @@
  * ("Dispatcher: 120 messages sent, 2 failed").
  */
 import { Clock, Effect, Option } from "effect"
-import * as Progress from "./progress.js"
+import * as Progress from "../internal/progress.js"
 import type { StoreUnavailable } from "../Errors.js"
-import * as MessageEvents from "../messaging/MessageEvents.js"
+import * as MessageEvents from "./MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
-import type { MessageStatus } from "../messaging/Message.js"
-import { MessageStore } from "../messaging/MessageStore.js"
+import type { MessageStatus } from "./Message.js"
+import { MessageStore } from "./MessageStore.js"
 
 /** A worker's move of one message, before its event is made. */
 export interface Change {

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Idempotency } from "@sendline/core"
 import { Effect, Either, TestClock } from "effect"
-import * as TestCore from "./TestCore.js"
+import * as TestCore from "../TestCore.js"
 
 const outcome = <E extends { readonly code: string }>(effect: Effect.Effect<Idempotency.Begun, E>) =>
   Effect.map(Effect.either(effect), (r) => Either.isLeft(r) ? r.left.code : r.right._tag === "Replay" ? "replay" : "go")

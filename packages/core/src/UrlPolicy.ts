@@ -3,6 +3,8 @@
  *
  * @since 0.1.0
  */
+import type { ConfigError } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import { BlockList, isIPv4, isIPv6 } from "node:net"
 
 /** What the server allows beyond public https hosts. @since 0.1.0 @category models */
@@ -16,6 +18,22 @@ export const maxLength = 2048
 
 /** The default: https only, public hosts only. @since 0.1.0 @category constants */
 export const strict: UrlPolicy = { allowHttp: false, allowPrivate: false }
+
+/**
+ * The policy that subscriptions and `callback_url` obey: `strict` unless a layer of `layer` gives
+ * another (a `Context.Reference`, as `Limits` is).
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class Policy extends Context.Reference<Policy>()("@sendline/core/UrlPolicy", { defaultValue: () => strict }) {}
+
+/** `policy` in force. @since 0.1.0 @category layers */
+export const layer = (policy: UrlPolicy): Layer.Layer<Policy> => Layer.succeed(Policy, policy)
+
+/** The policy read from `config`. @since 0.1.0 @category layers */
+export const layerConfig = (config: Config.Config<UrlPolicy>): Layer.Layer<Policy, ConfigError.ConfigError> =>
+  Layer.unwrapEffect(Effect.map(config, layer))
 
 /**
  * IANA's IPv4 Special-Purpose Address Registry in full (2025), and multicast (224.0.0.0/4, its own

@@ -6,7 +6,7 @@
  */
 import type { Effect, Option } from "effect"
 import { Context, Schema } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
+import type { StoreUnavailable } from "../Errors.js"
 
 /**
  * The `meta` of an answer (CONTRACT §1): the id of the request it answered, and when it was made

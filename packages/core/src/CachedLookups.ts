@@ -16,10 +16,10 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { ApiKey } from "./Account.js"
-import { AccountStore } from "./AccountStore.js"
-import * as SenderId from "../senderIds/SenderId.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
+import type { ApiKey } from "./accounts/Account.js"
+import { AccountStore } from "./accounts/AccountStore.js"
+import * as SenderId from "./senderIds/SenderId.js"
+import { SenderIdStore } from "./senderIds/SenderIdStore.js"
 
 /** Cache settings: how long a record found is kept, and how many are kept. @since 0.1.0 @category models */
 export interface Options {

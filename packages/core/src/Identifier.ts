@@ -21,8 +21,8 @@
  * @since 0.1.0
  */
 import { Either, Schema } from "effect"
-import { rule, type RuleViolation } from "../Errors.js"
-import type { Market } from "../Markets.js"
+import { rule, type RuleViolation } from "./Errors.js"
+import type { Market } from "./Markets.js"
 
 /** The identifier types Sendline checks. @since 0.1.0 @category models */
 export const IdentifierType = Schema.Literal("ABN", "ACN", "NZBN", "UEN", "CRN")

@@ -12,7 +12,7 @@
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { Buffer } from "node:buffer"
 import { createHash } from "node:crypto"
-import { Conflict, type StoreUnavailable } from "./Errors.js"
+import { Conflict, type StoreUnavailable } from "../Errors.js"
 import {
   type AnswerMeta,
   IdempotencyStore,
@@ -20,7 +20,7 @@ import {
   type Reservation,
   type StoredResponse
 } from "./IdempotencyStore.js"
-import * as UseCase from "./internal/useCase.js"
+import * as UseCase from "../internal/useCase.js"
 
 /** How long a key is kept. @since 0.1.0 @category constants */
 export const retentionMillis = 24 * 3_600_000

@@ -7,10 +7,10 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Layer } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
+import type { StoreUnavailable } from "../Errors.js"
 import { retentionMillis } from "./Idempotency.js"
 import { IdempotencyStore } from "./IdempotencyStore.js"
-import * as Worker from "./internal/worker.js"
+import * as Worker from "../internal/worker.js"
 
 /** IdempotencyPurger settings: those of every worker (a pass is one delete statement). @since 0.1.0 @category models */
 export type Options = Worker.Options

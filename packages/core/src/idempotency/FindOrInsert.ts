@@ -13,8 +13,8 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Conflict } from "../Errors.js"
-import { type IdempotencyKeyTaken, type Key, retentionMillis } from "../Idempotency.js"
-import * as KeyedLock from "./keyedLock.js"
+import { type IdempotencyKeyTaken, type Key, retentionMillis } from "./Idempotency.js"
+import * as KeyedLock from "../internal/keyedLock.js"
 
 /** Where the records that keep their keys are found, and their expired keys given up. */
 export interface Holders<A, E> {

@@ -5,11 +5,11 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import type { Account, AccountType, ApiKey, OwnedIdentifier } from "./Account.js"
-import { AccountStore } from "./AccountStore.js"
-import * as Auth from "./Auth.js"
+import type { Account, AccountType, ApiKey, OwnedIdentifier } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import * as Auth from "../accounts/Auth.js"
 import * as Contact from "../brands/Contact.js"
-import * as Identifier from "../brands/Identifier.js"
+import * as Identifier from "../Identifier.js"
 import {
   Conflict,
   type InvalidRequest,
@@ -21,7 +21,7 @@ import {
 } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import { Markets } from "../Markets.js"
-import type { Permission } from "./Permission.js"
+import type { Permission } from "../accounts/Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { taken } from "../senderIds/SenderIds.js"
