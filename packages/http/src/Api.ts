@@ -7,15 +7,15 @@
  */
 import { HttpApi, OpenApi } from "@effect/platform"
 import * as ApiDocs from "./envelope/ApiDocs.js"
-import { BrandRelationshipsApi } from "./brandRelationships/BrandRelationshipsApi.js"
+import { BrandRelationshipsApi } from "./brands/BrandRelationshipsApi.js"
 import { BrandsApi } from "./brands/BrandsApi.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
-import { EventsApi } from "./events/EventsApi.js"
+import { EventsApi } from "./webhooks/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { MetricsApi } from "./metrics/MetricsApi.js"
-import { MessagesApi } from "./messages/MessagesApi.js"
-import { OperatorRegistrationsApi } from "./operatorRegistrations/OperatorRegistrationsApi.js"
-import { SidsApi } from "./sids/SidsApi.js"
+import { MessagesApi } from "./messaging/MessagesApi.js"
+import { OperatorRegistrationsApi } from "./senderIds/OperatorRegistrationsApi.js"
+import { SenderIdsApi } from "./senderIds/SenderIdsApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /** The whole API. @since 0.1.0 @category api */
@@ -23,7 +23,7 @@ export class Api extends HttpApi.make("sendline")
   .add(MessagesApi)
   .add(BrandsApi)
   .add(BrandRelationshipsApi)
-  .add(SidsApi)
+  .add(SenderIdsApi)
   .add(OperatorRegistrationsApi)
   .add(WebhooksApi)
   .add(EventsApi)

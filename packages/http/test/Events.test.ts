@@ -11,7 +11,7 @@ import { Limits, Timestamp, Workers } from "@sendline/core"
 import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect, TestClock } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
-import * as EventsJson from "../src/events/EventsJson.js"
+import * as EventsJson from "../src/webhooks/EventsJson.js"
 import * as H from "./harness.js"
 import * as TestStores from "./stores.js"
 

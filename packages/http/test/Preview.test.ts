@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Envelope from "../src/envelope/Envelope.js"
-import * as MessagesJson from "../src/messages/MessagesJson.js"
+import * as MessagesJson from "../src/messaging/MessagesJson.js"
 import * as H from "./harness.js"
 
 const previewData = (reply: H.Reply) => {

@@ -28,28 +28,28 @@ export * as Database from "./Database.js"
  *
  * @since 0.1.0
  */
-export * as Accounts from "./Accounts.js"
+export * as Accounts from "./accounts/Accounts.js"
 
 /**
  * `SenderIdStore`: the Sender ID records table, written with their registrations and events.
  *
  * @since 0.1.0
  */
-export * as SenderIds from "./SenderIds.js"
+export * as SenderIds from "./senderIds/SenderIds.js"
 
 /**
  * The operator registrations table of `SenderIdStore`, and the operators' list of them.
  *
  * @since 0.1.0
  */
-export * as Registrations from "./Registrations.js"
+export * as Registrations from "./senderIds/Registrations.js"
 
 /**
  * `MessageStore`: the messages table, its outbox writes, transitions and claims.
  *
  * @since 0.1.0
  */
-export * as Messages from "./Messages.js"
+export * as Messages from "./messaging/Messages.js"
 
 /**
  * `EventStore`: the events table.
@@ -63,35 +63,35 @@ export * as Events from "./Events.js"
  *
  * @since 0.1.0
  */
-export * as Subscriptions from "./Subscriptions.js"
+export * as Subscriptions from "./webhooks/Subscriptions.js"
 
 /**
  * `DeliveryStore`: the webhook deliveries table, fanned out of the events table (the outbox).
  *
  * @since 0.1.0
  */
-export * as Deliveries from "./Deliveries.js"
+export * as Deliveries from "./webhooks/Deliveries.js"
 
 /**
  * `IdempotencyStore`: the idempotency keys table.
  *
  * @since 0.1.0
  */
-export * as IdempotencyKeys from "./IdempotencyKeys.js"
+export * as IdempotencyKeys from "./idempotency/IdempotencyKeys.js"
 
 /**
  * `MailStore`: the mail outbox table, and `Mails.insert` for other writes to include their mails in.
  *
  * @since 0.1.0
  */
-export * as Mails from "./Mails.js"
+export * as Mails from "./mail/Mails.js"
 
 /**
  * `BrandStore`: brands and their relationships.
  *
  * @since 0.1.0
  */
-export * as Brands from "./Brands.js"
+export * as Brands from "./brands/Brands.js"
 
 /**
  * `QueueDepths`: the workers' backlogs, read from the partial indexes they claim through.

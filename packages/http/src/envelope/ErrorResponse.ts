@@ -8,7 +8,6 @@
 import { HttpApiError, HttpServerError, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { Errors } from "@sendline/core"
 import { Cause, Effect, Option } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "./Envelope.js"
 import * as ErrorCodes from "./ErrorCodes.js"
 import * as RequestContext from "./RequestContext.js"
@@ -84,30 +83,57 @@ const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): Er
   }
 }
 
-const routes = Object.values(Api.groups).flatMap((group) =>
-  Object.values(group.endpoints).map((endpoint) => ({
-    method: endpoint.method,
-    pattern: new RegExp("^" + endpoint.path.replace(/:[^/]+/g, "[^/]+") + "/?$")
-  }))
-)
-
-// No route matched: 405 with `Allow` when the path exists for other methods only, else 404 (the
-// router also refuses a path of a known shape whose id it cannot take: too long, badly escaped).
-const noRoute = (request: HttpServerRequest.HttpServerRequest): ErrorCodes.ApiError => {
-  const path = request.url.split("?")[0]!
-  const allowed = routes.filter((r) => r.pattern.test(path)).map((r) => r.method)
-  const method = request.method === "HEAD" ? "GET" : request.method
-  return allowed.length === 0 || allowed.includes(method)
-    ? { code: "not_found", message: `No route ${request.method} ${request.url}.` }
-    : {
-      code: "method_not_allowed",
-      message: `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
-      headers: { allow: allowed.join(", ") }
-    }
+/** A route of the API served: its method and path template (`:name` a path parameter). @since 0.1.0 @category models */
+export interface Route {
+  readonly method: string
+  readonly template: string
 }
 
-/** The error a failure is answered with; none for anything unexpected (a defect, then). @since 0.1.0 @category mapping */
-export const fromFailure = (error: unknown, request: HttpServerRequest.HttpServerRequest): Option.Option<ErrorCodes.ApiError> => {
+/** Answers a request no route takes. @since 0.1.0 @category models */
+export type NoRoute = (request: HttpServerRequest.HttpServerRequest) => ErrorCodes.ApiError
+
+/**
+ * The answer to a request no route of `routes` takes: 405 with `Allow` when its path exists for
+ * other methods only, else 404 (the router also refuses a path of a known shape whose id it cannot
+ * take: too long, badly escaped).
+ *
+ * @since 0.1.0
+ * @category mapping
+ */
+export const noRouteOf = (routes: ReadonlyArray<Route>): NoRoute => {
+  const patterns = routes.map((route) => ({
+    method: route.method,
+    pattern: new RegExp("^" + route.template.replace(/:[^/]+/g, "[^/]+") + "/?$")
+  }))
+  return (request) => {
+    const path = request.url.split("?")[0]!
+    const allowed = patterns.filter((r) => r.pattern.test(path)).map((r) => r.method)
+    const method = request.method === "HEAD" ? "GET" : request.method
+    return allowed.length === 0 || allowed.includes(method)
+      ? { code: "not_found", message: `No route ${request.method} ${request.url}.` }
+      : {
+        code: "method_not_allowed",
+        message: `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
+        headers: { allow: allowed.join(", ") }
+      }
+  }
+}
+
+/** Knows no route: every request it is asked about is 404. */
+const noRouteKnown: NoRoute = noRouteOf([])
+
+/**
+ * The error a failure is answered with; none for anything unexpected (a defect, then). An unknown
+ * route is answered by `noRoute` (by default 404).
+ *
+ * @since 0.1.0
+ * @category mapping
+ */
+export const fromFailure = (
+  error: unknown,
+  request: HttpServerRequest.HttpServerRequest,
+  noRoute: NoRoute = noRouteKnown
+): Option.Option<ErrorCodes.ApiError> => {
   if (Errors.isSendlineError(error)) return Option.some(fromCore(error))
   if (error instanceof ErrorCodes.Refusal) return Option.some(error)
   if (error instanceof HttpApiError.HttpApiDecodeError) return Option.some(decodeError(error, request.method))
@@ -124,13 +150,15 @@ const internalError: ErrorCodes.ApiError = {
  * The response for any cause, logging what is unexpected. A request only interrupted (its client
  * went away, or the server is stopping) is noted at debug level: no one is left to answer. A
  * refusal may come as a defect, where the failure channel is not the place (a body too large).
+ * An unknown route is answered by `noRoute`.
  *
  * @since 0.1.0
  * @category responses
  */
 export const fromCause = (
   cause: Cause.Cause<unknown>,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  noRoute: NoRoute = noRouteKnown
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (Cause.isInterruptedOnly(cause)) {
     return Effect.zipRight(
@@ -142,7 +170,7 @@ export const fromCause = (
     Cause.failureOption(cause),
     () => Option.filter(Cause.dieOption(cause), (defect) => defect instanceof ErrorCodes.Refusal)
   )
-  const known = Option.flatMap(failure, (error) => fromFailure(error, request))
+  const known = Option.flatMap(failure, (error) => fromFailure(error, request, noRoute))
   return Option.isSome(known)
     ? render(known.value)
     : Effect.zipRight(Effect.logError("Request failed", cause), render(internalError))

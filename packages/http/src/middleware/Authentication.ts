@@ -8,10 +8,9 @@
  *
  * @since 0.1.0
  */
-import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { type HttpApi, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
-import { Api } from "../Api.js"
 import { AuthFailures } from "./AuthFailures.js"
 import { RateLimiter } from "./RateLimiter.js"
 import { Authentication, CheckBody, RequiredPermission } from "./Pipeline.js"
@@ -21,10 +20,10 @@ import * as RequestLog from "./RequestLog.js"
 
 const routeKey = (method: string, path: string) => `${method} ${path}`
 
-/** The permission of each endpoint of `Api` that names one, by method and path. */
-const permissionsByRoute = (): ReadonlyMap<string, Permission.Permission> => {
+/** The permission of each endpoint of `api` that names one, by method and path. */
+const permissionsByRoute = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, Permission.Permission> => {
   const byRoute = new Map<string, Permission.Permission>()
-  for (const group of Object.values(Api.groups)) {
+  for (const group of Object.values((api as HttpApi.HttpApi.AnyWithProps).groups)) {
     for (const endpoint of Object.values<typeof group.endpoints[string]>(group.endpoints)) {
       const permission = Context.getOption(endpoint.annotations, RequiredPermission)
       if (Option.isSome(permission)) byRoute.set(routeKey(endpoint.method, endpoint.path), permission.value)
@@ -33,14 +32,14 @@ const permissionsByRoute = (): ReadonlyMap<string, Permission.Permission> => {
   return byRoute
 }
 
-/** Authenticates the bearer key, takes its rate-limit token and checks the endpoint's permission. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Authentication, never, Auth.Auth | RateLimiter | AuthFailures> = Layer.effect(
+/** Authenticates the bearer key, takes its rate-limit token and checks the permission `api`'s endpoint needs. @since 0.1.0 @category layers */
+export const layer = (api: HttpApi.HttpApi.Any): Layer.Layer<Authentication, never, Auth.Auth | RateLimiter | AuthFailures> => Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const auth = yield* Auth.Auth
     const failures = yield* AuthFailures
     const limiter = yield* RateLimiter
-    const permissions = permissionsByRoute()
+    const permissions = permissionsByRoute(api)
     return Authentication.of({
       bearer: () =>
         Effect.gen(function*() {

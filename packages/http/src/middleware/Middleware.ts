@@ -17,7 +17,7 @@ import { Cause, Effect } from "effect"
 import type * as ErrorCodes from "../envelope/ErrorCodes.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
-import * as Docs from "../server/Docs.js"
+import * as Docs from "./Docs.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestLog from "./RequestLog.js"
 import * as RouteTemplates from "./RouteTemplates.js"
@@ -43,12 +43,13 @@ const safeHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Rec
 
 const close = { connection: "close" }
 
-/** The request id, header checks and error envelope around every request. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.middleware(
+/** The request id, header checks and error envelope around every request to `routes`. @since 0.1.0 @category layers */
+export const layer = (routes: ReadonlyArray<RouteTemplates.Route>) => HttpApiBuilder.middleware(
   Effect.gen(function*() {
     const ids = yield* Ids.IdGenerator
     const logged = yield* RequestLog.make
-    const find = RouteTemplates.find()
+    const find = RouteTemplates.find(routes)
+    const noRoute = ErrorResponse.noRouteOf(routes)
     return (app) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
         Effect.flatMap(ids.make("req"), (requestId) => {
@@ -58,7 +59,7 @@ export const layer = HttpApiBuilder.middleware(
             ? ErrorResponse.render(refused)
             : Effect.catchAllCause(app, (cause) => {
               gone = Cause.isInterruptedOnly(cause)
-              return ErrorResponse.fromCause(cause, request)
+              return ErrorResponse.fromCause(cause, request, noRoute)
             })
           // An idempotent replay already carries the request id of the response it replays.
           const answer = Effect.map(handled, (response) =>

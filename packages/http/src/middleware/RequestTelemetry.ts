@@ -45,14 +45,17 @@ const statusOf = <E>(exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>):
   Exit.isSuccess(exit) ? exit.value.status : HttpServerError.exitResponse(exit).status
 
 /**
- * The middleware: counts every request on `clock`; with `traced`, each is a server span too.
+ * The middleware: counts every request on `clock`, by the template of its route among `routes`;
+ * with `traced`, each is a server span too.
  *
  * @since 0.1.0
  * @category middleware
  */
-export const make = (options: { readonly clock: Clock.Clock; readonly traced: boolean }) => {
-  const { clock, traced } = options
-  const find = RouteTemplates.make(route, (method) => route(method, RouteTemplates.unmatched))
+export const make = (
+  options: { readonly clock: Clock.Clock; readonly traced: boolean; readonly routes: ReadonlyArray<RouteTemplates.Route> }
+) => {
+  const { clock, routes, traced } = options
+  const find = RouteTemplates.make(routes, route, (method) => route(method, RouteTemplates.unmatched))
   return <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
     Effect.withFiberRuntime((fiber) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)

@@ -2,14 +2,14 @@
  * The route a request is for, as its template (`/v1/messaging/messages/:id`), never its raw path,
  * whose ids would make every message a series of its own: what request metrics and spans are
  * labelled by, and what the request log names a request by. Found as the server's router finds it: the same router (`find-my-way-ts`, as
- * `@effect/platform` re-exports it), with the same settings, on every endpoint of `Api` and the
- * two routes served beside it (the OpenAPI document and the docs page).
+ * `@effect/platform` re-exports it), with the same settings, on every endpoint of the API served
+ * (given by the server, `routesOf`) and the two routes served beside it (the OpenAPI document and
+ * the docs page).
  *
  * @since 0.1.0
  */
-import { HttpLayerRouter } from "@effect/platform"
-import { Api } from "../Api.js"
-import * as Docs from "../server/Docs.js"
+import { type HttpApi, HttpLayerRouter } from "@effect/platform"
+import * as Docs from "./Docs.js"
 
 /**
  * How the server's router matches paths: as written, so `/V1/…` or `//v1` is no route (a
@@ -23,9 +23,15 @@ export const routerConfig = { caseSensitive: true, ignoreDuplicateSlashes: false
 /** What a request that no route takes is labelled with. @since 0.1.0 @category constants */
 export const unmatched = "unmatched"
 
-/** Every route the server answers: method and template. @since 0.1.0 @category constants */
-export const routes: ReadonlyArray<{ readonly method: string; readonly template: string }> = [
-  ...Object.values(Api.groups).flatMap((group) =>
+/** A route: its method and its path template. @since 0.1.0 @category models */
+export interface Route {
+  readonly method: string
+  readonly template: string
+}
+
+/** Every route a server of `api` answers: its endpoints, the OpenAPI document and the docs page. @since 0.1.0 @category constructors */
+export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Route> => [
+  ...Object.values((api as HttpApi.HttpApi.AnyWithProps).groups).flatMap((group) =>
     Object.values(group.endpoints).map((endpoint) => ({ method: endpoint.method, template: endpoint.path }))
   ),
   { method: "GET", template: Docs.openApiPath },
@@ -33,7 +39,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly template:
 ]
 
 /**
- * A lookup of the value `make` gives each route, made once per route and method here; a request
+ * A lookup of the value `make` gives each of `routes`, made once per route and method here; a request
  * no route takes (a HEAD answered as its GET) gets `orElse`'s value for its method, made once per
  * method too, so that a lookup allocates nothing that lasts.
  *
@@ -41,6 +47,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly template:
  * @category constructors
  */
 export const make = <A>(
+  routes: ReadonlyArray<Route>,
   make: (method: string, template: string) => A,
   orElse: (method: string) => A
 ): (method: string, url: string) => A => {
@@ -59,5 +66,5 @@ export const make = <A>(
 /** The template of the route that answers `method` on `url`; undefined when none does. @since 0.1.0 @category models */
 export type Find = (method: string, url: string) => string | undefined
 
-/** Finds the template of the route that answers a request, as the router would. @since 0.1.0 @category constructors */
-export const find = (): Find => make<string | undefined>((_, template) => template, () => undefined)
+/** Finds the template of the route of `routes` that answers a request, as the router would. @since 0.1.0 @category constructors */
+export const find = (routes: ReadonlyArray<Route>): Find => make<string | undefined>(routes, (_, template) => template, () => undefined)

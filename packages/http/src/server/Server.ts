@@ -22,14 +22,14 @@ import type {
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
-import * as BrandRelationshipsHttp from "../brandRelationships/BrandRelationshipsHttp.js"
+import * as BrandRelationshipsHttp from "../brands/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
-import * as EventsHttp from "../events/EventsHttp.js"
-import * as OperatorRegistrationsHttp from "../operatorRegistrations/OperatorRegistrationsHttp.js"
-import * as SidsHttp from "../sids/SidsHttp.js"
+import * as EventsHttp from "../webhooks/EventsHttp.js"
+import * as OperatorRegistrationsHttp from "../senderIds/OperatorRegistrationsHttp.js"
+import * as SenderIdsHttp from "../senderIds/SenderIdsHttp.js"
 import * as WebhooksHttp from "../webhooks/WebhooksHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
-import * as MessagesHttp from "../messages/MessagesHttp.js"
+import * as MessagesHttp from "../messaging/MessagesHttp.js"
 import * as MetricsHttp from "../metrics/MetricsHttp.js"
 import * as Prometheus from "../metrics/Prometheus.js"
 import * as AuthFailures from "../middleware/AuthFailures.js"
@@ -38,7 +38,7 @@ import * as Middleware from "../middleware/Middleware.js"
 import * as RateLimiter from "../middleware/RateLimiter.js"
 import * as RequestTelemetry from "../middleware/RequestTelemetry.js"
 import * as RouteTemplates from "../middleware/RouteTemplates.js"
-import * as Docs from "./Docs.js"
+import * as Docs from "../middleware/Docs.js"
 import * as Listener from "./Listener.js"
 
 /** What the API needs from the core. @since 0.1.0 @category models */
@@ -72,6 +72,9 @@ export interface Options {
   readonly traced?: boolean | undefined
 }
 
+/** Every route the server answers. */
+const routes = RouteTemplates.routesOf(Api)
+
 /**
  * The API without a listener: provide an `HttpServer`, or take it as a Node handler (`nodeHandler`).
  *
@@ -80,7 +83,7 @@ export interface Options {
  */
 export const layerApi = (options: Options) =>
   Layer.mergeAll(
-    Middleware.layer,
+    Middleware.layer(routes),
     HttpApiBuilder.middlewareOpenApi({ path: Docs.openApiPath }),
     HttpApiScalar.layer({ path: Docs.path, scalar: Docs.scalar })
   ).pipe(
@@ -90,14 +93,14 @@ export const layerApi = (options: Options) =>
           MessagesHttp.layer,
           BrandsHttp.layer,
           BrandRelationshipsHttp.layer,
-          SidsHttp.layer,
+          SenderIdsHttp.layer,
           OperatorRegistrationsHttp.layer,
           WebhooksHttp.layer,
           EventsHttp.layer,
           HealthHttp.layer,
           MetricsHttp.layer
         )),
-        Layer.provide(Layer.mergeAll(Authentication.layer, Authentication.layerCheckBody))
+        Layer.provide(Layer.mergeAll(Authentication.layer(Api), Authentication.layerCheckBody))
       )
     ),
     Layer.provide(Layer.mergeAll(
@@ -116,7 +119,7 @@ export const layerApi = (options: Options) =>
  */
 export const layerServe = (options: Options) =>
   Layer.unwrapEffect(
-    Effect.map(Effect.clock, (clock) => HttpApiBuilder.serve(RequestTelemetry.make({ clock, traced: options.traced === true })))
+    Effect.map(Effect.clock, (clock) => HttpApiBuilder.serve(RequestTelemetry.make({ clock, traced: options.traced === true, routes })))
   ).pipe(
     HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(layerApi(options)),

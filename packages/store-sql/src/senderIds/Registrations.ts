@@ -18,9 +18,9 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import { Array as Arr, Effect, Option, Schema } from "effect"
-import * as Database from "./Database.js"
-import * as Migrations from "./Migrations.js"
-import * as Rows from "./Rows.js"
+import * as Database from "../Database.js"
+import * as Migrations from "../Migrations.js"
+import * as Rows from "../Rows.js"
 
 /** A row of `sendline_operator_registrations`: the brand and the submitter in columns of their own. */
 const RegistrationRow = Schema.Struct({

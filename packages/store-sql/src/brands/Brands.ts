@@ -14,12 +14,12 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Effect, Option, Schema } from "effect"
-import * as Accounts from "./Accounts.js"
-import type * as Database from "./Database.js"
-import * as Events from "./Events.js"
-import * as Mails from "./Mails.js"
-import * as Migrations from "./Migrations.js"
-import * as Rows from "./Rows.js"
+import * as Accounts from "../accounts/Accounts.js"
+import type * as Database from "../Database.js"
+import * as Events from "../Events.js"
+import * as Mails from "../mail/Mails.js"
+import * as Migrations from "../Migrations.js"
+import * as Rows from "../Rows.js"
 
 /** `sendline_brands`: a brand per row, its contact as JSON. @since 0.1.0 @category tables */
 export const brands = Rows.table<Brand.Brand>()(

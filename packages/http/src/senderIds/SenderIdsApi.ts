@@ -10,17 +10,17 @@ import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
-import * as SidsJson from "./SidsJson.js"
+import * as SenderIdsJson from "./SenderIdsJson.js"
 
 const SidId = Fields.PathId("sid", "Sender ID record")
 
 /** The Sender IDs group. @since 0.1.0 @category groups */
-export class SidsApi extends v1(
+export class SenderIdsApi extends v1(
   HttpApiGroup.make("sids")
     .annotate(OpenApi.Description, "Sender IDs: alphanumeric sender names registered for an approved brand in a market, with one registration per network.")
     .add(
       HttpApiEndpoint.post("register", "/sids")
-        .setPayload(SidsJson.RegisterSenderId)
+        .setPayload(SenderIdsJson.RegisterSenderId)
         .addSuccess(Envelope(SenderIdJson.SenderIdJson), { status: 201 })
         .addError(WireErrors.RuleViolation)
         .annotate(OpenApi.Summary, "Register a Sender ID for a brand you have an approved relationship with; every operator of the market reviews it")
@@ -28,7 +28,7 @@ export class SidsApi extends v1(
     )
     .add(
       HttpApiEndpoint.get("list", "/sids")
-        .setUrlParams(SidsJson.ListSenderIdsQuery)
+        .setUrlParams(SenderIdsJson.ListSenderIdsQuery)
         .addSuccess(ListEnvelope(SenderIdJson.SenderIdJson))
         .annotate(OpenApi.Summary, "List your Sender IDs, newest first")
         .annotateContext(needs("sids:read"))
@@ -43,7 +43,7 @@ export class SidsApi extends v1(
     .add(
       HttpApiEndpoint.post("resubmit", "/sids/:id/resubmit")
         .setPath(SidId)
-        .setPayload(SidsJson.ResubmitSenderId)
+        .setPayload(SenderIdsJson.ResubmitSenderId)
         .addSuccess(Envelope(SenderIdJson.SenderIdJson))
         .addError(WireErrors.RuleViolation)
         .annotate(OpenApi.Summary, "Resubmit the registrations an operator asked for information on")

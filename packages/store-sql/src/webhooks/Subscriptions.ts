@@ -17,9 +17,9 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
-import * as Accounts from "./Accounts.js"
-import * as Database from "./Database.js"
-import * as Rows from "./Rows.js"
+import * as Accounts from "../accounts/Accounts.js"
+import * as Database from "../Database.js"
+import * as Rows from "../Rows.js"
 
 /** A row of `sendline_webhook_subscriptions`, but `deleted_at`, which no read returns. */
 const SubscriptionRow = Schema.Struct({

@@ -7,8 +7,8 @@ import { Errors, IdempotencyStore } from "@sendline/core"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Context } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"
-import type * as Database from "./Database.js"
-import * as Rows from "./Rows.js"
+import type * as Database from "../Database.js"
+import * as Rows from "../Rows.js"
 
 /** A response kept as what recomputes it, as its JSON column holds it (its status has a column of its own). */
 const Recompute = Schema.parseJson(IdempotencyStore.KeptRecompute.pipe(Schema.omit("_tag", "status")))

@@ -25,8 +25,8 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Schema } from "effect"
-import * as Database from "./Database.js"
-import * as Rows from "./Rows.js"
+import * as Database from "../Database.js"
+import * as Rows from "../Rows.js"
 
 /**
  * `sendline_mails`: a mail per row. `claimed_until`, the store's own, is never read into a mail:

@@ -11,10 +11,10 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
-import * as Batcher from "./Batcher.js"
-import * as Database from "./Database.js"
-import * as Migrations from "./Migrations.js"
-import * as Rows from "./Rows.js"
+import * as Batcher from "../Batcher.js"
+import * as Database from "../Database.js"
+import * as Migrations from "../Migrations.js"
+import * as Rows from "../Rows.js"
 
 /** `sendline_accounts`: an account per row, its lists as JSON. @since 0.1.0 @category tables */
 export const accounts = Rows.table<Account.Account>()(

@@ -9,7 +9,7 @@ import { Event, Timestamp } from "@sendline/core"
 import type { Delivery } from "@sendline/core"
 import { Schema } from "effect"
 import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
-import * as DeliveriesJson from "../webhooks/DeliveriesJson.js"
+import * as DeliveriesJson from "./DeliveriesJson.js"
 import * as Fields from "../envelope/Fields.js"
 
 /** Query of `GET /v1/events`. @since 0.1.0 @category requests */

@@ -14,11 +14,11 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import type { Context, Scope } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
-import * as Batcher from "./Batcher.js"
-import * as Database from "./Database.js"
-import * as Events from "./Events.js"
-import * as Migrations from "./Migrations.js"
-import * as Rows from "./Rows.js"
+import * as Batcher from "../Batcher.js"
+import * as Database from "../Database.js"
+import * as Events from "../Events.js"
+import * as Migrations from "../Migrations.js"
+import * as Rows from "../Rows.js"
 
 /**
  * `sendline_messages`: a message per row, its price and error as JSON. `claimed_until`, the

@@ -12,7 +12,7 @@ import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
 import { payload } from "../middleware/RequestBody.js"
-import * as SidsJson from "./SidsJson.js"
+import * as SenderIdsJson from "./SenderIdsJson.js"
 
 /** The Sender IDs group's handlers, over `SenderIds` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
@@ -23,7 +23,7 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
     return handlers
       // A body that does not decode is refused before the idempotency key is taken: not kept.
       .handleRaw("register", () =>
-        Effect.all([CurrentPrincipal, payload(SidsJson.RegisterSenderId)]).pipe(Effect.flatMap(([principal, body]) =>
+        Effect.all([CurrentPrincipal, payload(SenderIdsJson.RegisterSenderId)]).pipe(Effect.flatMap(([principal, body]) =>
           Idempotent.run(principal, () =>
             sids.register(principal, {
               senderId: body.sender_id,
@@ -43,7 +43,7 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           sids.get(principal, path.id).pipe(Effect.flatMap(answer(200)), Effect.map((body) => Envelope.toResponse(body)))))
       .handleRaw("resubmit", ({ path }) =>
-        Effect.all([CurrentPrincipal, payload(SidsJson.ResubmitSenderId)]).pipe(Effect.flatMap(([principal, body]) =>
+        Effect.all([CurrentPrincipal, payload(SenderIdsJson.ResubmitSenderId)]).pipe(Effect.flatMap(([principal, body]) =>
           Idempotent.run(principal, () =>
             sids.resubmit(principal, path.id, { useCase: body.use_case, matchValue: body.match_value }).pipe(
               Effect.flatMap(answer(200))
