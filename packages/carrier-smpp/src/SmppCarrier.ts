@@ -64,7 +64,7 @@ export const defaults = {
 } as const
 
 /** Where the session stands. @since 0.1.0 @category models */
-export type State = "connecting" | "bound" | "unreachable" | "refused" | "lost"
+export type State = Session.State
 
 /** The SMSC refused the bind at start (wrong system_id or password…): the carrier does not start. @since 0.1.0 @category errors */
 export class SmppBindRefused extends Schema.TaggedError<SmppBindRefused>("@sendline/carrier-smpp/SmppBindRefused")(

@@ -9,11 +9,13 @@ import { Deferred, Duration, Effect, Either, Exit, Fiber, FiberId, Option, Redac
 import { isIP } from "node:net"
 import type { ConnectionOptions } from "node:tls"
 import smpp from "smpp"
-import type { State } from "../SmppCarrier.js"
 import type * as SmppUrl from "../SmppUrl.js"
 import type * as Submits from "../Submits.js"
 import type { InDoubt } from "./inDoubt.js"
 import * as Status from "./status.js"
+
+/** Where the session stands: connecting, bound, or why not. */
+export type State = "connecting" | "bound" | "unreachable" | "refused" | "lost"
 
 /** A bound session: its socket, and its `submit_sm`s awaiting an answer, by sequence number. */
 export interface Live {
