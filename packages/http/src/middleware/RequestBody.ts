@@ -2,15 +2,15 @@
  * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, nested no
  * deeper than the decoder can walk safely, its strings well-formed; what a body that is not is
  * told; and the body read and checked once (`read`, run by `CheckBody` after the key and its
- * permission pass), provided as `CheckedBody` and decoded by the handler (`payload`); the routes
- * see it as the request's JSON (`withCheckedBody`).
+ * permission pass), provided as `CheckedBody`, which the routes see as the request's JSON
+ * (`withCheckedBody`): HttpApi decodes each endpoint's declared payload from it.
  *
  * @since 0.1.0
  */
-import { Headers, HttpApiError, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Errors } from "@sendline/core"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Context, Effect, Option, ParseResult, Schema } from "effect"
+import { Context, Effect, Option } from "effect"
 import { IncomingMessage } from "node:http"
 import { Refusal } from "../envelope/ErrorCodes.js"
 import * as ExpectContinue from "./ExpectContinue.js"
@@ -279,16 +279,3 @@ export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): H
       ? overrides
       : { ...overrides, headers: { value: Headers.remove(request.headers, "content-type") } }
   )
-
-/**
- * The current request's body decoded by `schema`; a body that does not fit fails as the platform's
- * route decoding does (`HttpApiDecodeError`, rendered with its details by `ErrorResponse`).
- *
- * @since 0.1.0
- * @category decoding
- */
-export const payload = <A, I>(schema: Schema.Schema<A, I>): Effect.Effect<A, HttpApiError.HttpApiDecodeError, CheckedBody> =>
-  Effect.flatMap(CheckedBody, (checked) =>
-    Schema.decodeUnknown(schema)(checked.json).pipe(
-      Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
-    ))
