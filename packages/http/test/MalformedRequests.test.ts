@@ -173,6 +173,20 @@ layer(H.layer())("malformed requests", (it) => {
       }
     }))
 
+  it.effect("400 invalid_request: no body is JSON null, whatever Content-Type the request names", () =>
+    Effect.gen(function*() {
+      const types = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/octet-stream"]
+      const unknownBrand = "/v1/brands/brand_01m810vyc01pfjhmv720etbcd0"
+      const routes = [["POST", "/v1/messaging/messages"], ["PATCH", unknownBrand]] as const
+      for (const [method, path] of routes) {
+        for (const type of types) {
+          const reply = yield* H.request(method, path, { body: "", headers: { "content-type": type } })
+          H.assertError(reply, 400, "invalid_request", null)
+          assert.strictEqual(reply.json.error.message, "The request body: Expected a JSON object.", `${method} ${type}`)
+        }
+      }
+    }))
+
   it.effect("application/json is accepted with parameters and in any case", () =>
     Effect.gen(function*() {
       for (const type of ["application/json; charset=utf-8", "Application/JSON", "application/json;charset=UTF-8"]) {

@@ -1,6 +1,6 @@
 /**
- * Handlers of the brands group: the checked body decoded (`RequestBody.payload`) → core `Brands`
- * → envelope, under the request's `Idempotency-Key` for the POST.
+ * Handlers of the brands group: the declared payload (decoded by HttpApi from the checked body) →
+ * core `Brands` → envelope, under the request's `Idempotency-Key` for the POST.
  *
  * @since 0.1.0
  */
@@ -11,8 +11,6 @@ import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
-import { payload } from "../middleware/RequestBody.js"
-import * as BrandsJson from "./BrandsJson.js"
 
 /** The brands group's handlers, over `Brands` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
@@ -20,8 +18,8 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
     const brands = yield* Brands.Brands
     return handlers
       // A body that does not decode is refused before the idempotency key is taken: not kept.
-      .handleRaw("create", () =>
-        Effect.all([CurrentPrincipal, payload(BrandsJson.CreateBrand)]).pipe(Effect.flatMap(([principal, create]) =>
+      .handle("create", ({ payload: create }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, (idempotencyKey) =>
             brands.create(principal, {
               name: create.name,
@@ -31,7 +29,7 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
               contact: create.contact,
               website: create.website,
               idempotencyKey
-            }).pipe(Effect.flatMap(({ brand }) => Envelope.success(201, BrandJson.created(brand))))))))
+            }).pipe(Effect.flatMap(({ brand }) => Envelope.success(201, BrandJson.created(brand)))))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           brands.list(principal, { cursor: q.cursor, pageSize: q.page_size }).pipe(
@@ -44,8 +42,8 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
             Effect.flatMap((brand) => Envelope.success(200, BrandJson.full(brand))),
             Effect.map((body) => Envelope.toResponse(body))
           )))
-      .handleRaw("update", ({ path }) =>
-        Effect.all([CurrentPrincipal, payload(BrandsJson.UpdateBrand)]).pipe(Effect.flatMap(([principal, patch]) =>
+      .handle("update", ({ path, payload: patch }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           brands.update(principal, path.id, {
             name: patch.name,
             contact: patch.contact,
@@ -56,5 +54,5 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
           }).pipe(
             Effect.flatMap((brand) => Envelope.success(200, BrandJson.full(brand))),
             Effect.map((body) => Envelope.toResponse(body))
-          ))))
+          )))
   }))

@@ -1,6 +1,6 @@
 /**
- * Handlers of the messages group: the checked body decoded (`RequestBody.payload`) → core
- * `Messaging` → envelope, under the request's `Idempotency-Key` for the POSTs.
+ * Handlers of the messages group: the declared payload (decoded by HttpApi from the checked body)
+ * → core `Messaging` → envelope, under the request's `Idempotency-Key` for the POSTs.
  *
  * @since 0.1.0
  */
@@ -11,7 +11,6 @@ import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
-import { payload } from "../middleware/RequestBody.js"
 import * as MessagesJson from "./MessagesJson.js"
 
 /** The messages group's handlers, over `Messaging` and `Idempotency`. @since 0.1.0 @category layers */
@@ -20,8 +19,8 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
     const messaging = yield* Messaging.Messaging
     return handlers
       // A body that does not decode is refused before the idempotency key is taken: not kept.
-      .handleRaw("send", () =>
-        Effect.all([CurrentPrincipal, payload(MessagesJson.SendMessage)]).pipe(Effect.flatMap(([principal, send]) =>
+      .handle("send", ({ payload: send }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, (idempotencyKey) =>
             messaging.send(principal, {
               to: send.to,
@@ -32,15 +31,15 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
               callbackUrl: send.callback_url,
               scheduledAt: send.scheduled_at,
               idempotencyKey
-            }).pipe(Effect.flatMap((message) => Envelope.success(201, MessageJson.full(message))))))))
+            }).pipe(Effect.flatMap((message) => Envelope.success(201, MessageJson.full(message)))))))
       // Preview has no effect and answers a body the same way every time: an answer too large for
       // its key (a long body's UCS-2 characters) is computed again on replay.
-      .handleRaw("preview", () =>
-        Effect.all([CurrentPrincipal, payload(MessagesJson.PreviewMessage)]).pipe(Effect.flatMap(([principal, preview]) =>
+      .handle("preview", ({ payload: preview }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             messaging.preview(principal, preview).pipe(
               Effect.flatMap((answer) => Envelope.success(200, MessagesJson.preview(answer)))
-            ), { withoutEffect: true }))))
+            ), { withoutEffect: true })))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           messaging.list(principal, {

@@ -57,10 +57,14 @@ export const layer = (routes: ReadonlyArray<RouteTemplates.Route>) => HttpApiBui
           let gone = false
           const handled = refused !== undefined
             ? ErrorResponse.render(refused)
-            : Effect.catchAllCause(app, (cause) => {
-              gone = Cause.isInterruptedOnly(cause)
-              return ErrorResponse.fromCause(cause, request, noRoute)
-            })
+            : Effect.catchAllCause(
+              // the routes read the body as `CheckBody` checked it, their payload decoded from it
+              Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.withCheckedBody(request)),
+              (cause) => {
+                gone = Cause.isInterruptedOnly(cause)
+                return ErrorResponse.fromCause(cause, request, noRoute)
+              }
+            )
           // An idempotent replay already carries the request id of the response it replays.
           const answer = Effect.map(handled, (response) =>
             [

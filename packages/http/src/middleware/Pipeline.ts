@@ -3,7 +3,7 @@
  * middleware (`Middleware`: request id, media type and size from the headers): `Authentication`
  * (the bearer key, its rate limit and the endpoint's `RequiredPermission`) provides the
  * `CurrentPrincipal`; then `CheckBody` reads and checks the body once and provides it
- * (`RequestBody.CheckedBody`), which the handler decodes (`RequestBody.payload`). A request refused
+ * (`RequestBody.CheckedBody`), from which HttpApi decodes the endpoint's payload. A request refused
  * for its key never has its body read. Implemented in `Authentication` and `RequestBody`.
  *
  * @since 0.1.0

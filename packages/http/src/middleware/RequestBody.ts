@@ -2,14 +2,15 @@
  * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, nested no
  * deeper than the decoder can walk safely, its strings well-formed; what a body that is not is
  * told; and the body read and checked once (`read`, run by `CheckBody` after the key and its
- * permission pass), provided as `CheckedBody` and decoded by the handler (`payload`).
+ * permission pass), provided as `CheckedBody`, which the routes see as the request's JSON
+ * (`withCheckedBody`): HttpApi decodes each endpoint's declared payload from it.
  *
  * @since 0.1.0
  */
-import { HttpApiError, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
 import { Errors } from "@sendline/core"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Context, Effect, Option, ParseResult, Schema } from "effect"
+import { Context, Effect, Option } from "effect"
 import { IncomingMessage } from "node:http"
 import { Refusal } from "../envelope/ErrorCodes.js"
 import * as ExpectContinue from "./ExpectContinue.js"
@@ -238,15 +239,43 @@ const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<U
 const isTooLarge = (error: HttpServerError.RequestError): boolean =>
   /too large|max.*size|exceed/i.test(String((error.cause as { message?: unknown } | undefined)?.message ?? error.description ?? ""))
 
+/** The checked body's JSON once `CheckBody` has run; on a route without it, `request`'s own. */
+const checkedJson = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.flatMap(Effect.serviceOption(CheckedBody), (checked) =>
+    Option.isSome(checked) ? Effect.succeed(checked.value.json) : request.json)
+
+type Modify = HttpServerRequest.HttpServerRequest["modify"]
+
+/** What `withCheckedBody` changes of a request; the rest is the request's own (its prototype). */
+const overrides: PropertyDescriptorMap = {
+  json: {
+    get(this: HttpServerRequest.HttpServerRequest) {
+      return checkedJson(Object.getPrototypeOf(this))
+    }
+  },
+  modify: {
+    value(this: HttpServerRequest.HttpServerRequest, options: Parameters<Modify>[0]) {
+      return withCheckedBody(Object.getPrototypeOf(this).modify(options))
+    }
+  }
+}
+
 /**
- * The current request's body decoded by `schema`; a body that does not fit fails as the platform's
- * route decoding does (`HttpApiDecodeError`, rendered with its details by `ErrorResponse`).
+ * `request` as the routes see it (`Middleware` provides it): its `json` is the body `CheckBody`
+ * read and checked (`CheckedBody`), so that HttpApi decodes an endpoint's declared payload from it,
+ * the body is read once, and a body's refusals stay `read`'s. HttpApi chooses how to read a body
+ * by its `Content-Type`: a request without a body is shown without that header, so that it is read
+ * as JSON `null` whatever it says (form fields or bytes would decode otherwise, and multipart would
+ * wait for parts that never come); one with a body has a JSON type, any other being refused with
+ * 415 before routing.
  *
  * @since 0.1.0
- * @category decoding
+ * @category reading
  */
-export const payload = <A, I>(schema: Schema.Schema<A, I>): Effect.Effect<A, HttpApiError.HttpApiDecodeError, CheckedBody> =>
-  Effect.flatMap(CheckedBody, (checked) =>
-    Schema.decodeUnknown(schema)(checked.json).pipe(
-      Effect.catchIf(ParseResult.isParseError, HttpApiError.HttpApiDecodeError.refailParseError)
-    ))
+export const withCheckedBody = (request: HttpServerRequest.HttpServerRequest): HttpServerRequest.HttpServerRequest =>
+  Object.create(
+    request,
+    hasBody(request) || request.headers["content-type"] === undefined
+      ? overrides
+      : { ...overrides, headers: { value: Headers.remove(request.headers, "content-type") } }
+  )

@@ -1,6 +1,7 @@
 /**
- * Handlers of the operator registrations group: query or checked body → core `OperatorReview` →
- * envelope, every decision under the request's `Idempotency-Key`.
+ * Handlers of the operator registrations group: query or declared payload (decoded by HttpApi from
+ * the checked body) → core `OperatorReview` → envelope, every decision under the request's
+ * `Idempotency-Key`.
  *
  * @since 0.1.0
  */
@@ -11,19 +12,17 @@ import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
-import { payload } from "../middleware/RequestBody.js"
-import * as OperatorRegistrationsJson from "./OperatorRegistrationsJson.js"
 
 /** The operator registrations group's handlers, over `OperatorReview` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handlers) =>
   Effect.gen(function*() {
     const review = yield* OperatorReview.OperatorReview
-    const decide = <E, R>(id: string, decision: Effect.Effect<Registration.Decision, E, R>) =>
-      Effect.all([CurrentPrincipal, decision]).pipe(Effect.flatMap(([principal, made]) =>
+    const decide = (id: string, decision: Registration.Decision) =>
+      Effect.flatMap(CurrentPrincipal, (principal) =>
         Idempotent.run(principal, () =>
-          review.decide(principal, id, made).pipe(
+          review.decide(principal, id, decision).pipe(
             Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration)))
-          ))))
+          )))
     return handlers
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -47,15 +46,7 @@ export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handler
             Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration))),
             Effect.map((body) => Envelope.toResponse(body))
           )))
-      .handleRaw("approve", ({ path }) => decide(path.id, Effect.succeed({ status: "approved" })))
-      .handleRaw("reject", ({ path }) =>
-        decide(
-          path.id,
-          Effect.map(payload(OperatorRegistrationsJson.RejectRegistration), ({ reason }) => ({ status: "rejected", reason }))
-        ))
-      .handleRaw("requestInfo", ({ path }) =>
-        decide(
-          path.id,
-          Effect.map(payload(OperatorRegistrationsJson.RequestInformation), ({ message }) => ({ status: "info_requested", message }))
-        ))
+      .handle("approve", ({ path }) => decide(path.id, { status: "approved" }))
+      .handle("reject", ({ path, payload }) => decide(path.id, { status: "rejected", reason: payload.reason }))
+      .handle("requestInfo", ({ path, payload }) => decide(path.id, { status: "info_requested", message: payload.message }))
   }))

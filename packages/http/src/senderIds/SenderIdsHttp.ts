@@ -1,6 +1,6 @@
 /**
- * Handlers of the Sender IDs group: the checked body decoded (`RequestBody.payload`) → core
- * `SenderIds` → envelope, every POST under the request's `Idempotency-Key`.
+ * Handlers of the Sender IDs group: the declared payload (decoded by HttpApi from the checked body)
+ * → core `SenderIds` → envelope, every POST under the request's `Idempotency-Key`.
  *
  * @since 0.1.0
  */
@@ -11,8 +11,6 @@ import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
-import { payload } from "../middleware/RequestBody.js"
-import * as SenderIdsJson from "./SenderIdsJson.js"
 
 /** The Sender IDs group's handlers, over `SenderIds` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
@@ -22,8 +20,8 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
       Envelope.success(status, SenderIdJson.senderId(sid))
     return handlers
       // A body that does not decode is refused before the idempotency key is taken: not kept.
-      .handleRaw("register", () =>
-        Effect.all([CurrentPrincipal, payload(SenderIdsJson.RegisterSenderId)]).pipe(Effect.flatMap(([principal, body]) =>
+      .handle("register", ({ payload: body }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             sids.register(principal, {
               senderId: body.sender_id,
@@ -32,7 +30,7 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
               useCase: body.use_case,
               matchType: body.match_type,
               matchValue: body.match_value
-            }).pipe(Effect.flatMap(answer(201)))))))
+            }).pipe(Effect.flatMap(answer(201))))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           sids.list(principal, { status: q.status, market: q.market, cursor: q.cursor, pageSize: q.page_size }).pipe(
@@ -42,12 +40,12 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           sids.get(principal, path.id).pipe(Effect.flatMap(answer(200)), Effect.map((body) => Envelope.toResponse(body)))))
-      .handleRaw("resubmit", ({ path }) =>
-        Effect.all([CurrentPrincipal, payload(SenderIdsJson.ResubmitSenderId)]).pipe(Effect.flatMap(([principal, body]) =>
+      .handle("resubmit", ({ path, payload: body }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             sids.resubmit(principal, path.id, { useCase: body.use_case, matchValue: body.match_value }).pipe(
               Effect.flatMap(answer(200))
-            )))))
+            ))))
       .handle("renew", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () => sids.renew(principal, path.id).pipe(Effect.flatMap(answer(200))))))

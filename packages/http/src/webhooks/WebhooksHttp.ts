@@ -1,6 +1,6 @@
 /**
- * Handlers of the webhooks group: the checked body decoded (`RequestBody.payload`) → core
- * `Webhooks` → envelope, under the request's `Idempotency-Key` for the POSTs.
+ * Handlers of the webhooks group: the declared payload (decoded by HttpApi from the checked body)
+ * → core `Webhooks` → envelope, under the request's `Idempotency-Key` for the POSTs.
  *
  * @since 0.1.0
  */
@@ -11,7 +11,6 @@ import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
 import { CurrentPrincipal } from "../middleware/Pipeline.js"
-import { payload } from "../middleware/RequestBody.js"
 import * as DeliveriesJson from "./DeliveriesJson.js"
 import * as WebhooksJson from "./WebhooksJson.js"
 
@@ -23,12 +22,12 @@ export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
       Envelope.success(status, WebhooksJson.webhook(subscription))
     return handlers
       // A body that does not decode is refused before the idempotency key is taken: not kept.
-      .handleRaw("create", () =>
-        Effect.all([CurrentPrincipal, payload(WebhooksJson.CreateWebhook)]).pipe(Effect.flatMap(([principal, body]) =>
+      .handle("create", ({ payload: body }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             webhooks.create(principal, { url: body.url, events: body.events, secret: body.secret }).pipe(
               Effect.flatMap(answer(201))
-            )))))
+            ))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           webhooks.list(principal, { cursor: q.cursor, pageSize: q.page_size }).pipe(
@@ -38,12 +37,12 @@ export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           webhooks.get(principal, path.id).pipe(Effect.flatMap(answer(200)), Effect.map((body) => Envelope.toResponse(body)))))
-      .handleRaw("update", ({ path }) =>
-        Effect.all([CurrentPrincipal, payload(WebhooksJson.UpdateWebhook)]).pipe(Effect.flatMap(([principal, patch]) =>
+      .handle("update", ({ path, payload: patch }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           webhooks.update(principal, path.id, { url: patch.url, events: patch.events, secret: patch.secret, status: patch.status }).pipe(
             Effect.flatMap(answer(200)),
             Effect.map((body) => Envelope.toResponse(body))
-          ))))
+          )))
       .handle("delete", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           webhooks.delete(principal, path.id).pipe(
@@ -59,10 +58,10 @@ export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
             Effect.flatMap((page) => Envelope.page(page, DeliveriesJson.delivery)),
             Effect.map((body) => Envelope.toResponse(body))
           )))
-      .handleRaw("redeliver", ({ path }) =>
-        Effect.all([CurrentPrincipal, payload(WebhooksJson.RedeliverWebhook)]).pipe(Effect.flatMap(([principal, body]) =>
+      .handle("redeliver", ({ path, payload: body }) =>
+        Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             webhooks.redeliver(principal, path.id, body.since).pipe(
               Effect.flatMap((done) => Envelope.success(200, WebhooksJson.redelivered(path.id, done)))
-            )))))
+            ))))
   }))
