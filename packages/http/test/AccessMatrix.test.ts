@@ -18,7 +18,7 @@ import { type Admin, Permission } from "@sendline/core"
 import { Context, Effect, Option } from "effect"
 import { Api } from "../src/Api.js"
 import { RequiredPermission } from "../src/middleware/Pipeline.js"
-import * as H from "./harness.js"
+import * as H from "./support/Harness.js"
 
 const endpoints = Object.values(Api.groups).flatMap((group) =>
   Object.values<typeof group.endpoints[string]>(group.endpoints).map((endpoint) => ({

@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect } from "effect"
-import * as H from "./harness.js"
+import * as H from "./support/Harness.js"
 
 type JsonSchema = Record<string, any>
 

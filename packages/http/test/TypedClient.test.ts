@@ -7,7 +7,7 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@
 import { Errors } from "@sendline/core"
 import { Effect } from "effect"
 import { Api } from "../src/Api.js"
-import * as H from "./harness.js"
+import * as H from "./support/Harness.js"
 
 /** A client of the harness server sending `key` as its bearer key. */
 const clientWith = (key: string) =>
