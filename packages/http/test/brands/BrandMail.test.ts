@@ -8,7 +8,10 @@ import { MailSender } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { TestSmtpServer } from "@sendline/mailer-smtp/testing"
 import { Context, Effect, Layer, Redacted, TestClock } from "effect"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestBrands from "../support/TestBrands.js"
+import * as TestServer from "../support/TestServer.js"
 
 /** The port of the mail server: nothing listens there until the test starts one. */
 class SmtpPort extends Context.Tag("test/BrandMail/SmtpPort")<SmtpPort, number>() {}
@@ -16,25 +19,25 @@ class SmtpPort extends Context.Tag("test/BrandMail/SmtpPort")<SmtpPort, number>(
 const served = Layer.unwrapEffect(Effect.map(Effect.orDie(TestSmtpServer.closedPort), (port) =>
   MailSender.layer().pipe(
     Layer.provide(SmtpMailer.layer({ url: Redacted.make(`smtp://127.0.0.1:${port}`), from: "Sendline <sendline@test.example>" })),
-    Layer.provideMerge(H.layer()),
+    Layer.provideMerge(TestServer.layer()),
     Layer.provideMerge(Layer.succeed(SmtpPort, port))
   )))
 
 layer(served, { timeout: 60_000 })("the pending relationship's mail", (it) => {
   it.scoped("answered 201 while the mail server is down; the mail reaches the brand's contact once the server is back", () =>
     Effect.gen(function*() {
-      const provider = yield* H.newCaller()
-      const acn = H.freshAcn()
-      yield* H.newBrandOwner(acn)
+      const provider = yield* TestAccounts.newCaller()
+      const acn = TestBrands.freshAcn()
+      yield* TestBrands.newBrandOwner(acn)
       const mailer = yield* MailSender.MailSender
-      // the demo's own brand mailed its contact when the harness made the demo data: out of the way first
+      // the demo's own brand mailed its contact when the test server made the demo data: out of the way first
       yield* Effect.scoped(Effect.gen(function*() {
         const early = yield* TestSmtpServer.start({ port: yield* SmtpPort })
         assert.strictEqual(yield* mailer.runOnce, 1, "the demo brand's mail")
         assert.deepStrictEqual(early.received.map((m) => m.to), [["legal@brand-owner.demo.sendline.test"]])
       }))
 
-      const reply = yield* H.request("POST", "/v1/brands", { key: provider.key, json: H.brandBody(acn) })
+      const reply = yield* Http.request("POST", "/v1/brands", { key: provider.key, json: TestBrands.brandBody(acn) })
       assert.strictEqual(reply.status, 201, reply.text)
       assert.strictEqual(yield* mailer.runOnce, 1, "the mail was tried, and the server was down")
 

@@ -7,18 +7,21 @@
 import { assert, layer } from "@effect/vitest"
 import { BrandJson, Brands, BrandVerifier, EventStore } from "@sendline/core"
 import { Effect } from "effect"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestBrands from "../support/TestBrands.js"
+import * as TestServer from "../support/TestServer.js"
 import * as TestStores from "../support/TestStores.js"
 
 for (const store of TestStores.all) {
-  layer(H.layer({ store: store.layer(), verifier: BrandVerifier.layerDeferred }), { timeout: 60_000 })(
+  layer(TestServer.layer({ store: store.layer(), verifier: BrandVerifier.layerDeferred }), { timeout: 60_000 })(
     `an asynchronous brand verifier on ${store.name}`,
     (it) => {
       /** A brand of a new provider, approved by its Brand Owner, left pending_verification. */
       const pendingVerification = Effect.gen(function*() {
-        const provider = yield* H.newCaller()
-        const { brandId } = yield* H.approvedBrand(provider)
-        const created = yield* H.request("GET", `/v1/brands/${brandId}`, { key: provider.key })
+        const provider = yield* TestAccounts.newCaller()
+        const { brandId } = yield* TestBrands.approvedBrand(provider)
+        const created = yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })
         assert.strictEqual(created.json.data.status, "pending_verification")
         assert.deepStrictEqual(yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, brandId), [])
         return { provider, brandId }
@@ -26,8 +29,8 @@ for (const store of TestStores.all) {
 
       it.effect("POST /v1/brands answers pending_verification, and writes no event yet", () =>
         Effect.gen(function*() {
-          const provider = yield* H.newCaller()
-          const reply = yield* H.request("POST", "/v1/brands", { key: provider.key, json: H.brandBody(H.freshAcn()) })
+          const provider = yield* TestAccounts.newCaller()
+          const reply = yield* Http.request("POST", "/v1/brands", { key: provider.key, json: TestBrands.brandBody(TestBrands.freshAcn()) })
           assert.strictEqual(reply.status, 201, reply.text)
           assert.strictEqual(reply.json.data.status, "pending_verification")
           assert.deepStrictEqual(yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, reply.json.data.id), [])
@@ -39,7 +42,7 @@ for (const store of TestStores.all) {
             const { brandId, provider } = yield* pendingVerification
             const decided = yield* (yield* Brands.Brands).completeVerification(brandId, decision)
             assert.strictEqual(decided.status, decision)
-            const read = yield* H.request("GET", `/v1/brands/${brandId}`, { key: provider.key })
+            const read = yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })
             assert.strictEqual(read.json.data.status, decision)
             const events = yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, brandId)
             assert.deepStrictEqual(events.map((e) => [e.type, e.data]), [[`brand.${decision}`, BrandJson.created(decided)]])

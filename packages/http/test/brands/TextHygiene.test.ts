@@ -6,7 +6,12 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestBrands from "../support/TestBrands.js"
+import * as TestSenderIds from "../support/TestSenderIds.js"
+import * as TestServer from "../support/TestServer.js"
 import * as TestStores from "../support/TestStores.js"
 
 /** One character of each class refused. */
@@ -23,7 +28,7 @@ const classes: Record<string, string> = {
 
 /** Each field of a brand, with the value that carries `c`, and the code and field of its refusal. */
 const brandFields = (c: string) => {
-  const body = H.brandBody(H.freshAcn())
+  const body = TestBrands.brandBody(TestBrands.freshAcn())
   return [
     [{ ...body, name: `Acme${c} Pty Ltd` }, "invalid_characters", "name"],
     [{ ...body, contact: { ...body.contact, name: `Jo${c} Citizen` } }, "invalid_contact", "contact.name"],
@@ -34,56 +39,56 @@ const brandFields = (c: string) => {
 }
 
 for (const store of TestStores.all) {
-  layer(H.layer({ store: store.layer() }), { timeout: 60_000 })(`text hygiene on ${store.name}`, (it) => {
+  layer(TestServer.layer({ store: store.layer() }), { timeout: 60_000 })(`text hygiene on ${store.name}`, (it) => {
     for (const [kind, c] of Object.entries(classes)) {
       it.effect(`${kind} in each field of POST /v1/brands → 422 naming the field; nothing created`, () =>
         Effect.gen(function*() {
-          const provider = yield* H.newCaller()
+          const provider = yield* TestAccounts.newCaller()
           for (const [json, code, field] of brandFields(c)) {
-            H.assertError(yield* H.request("POST", "/v1/brands", { key: provider.key, json }), 422, code, field)
+            Replies.assertError(yield* Http.request("POST", "/v1/brands", { key: provider.key, json }), 422, code, field)
           }
-          assert.deepStrictEqual((yield* H.request("GET", "/v1/brand-relationships", { key: provider.key })).json.data, [])
+          assert.deepStrictEqual((yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })).json.data, [])
         }))
 
       it.effect(`${kind} in PATCH /v1/brands/{id} and in a Sender ID's use_case and match_value → 422 naming the field; nothing changed`, () =>
         Effect.gen(function*() {
-          const provider = yield* H.newCaller()
-          const { brandId } = yield* H.approvedBrand(provider)
-          const before = (yield* H.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data
-          const patch = (json: unknown) => H.request("PATCH", `/v1/brands/${brandId}`, { key: provider.key, json })
-          H.assertError(yield* patch({ name: `Acme${c}` }), 422, "invalid_characters", "name")
-          H.assertError(yield* patch({ contact: { ...before.contact, name: `Jo${c}` } }), 422, "invalid_contact", "contact.name")
-          H.assertError(yield* patch({ website: `https://acme${c}.example` }), 422, "invalid_contact", "website")
-          assert.deepStrictEqual((yield* H.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data, before)
+          const provider = yield* TestAccounts.newCaller()
+          const { brandId } = yield* TestBrands.approvedBrand(provider)
+          const before = (yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data
+          const patch = (json: unknown) => Http.request("PATCH", `/v1/brands/${brandId}`, { key: provider.key, json })
+          Replies.assertError(yield* patch({ name: `Acme${c}` }), 422, "invalid_characters", "name")
+          Replies.assertError(yield* patch({ contact: { ...before.contact, name: `Jo${c}` } }), 422, "invalid_contact", "contact.name")
+          Replies.assertError(yield* patch({ website: `https://acme${c}.example` }), 422, "invalid_contact", "website")
+          assert.deepStrictEqual((yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data, before)
 
-          const register = (json: unknown) => H.request("POST", "/v1/sids", { key: provider.key, json })
-          H.assertError(yield* register({ ...H.sidBody(brandId), use_case: `Reminders${c}` }), 422, "invalid_characters", "use_case")
-          H.assertError(yield* register({ ...H.sidBody(brandId), match_value: `Acme${c}` }), 422, "invalid_characters", "match_value")
-          assert.deepStrictEqual((yield* H.request("GET", "/v1/sids", { key: provider.key })).json.data, [])
+          const register = (json: unknown) => Http.request("POST", "/v1/sids", { key: provider.key, json })
+          Replies.assertError(yield* register({ ...TestSenderIds.sidBody(brandId), use_case: `Reminders${c}` }), 422, "invalid_characters", "use_case")
+          Replies.assertError(yield* register({ ...TestSenderIds.sidBody(brandId), match_value: `Acme${c}` }), 422, "invalid_characters", "match_value")
+          assert.deepStrictEqual((yield* Http.request("GET", "/v1/sids", { key: provider.key })).json.data, [])
         }))
     }
 
     it.effect("an e-mail needs a domain name: an IP literal, an IP address or a dotless host → 422 invalid_contact", () =>
       Effect.gen(function*() {
-        const provider = yield* H.newCaller()
-        const body = H.brandBody(H.freshAcn())
+        const provider = yield* TestAccounts.newCaller()
+        const body = TestBrands.brandBody(TestBrands.freshAcn())
         for (const email of ["a@[127.0.0.1]", "a@127.0.0.1", "a@localhost", "a@[IPv6:::1]"]) {
           const json = { ...body, contact: { ...body.contact, email } }
-          H.assertError(yield* H.request("POST", "/v1/brands", { key: provider.key, json }), 422, "invalid_contact", "contact.email")
+          Replies.assertError(yield* Http.request("POST", "/v1/brands", { key: provider.key, json }), 422, "invalid_contact", "contact.email")
         }
       }))
 
     it.effect("degenerate identifiers that pass their check digits → 422 invalid_identifier", () =>
       Effect.gen(function*() {
-        const provider = yield* H.newCaller()
+        const provider = yield* TestAccounts.newCaller()
         const cases = [["AU", "ABN", "10000000000"], ["AU", "ACN", "000000000"], ["NZ", "NZBN", "0000000000000"], [
           "SG",
           "UEN",
           "00000000X"
         ], ["GB", "CRN", "00000000"]] as const
         for (const [market, identifier_type, identifier_value] of cases) {
-          const json = { ...H.brandBody(H.freshAcn()), market, identifier_type, identifier_value }
-          H.assertError(yield* H.request("POST", "/v1/brands", { key: provider.key, json }), 422, "invalid_identifier", "identifier_value")
+          const json = { ...TestBrands.brandBody(TestBrands.freshAcn()), market, identifier_type, identifier_value }
+          Replies.assertError(yield* Http.request("POST", "/v1/brands", { key: provider.key, json }), 422, "invalid_identifier", "identifier_value")
         }
       }))
   })

@@ -8,7 +8,9 @@ import { afterAll, assert, describe, it, layer } from "@effect/vitest"
 import { PgPool, PgStore } from "@sendline/store-postgres"
 import { FreezingProxy, TestDatabase } from "@sendline/store-postgres/testing"
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
-import * as H from "../support/Harness.js"
+import * as Replies from "../support/Replies.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 // One loud line and a skip without a server, a failure under CI=true.
 const database = await Effect.runPromise(TestDatabase.probe)
@@ -26,7 +28,7 @@ if (Option.isNone(database)) {
 
   const queryTimeoutMillis = 1_000
   const Served = Layer.unwrapEffect(Effect.map(Proxy, (proxy) =>
-    H.layer({
+    TestServer.layer({
       store: PgStore.layerPg({
         url: Redacted.make(proxy.url),
         // One connection, so that the request after the freeze meets the silenced one.
@@ -40,19 +42,19 @@ if (Option.isNone(database)) {
     it.effect("a request on the silenced connection answers 503 unavailable with Retry-After at the query timeout; the next is answered", () =>
       Effect.gen(function*() {
         const proxy = yield* Proxy
-        assert.strictEqual((yield* H.list()).status, 200)
+        assert.strictEqual((yield* TestMessages.list()).status, 200)
         yield* proxy.freeze
         // Wall-clock time: the test clock is the server's, and the timeout is the socket's.
         const started = Date.now()
-        const reply = yield* H.list()
+        const reply = yield* TestMessages.list()
         const waited = Date.now() - started
-        H.assertError(reply, 503, "unavailable")
+        Replies.assertError(reply, 503, "unavailable")
         assert.strictEqual(reply.headers.get("retry-after"), "1")
         assert.isAtLeast(waited, queryTimeoutMillis)
         assert.isBelow(waited, Duration.toMillis(PgPool.defaults.queryTimeout), "answered at the query timeout set, not the default")
         // The same server, not restarted, reads and writes again, on a new connection.
-        assert.strictEqual((yield* H.list()).status, 200)
-        assert.strictEqual((yield* H.send(H.validSend)).status, 201)
+        assert.strictEqual((yield* TestMessages.list()).status, 200)
+        assert.strictEqual((yield* TestMessages.send(TestMessages.validSend)).status, 201)
       }))
   })
 }

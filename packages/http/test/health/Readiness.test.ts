@@ -17,8 +17,10 @@ import { Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import * as H from "../support/Harness.js"
-import * as Stores from "../support/TestStores.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestServer from "../support/TestServer.js"
+import * as TestStores from "../support/TestStores.js"
 import { patience } from "../support/Waiting.js"
 
 /**
@@ -29,29 +31,29 @@ const readyAnswers = (status: number) =>
   Effect.gen(function*() {
     const deadline = Date.now() + patience
     for (;;) {
-      const reply = yield* H.request("GET", "/ready", { key: null })
+      const reply = yield* Http.request("GET", "/ready", { key: null })
       if (reply.status === status || Date.now() > deadline) return reply
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
     }
   })
 
 /** Asserts a 503 `unavailable` whose message is `message`, with `Retry-After`, no SQL and no stack. */
-const assertNotReady = (reply: H.Reply, message: string) => {
-  H.assertError(reply, 503, "unavailable")
+const assertNotReady = (reply: Http.Reply, message: string) => {
+  Replies.assertError(reply, 503, "unavailable")
   assert.strictEqual(reply.json.error.message, message)
   assert.strictEqual(reply.headers.get("retry-after"), "1")
   assert.notMatch(reply.text, /SELECT|sendline_migrations|\n\s+at /)
 }
 
-for (const store of Stores.all) {
-  layer(H.layer({ store: store.layer() }))(`GET /ready (${store.name})`, (it) => {
+for (const store of TestStores.all) {
+  layer(TestServer.layer({ store: store.layer() }))(`GET /ready (${store.name})`, (it) => {
     it.effect("200 ready with the last migration, without a key; /health as ever", () =>
       Effect.gen(function*() {
-        const reply = yield* H.request("GET", "/ready", { key: null })
+        const reply = yield* Http.request("GET", "/ready", { key: null })
         assert.strictEqual(reply.status, 200, reply.text)
-        H.assertMeta(reply)
+        Replies.assertMeta(reply)
         assert.deepStrictEqual(reply.json.data, { status: "ready", migration: Migrations.ids.at(-1) })
-        assert.strictEqual((yield* H.request("GET", "/health", { key: null })).status, 200)
+        assert.strictEqual((yield* Http.request("GET", "/health", { key: null })).status, 200)
       }))
   })
 }
@@ -62,9 +64,9 @@ describe("GET /ready on a SQLite file", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   // the test's own connection to the file, opened once the store has made and migrated it
   const store = SqliteClient.layer({ filename }).pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename })))
-  const ready = H.request("GET", "/ready", { key: null })
+  const ready = Http.request("GET", "/ready", { key: null })
 
-  layer(H.layer({ store }))("a database that lacks a migration", (it) => {
+  layer(TestServer.layer({ store }))("a database that lacks a migration", (it) => {
     it.effect("503 naming how many migrations it lacks, 200 once it has them again", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
@@ -76,7 +78,7 @@ describe("GET /ready on a SQLite file", () => {
           yield* ready,
           `Not ready: The SQLite database lacks 1 of the ${Migrations.ids.length} migrations this version needs.`
         )
-        assert.strictEqual((yield* H.request("GET", "/health", { key: null })).status, 200, "liveness only")
+        assert.strictEqual((yield* Http.request("GET", "/health", { key: null })).status, 200, "liveness only")
         yield* sql`INSERT INTO ${sql(Migrations.table)} ${sql.insert(last!)}`
         assert.strictEqual((yield* ready).status, 200)
       }).pipe(Effect.orDie))
@@ -90,14 +92,14 @@ describe.skipIf(!privateServer)("GET /ready on a PostgreSQL server of the test's
     Effect.map(PrivateServer.PrivateServer, (server) => PgStore.layerPg({ url: Redacted.make(server.url) }))
   ).pipe(Layer.provideMerge(PrivateServer.layer))
 
-  layer(H.layer({ store }), { timeout: 60_000 })("stopped, then started again", (it) => {
+  layer(TestServer.layer({ store }), { timeout: 60_000 })("stopped, then started again", (it) => {
     it.effect("503 naming the store while its server is stopped, 200 once it runs again", () =>
       Effect.gen(function*() {
         const server = yield* PrivateServer.PrivateServer
         assert.strictEqual((yield* readyAnswers(200)).status, 200)
         yield* server.stop
         assertNotReady(yield* readyAnswers(503), "Not ready: The PostgreSQL store cannot be reached or read.")
-        assert.strictEqual((yield* H.request("GET", "/health", { key: null })).status, 200, "liveness only")
+        assert.strictEqual((yield* Http.request("GET", "/health", { key: null })).status, 200, "liveness only")
         yield* server.start
         const back = yield* readyAnswers(200)
         assert.strictEqual(back.status, 200, back.text)

@@ -2,31 +2,34 @@ import { assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { MessageJson } from "@sendline/core"
 import * as Envelope from "../../src/envelope/Envelope.js"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
-const cancel = (id: string, options: H.RequestOptions = {}) =>
-  H.request("POST", `/v1/messaging/messages/${id}/cancel`, options)
+const cancel = (id: string, options: Http.RequestOptions = {}) =>
+  Http.request("POST", `/v1/messaging/messages/${id}/cancel`, options)
 
 const scheduleOne = Effect.gen(function*() {
   const now = yield* Clock.currentTimeMillis
-  const reply = yield* H.send({ ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
+  const reply = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
   assert.strictEqual(reply.status, 201, reply.text)
-  return H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json).data
+  return Replies.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json).data
 })
 
-layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
+layer(TestServer.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
   it.effect("a scheduled message → 200 cancelled, full form; GET and the list agree", () =>
     Effect.gen(function*() {
       const scheduled = yield* scheduleOne
       const reply = yield* cancel(scheduled.id)
       assert.strictEqual(reply.status, 200, reply.text)
-      H.assertMeta(reply)
-      const { data } = H.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
+      Replies.assertMeta(reply)
+      const { data } = Replies.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json)
       assert.deepStrictEqual(data, { ...scheduled, status: "cancelled" })
 
-      const fetched = yield* H.request("GET", `/v1/messaging/messages/${scheduled.id}`)
+      const fetched = yield* Http.request("GET", `/v1/messaging/messages/${scheduled.id}`)
       assert.strictEqual(fetched.json.data.status, "cancelled")
-      const listed = yield* H.list({ status: "cancelled" })
+      const listed = yield* TestMessages.list({ status: "cancelled" })
       assert.deepStrictEqual(listed.json.data.map((m: { id: string }) => m.id), [scheduled.id])
     }))
 
@@ -34,20 +37,20 @@ layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
     Effect.gen(function*() {
       const scheduled = yield* scheduleOne
       const reply = yield* cancel(scheduled.id, { body: "garbage", headers: { "content-type": "application/json" } })
-      H.assertError(reply, 400, "invalid_request")
+      Replies.assertError(reply, 400, "invalid_request")
       assert.strictEqual(reply.json.error.message, "The request body is not valid JSON.")
-      const fetched = yield* H.request("GET", `/v1/messaging/messages/${scheduled.id}`)
+      const fetched = yield* Http.request("GET", `/v1/messaging/messages/${scheduled.id}`)
       assert.strictEqual(fetched.json.data.status, "scheduled")
       assert.strictEqual((yield* cancel(scheduled.id, { body: "{}", headers: { "content-type": "application/json" } })).status, 200)
     }))
 
   it.effect("a queued message → 409 invalid_state_transition, and it stays queued", () =>
     Effect.gen(function*() {
-      const queued = yield* H.send(H.validSend)
+      const queued = yield* TestMessages.send(TestMessages.validSend)
       const reply = yield* cancel(queued.json.data.id)
-      H.assertError(reply, 409, "invalid_state_transition")
+      Replies.assertError(reply, 409, "invalid_state_transition")
       assert.include(reply.json.error.message, "queued")
-      const fetched = yield* H.request("GET", `/v1/messaging/messages/${queued.json.data.id}`)
+      const fetched = yield* Http.request("GET", `/v1/messaging/messages/${queued.json.data.id}`)
       assert.strictEqual(fetched.json.data.status, "queued")
     }))
 
@@ -56,7 +59,7 @@ layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
       const scheduled = yield* scheduleOne
       assert.strictEqual((yield* cancel(scheduled.id)).status, 200)
       const again = yield* cancel(scheduled.id)
-      H.assertError(again, 409, "invalid_state_transition")
+      Replies.assertError(again, 409, "invalid_state_transition")
       assert.include(again.json.error.message, "cancelled")
     }))
 
@@ -67,14 +70,14 @@ layer(H.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
         concurrency: "unbounded"
       })
       assert.strictEqual(replies.filter((r) => r.status === 200).length, 1)
-      for (const reply of replies.filter((r) => r.status !== 200)) H.assertError(reply, 409, "invalid_state_transition")
+      for (const reply of replies.filter((r) => r.status !== 200)) Replies.assertError(reply, 409, "invalid_state_transition")
     }))
 
   it.effect("a body, if any, is ignored; it must still be JSON", () =>
     Effect.gen(function*() {
       const scheduled = yield* scheduleOne
       const text = yield* cancel(scheduled.id, { body: "please", headers: { "content-type": "text/plain" } })
-      H.assertError(text, 415, "unsupported_media_type")
+      Replies.assertError(text, 415, "unsupported_media_type")
       const reply = yield* cancel(scheduled.id, { json: { reason: "changed my mind" } })
       assert.strictEqual(reply.status, 200, reply.text)
     }))

@@ -2,22 +2,26 @@ import { assert, layer } from "@effect/vitest"
 import { MessageJson, Timestamp } from "@sendline/core"
 import { Clock, Effect, TestClock } from "effect"
 import * as Envelope from "../../src/envelope/Envelope.js"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 const day = 86_400_000
-const ids = (reply: H.Reply): Array<string> => reply.json.data.map((m: { id: string }) => m.id)
+const ids = (reply: Http.Reply): Array<string> => reply.json.data.map((m: { id: string }) => m.id)
 const plainDate = (millis: number) => new Date(millis).toISOString().slice(0, 10)
 
 /** A caller of its own, so that its list holds only what the test sent. */
-const freshCaller = H.newCaller({ senderIds: [["Acme", "AU"], ["Acme", "NZ"], ["Acme Two", "AU"]] })
+const freshCaller = TestAccounts.newCaller({ senderIds: [["Acme", "AU"], ["Acme", "NZ"], ["Acme Two", "AU"]] })
 
 /** Sends `count` messages, one second apart (oldest first), returning their ids. */
-const sendMany = (caller: H.Caller, count: number, fields: Record<string, unknown> = {}) =>
+const sendMany = (caller: TestAccounts.Caller, count: number, fields: Record<string, unknown> = {}) =>
   Effect.gen(function*() {
     const sent: Array<string> = []
     for (let i = 0; i < count; i++) {
       yield* TestClock.adjust("1 second")
-      const reply = yield* H.send({ ...H.validSend, body: `message ${i}`, ...fields }, { key: caller.key })
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, body: `message ${i}`, ...fields }, { key: caller.key })
       assert.strictEqual(reply.status, 201, reply.text)
       sent.push(reply.json.data.id)
     }
@@ -25,14 +29,14 @@ const sendMany = (caller: H.Caller, count: number, fields: Record<string, unknow
   })
 
 /** Every page of a list, checking the pagination invariants on the way. */
-const walk = (caller: H.Caller, query: Record<string, string>) =>
+const walk = (caller: TestAccounts.Caller, query: Record<string, string>) =>
   Effect.gen(function*() {
     const pages: Array<Array<string>> = []
     let cursor: string | undefined
     do {
-      const reply = yield* H.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, { key: caller.key })
+      const reply = yield* TestMessages.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, { key: caller.key })
       assert.strictEqual(reply.status, 200, reply.text)
-      const { pagination } = H.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
+      const { pagination } = Replies.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
       assert.strictEqual(pagination.next_cursor === null, !pagination.has_more)
       if (pagination.next_cursor !== null) assert.match(pagination.next_cursor, /^cur_[A-Za-z0-9_-]+$/)
       pages.push(ids(reply))
@@ -42,18 +46,18 @@ const walk = (caller: H.Caller, query: Record<string, string>) =>
     return pages
   })
 
-layer(H.layer())("GET /v1/messaging/messages", (it) => {
+layer(TestServer.layer())("GET /v1/messaging/messages", (it) => {
   it.effect("newest first, items in the reduced form (no body, no encoding), in the list envelope", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
       const sent = yield* sendMany(caller, 3, { reference: "ref" })
-      const reply = yield* H.list({}, { key: caller.key })
+      const reply = yield* TestMessages.list({}, { key: caller.key })
       assert.strictEqual(reply.status, 200, reply.text)
-      H.assertMeta(reply)
-      const page = H.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
+      Replies.assertMeta(reply)
+      const page = Replies.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
       assert.deepStrictEqual(ids(reply), [...sent].reverse())
       assert.deepStrictEqual(page.pagination, { has_more: false, next_cursor: null, page_size: 50 })
-      const newest = yield* H.request("GET", `/v1/messaging/messages/${sent[2]}`, { key: caller.key })
+      const newest = yield* Http.request("GET", `/v1/messaging/messages/${sent[2]}`, { key: caller.key })
       const { body: _body, encoding: _encoding, price: _price, ...reduced } = newest.json.data
       assert.deepStrictEqual(reply.json.data[0], reduced)
       for (const item of reply.json.data) {
@@ -65,9 +69,9 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
   it.effect("an account with no messages lists none", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const reply = yield* H.list({}, { key: caller.key })
+      const reply = yield* TestMessages.list({}, { key: caller.key })
       assert.deepStrictEqual(
-        H.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json).pagination,
+        Replies.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json).pagination,
         { has_more: false, next_cursor: null, page_size: 50 }
       )
       assert.deepStrictEqual(reply.json.data, [])
@@ -82,7 +86,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
       const [two] = yield* sendMany(caller, 1, { sender_id: "Acme Two", reference: "Order-1" })
       const [scheduled] = yield* sendMany(caller, 1, { scheduled_at: new Date(now + day).toISOString() })
       const [cancelled] = yield* sendMany(caller, 1, { scheduled_at: new Date(now + day).toISOString() })
-      assert.strictEqual((yield* H.request("POST", `/v1/messaging/messages/${cancelled}/cancel`, { key: caller.key })).status, 200)
+      assert.strictEqual((yield* Http.request("POST", `/v1/messaging/messages/${cancelled}/cancel`, { key: caller.key })).status, 200)
 
       const cases: ReadonlyArray<readonly [Record<string, string>, ReadonlyArray<string>]> = [
         [{}, [cancelled!, scheduled!, two!, nz!, au!]],
@@ -102,7 +106,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
         [{ market: "AU", status: "queued", sender_id: "Acme" }, [au!]]
       ]
       for (const [query, expected] of cases) {
-        const reply = yield* H.list(query, { key: caller.key })
+        const reply = yield* TestMessages.list(query, { key: caller.key })
         assert.strictEqual(reply.status, 200, reply.text)
         assert.deepStrictEqual(ids(reply), expected, JSON.stringify(query))
       }
@@ -119,7 +123,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
       const [d2] = yield* sendMany(caller, 1)
       yield* TestClock.adjust(day - 1000)
       const [d3] = yield* sendMany(caller, 1)
-      const d2At = Date.parse((yield* H.request("GET", `/v1/messaging/messages/${d2}`, { key: caller.key })).json.data.created_at)
+      const d2At = Date.parse((yield* Http.request("GET", `/v1/messaging/messages/${d2}`, { key: caller.key })).json.data.created_at)
       const d2Date = plainDate(d2At)
       const cases: ReadonlyArray<readonly [Record<string, string>, ReadonlyArray<string>]> = [
         [{ from: d2Date }, [d3!, d2!]],
@@ -136,7 +140,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
         [{ from: d2Date, to: plainDate(d2At - day) }, []]
       ]
       for (const [query, expected] of cases) {
-        const reply = yield* H.list(query, { key: caller.key })
+        const reply = yield* TestMessages.list(query, { key: caller.key })
         assert.strictEqual(reply.status, 200, reply.text)
         assert.deepStrictEqual(ids(reply), expected, JSON.stringify(query))
       }
@@ -160,8 +164,8 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
       yield* TestClock.adjust("1 second")
       const same: Array<string> = []
       for (let i = 0; i < 5; i++) {
-        same.push((yield* H.send({ ...H.validSend, body: `same ms ${i}` }, { key: caller.key })).json.data.id)
-        yield* H.send({ ...H.validSend, market: "NZ", to: "+64211234567" }, { key: caller.key })
+        same.push((yield* TestMessages.send({ ...TestMessages.validSend, body: `same ms ${i}` }, { key: caller.key })).json.data.id)
+        yield* TestMessages.send({ ...TestMessages.validSend, market: "NZ", to: "+64211234567" }, { key: caller.key })
       }
       const pages = yield* walk(caller, { page_size: "2", market: "AU" })
       assert.deepStrictEqual(pages.map((p) => p.length), [2, 2, 1])
@@ -175,11 +179,11 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
       yield* sendMany(caller, 2)
       const huge = [["9007199254740992", 100], ["1" + "0".repeat(400), 100]] as const
       for (const [page_size, applied] of [["500", 100], ["100", 100], ["1", 1], ...huge] as const) {
-        const reply = yield* H.list({ page_size }, { key: caller.key })
+        const reply = yield* TestMessages.list({ page_size }, { key: caller.key })
         assert.strictEqual(reply.status, 200, reply.text)
         assert.strictEqual(reply.json.pagination.page_size, applied)
       }
-      assert.strictEqual((yield* H.list({}, { key: caller.key })).json.pagination.page_size, 50)
+      assert.strictEqual((yield* TestMessages.list({}, { key: caller.key })).json.pagination.page_size, 50)
     }))
 
   it.effect("400 invalid_parameter for a bad page_size, status, from or to; unknown parameters are ignored", () =>
@@ -206,8 +210,8 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
         [{ to: "2026-11-22T25:00:00Z" }, "to"]
       ] as const
       for (const [query, field] of cases) {
-        const reply = yield* H.list(query)
-        H.assertError(reply, 400, "invalid_parameter", field)
+        const reply = yield* TestMessages.list(query)
+        Replies.assertError(reply, 400, "invalid_parameter", field)
         if (field === "page_size") assert.strictEqual(reply.json.error.details[0].issue, "Expected an integer of at least 1")
         if (field === "status") {
           assert.strictEqual(
@@ -216,18 +220,18 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
           )
         }
       }
-      assert.strictEqual((yield* H.list({ colour: "blue" })).status, 200)
+      assert.strictEqual((yield* TestMessages.list({ colour: "blue" })).status, 200)
     }))
 
   it.effect("400 invalid_cursor for a foreign, malformed or tampered cursor, or one reused with other filters", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
       yield* sendMany(caller, 3)
-      const first = yield* H.list({ page_size: "1", market: "AU" }, { key: caller.key })
+      const first = yield* TestMessages.list({ page_size: "1", market: "AU" }, { key: caller.key })
       const cursor: string = first.json.pagination.next_cursor
-      assert.strictEqual((yield* H.list({ page_size: "1", market: "AU", cursor }, { key: caller.key })).status, 200)
+      assert.strictEqual((yield* TestMessages.list({ page_size: "1", market: "AU", cursor }, { key: caller.key })).status, 200)
       assert.strictEqual(
-        (yield* H.list({ page_size: "2", market: "AU", cursor }, { key: caller.key })).status,
+        (yield* TestMessages.list({ page_size: "2", market: "AU", cursor }, { key: caller.key })).status,
         200,
         "page_size is not a filter"
       )
@@ -243,7 +247,7 @@ layer(H.layer())("GET /v1/messaging/messages", (it) => {
         { market: "AU", status: "queued", cursor }
       ]
       for (const query of cases) {
-        H.assertError(yield* H.list(query, { key: caller.key }), 400, "invalid_cursor", "cursor")
+        Replies.assertError(yield* TestMessages.list(query, { key: caller.key }), 400, "invalid_cursor", "cursor")
       }
     }))
 })

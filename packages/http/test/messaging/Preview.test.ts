@@ -2,18 +2,22 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Envelope from "../../src/envelope/Envelope.js"
 import * as MessagesJson from "../../src/messages/MessagesJson.js"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
-const previewData = (reply: H.Reply) => {
+const previewData = (reply: Http.Reply) => {
   assert.strictEqual(reply.status, 200, reply.text)
-  H.assertMeta(reply)
-  return H.decode(Envelope.Envelope(MessagesJson.PreviewResult), reply.json).data
+  Replies.assertMeta(reply)
+  return Replies.decode(Envelope.Envelope(MessagesJson.PreviewResult), reply.json).data
 }
 
-layer(H.layer())("POST /v1/messaging/preview", (it) => {
+layer(TestServer.layer())("POST /v1/messaging/preview", (it) => {
   it.effect("a GSM-7 body: encoding, segments, characters, units per segment, no culprits; no price without a market", () =>
     Effect.gen(function*() {
-      const data = previewData(yield* H.preview({ body: "Your code is 1234 {ok}" }))
+      const data = previewData(yield* TestMessages.preview({ body: "Your code is 1234 {ok}" }))
       assert.deepStrictEqual(data, {
         encoding: "GSM-7",
         segments: 1,
@@ -21,12 +25,12 @@ layer(H.layer())("POST /v1/messaging/preview", (it) => {
         units_per_segment: 160,
         ucs2_characters: []
       })
-      assert.isFalse("price" in (yield* H.preview({ body: "Hi", market: null })).json.data)
+      assert.isFalse("price" in (yield* TestMessages.preview({ body: "Hi", market: null })).json.data)
     }))
 
   it.effect("a curly quote forces UCS-2 and is named", () =>
     Effect.gen(function*() {
-      const data = previewData(yield* H.preview({ body: "It’s ready", market: "AU" }))
+      const data = previewData(yield* TestMessages.preview({ body: "It’s ready", market: "AU" }))
       assert.deepStrictEqual(data, {
         encoding: "UCS-2",
         segments: 1,
@@ -40,7 +44,7 @@ layer(H.layer())("POST /v1/messaging/preview", (it) => {
   it.effect("emoji are named once each, counted as one character, and split UCS-2 segments at 67", () =>
     Effect.gen(function*() {
       const body = "Party 🎉 at 8 🎉 “bring snacks” " + "x".repeat(60)
-      const data = previewData(yield* H.preview({ body, market: "NZ" }))
+      const data = previewData(yield* TestMessages.preview({ body, market: "NZ" }))
       assert.strictEqual(data.encoding, "UCS-2")
       assert.deepStrictEqual(data.ucs2_characters, ["🎉", "“", "”"])
       assert.strictEqual(data.characters, [...body].length)
@@ -53,7 +57,7 @@ layer(H.layer())("POST /v1/messaging/preview", (it) => {
     Effect.gen(function*() {
       const body = "a".repeat(161)
       const prices = []
-      for (const market of ["AU", "NZ", "SG", "GB"]) prices.push(previewData(yield* H.preview({ body, market })).price)
+      for (const market of ["AU", "NZ", "SG", "GB"]) prices.push(previewData(yield* TestMessages.preview({ body, market })).price)
       assert.deepStrictEqual(prices, [
         { amount: "0.1000", currency: "AUD" },
         { amount: "0.1200", currency: "NZD" },
@@ -64,30 +68,30 @@ layer(H.layer())("POST /v1/messaging/preview", (it) => {
 
   it.effect("a 20-segment body previews fine: the 10-segment limit is for sending", () =>
     Effect.gen(function*() {
-      const data = previewData(yield* H.preview({ body: "a".repeat(153 * 20), market: "AU" }))
+      const data = previewData(yield* TestMessages.preview({ body: "a".repeat(153 * 20), market: "AU" }))
       assert.strictEqual(data.segments, 20)
       assert.deepStrictEqual(data.price, { amount: "1.0000", currency: "AUD" })
-      H.assertError(yield* H.send({ ...H.validSend, body: "a".repeat(153 * 20) }), 422, "body_too_long", "body")
+      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, body: "a".repeat(153 * 20) }), 422, "body_too_long", "body")
     }))
 
   it.effect("422 for a bad market: invalid_market, unsupported_market", () =>
     Effect.gen(function*() {
-      H.assertError(yield* H.preview({ body: "Hi", market: "au" }), 422, "invalid_market", "market")
-      H.assertError(yield* H.preview({ body: "Hi", market: "AUS" }), 422, "invalid_market", "market")
-      H.assertError(yield* H.preview({ body: "Hi", market: "US" }), 422, "unsupported_market", "market")
+      Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: "au" }), 422, "invalid_market", "market")
+      Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: "AUS" }), 422, "invalid_market", "market")
+      Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: "US" }), 422, "unsupported_market", "market")
     }))
 
   it.effect("400 for a bad shape", () =>
     Effect.gen(function*() {
-      H.assertError(yield* H.preview({}), 400, "invalid_request", "body")
-      H.assertError(yield* H.preview({ body: 42 }), 400, "invalid_request", "body")
-      H.assertError(yield* H.preview({ body: "Hi", market: 61 }), 400, "invalid_request", "market")
+      Replies.assertError(yield* TestMessages.preview({}), 400, "invalid_request", "body")
+      Replies.assertError(yield* TestMessages.preview({ body: 42 }), 400, "invalid_request", "body")
+      Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: 61 }), 400, "invalid_request", "market")
     }))
 
   it.effect("sends nothing", () =>
     Effect.gen(function*() {
-      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
-      previewData(yield* H.preview({ body: "Hello", market: "AU" }, { key: caller.key }))
-      assert.deepStrictEqual((yield* H.list({}, { key: caller.key })).json.data, [])
+      const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
+      previewData(yield* TestMessages.preview({ body: "Hello", market: "AU" }, { key: caller.key }))
+      assert.deepStrictEqual((yield* TestMessages.list({}, { key: caller.key })).json.data, [])
     }))
 })

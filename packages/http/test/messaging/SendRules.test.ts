@@ -1,7 +1,10 @@
 import { assert, layer } from "@effect/vitest"
 import { Clock, Effect } from "effect"
 import { parsePhoneNumberFromString } from "libphonenumber-js/max"
-import * as H from "../support/Harness.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 const iso = (millis: number) => new Date(millis).toISOString()
 const hour = 3_600_000
@@ -44,7 +47,7 @@ const violations = (now: number): ReadonlyArray<readonly [string, Record<string,
   ["scheduled_at 7 days and 1 ms ahead", { scheduled_at: iso(now + 7 * day + 1) }, "schedule_too_far", "scheduled_at"]
 ]
 
-layer(H.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)", (it) => {
+layer(TestServer.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)", (it) => {
   it("the AU landline of these tests is a fixed line, the NZ number a mobile", () => {
     assert.strictEqual(parsePhoneNumberFromString("+61298765432")?.getType(), "FIXED_LINE")
     assert.strictEqual(parsePhoneNumberFromString("+64211234567")?.getType(), "MOBILE")
@@ -54,38 +57,38 @@ layer(H.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)", (it) =
   it.effect("every rule answers 422 with its code and field, and creates nothing", () =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+      const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
       for (const [name, fields, code, field] of violations(now)) {
-        const reply = yield* H.send({ ...H.validSend, ...fields }, { key: caller.key })
+        const reply = yield* TestMessages.send({ ...TestMessages.validSend, ...fields }, { key: caller.key })
         assert.strictEqual(reply.status, 422, `${name}: ${reply.text}`)
-        H.assertError(reply, 422, code, field)
+        Replies.assertError(reply, 422, code, field)
         assert.isString(reply.json.error.message)
       }
-      const listed = yield* H.list({}, { key: caller.key })
+      const listed = yield* TestMessages.list({}, { key: caller.key })
       assert.deepStrictEqual(listed.json.data, [])
     }))
 
   it.effect("a Sender ID breaking AU's Sender ID rules (ACMA's) is 422 invalid_sender_id naming the rule; NZ keeps §3's", () =>
     Effect.gen(function*() {
-      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+      const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
       for (const [senderId, rule] of [
         ["A", "at least 2 characters in AU"],
         ["UNVERIFIED", "must not contain the word unverified"],
         ["Bank Alert", "must not consist only of restricted generic words in AU"]
       ] as const) {
-        const reply = yield* H.send({ ...H.validSend, sender_id: senderId }, { key: caller.key })
-        H.assertError(reply, 422, "invalid_sender_id", "sender_id")
+        const reply = yield* TestMessages.send({ ...TestMessages.validSend, sender_id: senderId }, { key: caller.key })
+        Replies.assertError(reply, 422, "invalid_sender_id", "sender_id")
         assert.include(reply.json.error.message, rule, senderId)
       }
-      const nz = yield* H.send({ ...H.validSend, sender_id: "Alert", to: "+64211234567", market: "NZ" }, { key: caller.key })
-      H.assertError(nz, 422, "sender_id_not_registered", "sender_id")
+      const nz = yield* TestMessages.send({ ...TestMessages.validSend, sender_id: "Alert", to: "+64211234567", market: "NZ" }, { key: caller.key })
+      Replies.assertError(nz, 422, "sender_id_not_registered", "sender_id")
     }))
 
   it.effect("a Sender ID registered for another market of the same account is not registered here", () =>
     Effect.gen(function*() {
-      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
-      const reply = yield* H.send({ ...H.validSend, to: "+64211234567", market: "NZ" }, { key: caller.key })
-      H.assertError(reply, 422, "sender_id_not_registered", "sender_id")
+      const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, to: "+64211234567", market: "NZ" }, { key: caller.key })
+      Replies.assertError(reply, 422, "sender_id_not_registered", "sender_id")
       assert.include(reply.json.error.message, "NZ")
     }))
 
@@ -102,10 +105,10 @@ layer(H.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)", (it) =
         ["scheduled_at", iso(now - hour), "schedule_in_past"]
       ]
       for (let i = 0; i < broken.length; i++) {
-        const request: Record<string, unknown> = { ...H.validSend }
+        const request: Record<string, unknown> = { ...TestMessages.validSend }
         for (const [field, value] of broken.slice(i)) request[field] = value
-        const reply = yield* H.send(request)
-        H.assertError(reply, 422, broken[i]![2], broken[i]![0])
+        const reply = yield* TestMessages.send(request)
+        Replies.assertError(reply, 422, broken[i]![2], broken[i]![0])
       }
     }))
 
@@ -123,21 +126,21 @@ layer(H.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)", (it) =
         [{ reference: "r".repeat(256), callback_url: "https://example.com/hook" }, "reference_too_long"]
       ]
       for (const [fields, code] of cases) {
-        const reply = yield* H.send({ ...H.validSend, ...fields })
-        H.assertError(reply, 422, code)
+        const reply = yield* TestMessages.send({ ...TestMessages.validSend, ...fields })
+        Replies.assertError(reply, 422, code)
       }
     }))
 
   it.effect("the shape is checked before any rule: wrong types are 400, not 422", () =>
     Effect.gen(function*() {
-      const reply = yield* H.send({ ...H.validSend, market: "au", to: 61412345678 })
-      H.assertError(reply, 400, "invalid_request", "to")
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, market: "au", to: 61412345678 })
+      Replies.assertError(reply, 400, "invalid_request", "to")
     }))
 
   it.effect("limits are inclusive: 255-character reference and 1 ms ahead are accepted", () =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const reply = yield* H.send({ ...H.validSend, reference: "r".repeat(255), scheduled_at: iso(now + 1) })
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, reference: "r".repeat(255), scheduled_at: iso(now + 1) })
       assert.strictEqual(reply.status, 201, reply.text)
       assert.strictEqual(reply.json.data.reference.length, 255)
     }))

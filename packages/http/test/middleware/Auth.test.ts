@@ -3,10 +3,14 @@ import { Admin } from "@sendline/core"
 import { Clock, Effect, TestClock, TestServices } from "effect"
 import { request as httpRequest } from "node:http"
 import { connect } from "node:net"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
-const assertUnauthenticated = (reply: H.Reply) => {
-  H.assertError(reply, 401, "unauthenticated")
+const assertUnauthenticated = (reply: Http.Reply) => {
+  Replies.assertError(reply, 401, "unauthenticated")
   assert.strictEqual(reply.headers.get("www-authenticate"), "Bearer")
 }
 
@@ -20,24 +24,24 @@ const refusedBodies: ReadonlyArray<string | Uint8Array> = [
   "{\"body\":\"\\ud83d\"}"
 ]
 
-layer(H.layer())("authentication and permissions", (it) => {
+layer(TestServer.layer())("authentication and permissions", (it) => {
   it.effect("401 with WWW-Authenticate: Bearer for a missing key, on every endpoint", () =>
     Effect.gen(function*() {
       const endpoints = [
-        ["POST", "/v1/messaging/messages", H.validSend],
+        ["POST", "/v1/messaging/messages", TestMessages.validSend],
         ["POST", "/v1/messaging/preview", { body: "Hi" }],
         ["GET", "/v1/messaging/messages", undefined],
         ["GET", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b", undefined],
         ["POST", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel", undefined]
       ] as const
       for (const [method, path, json] of endpoints) {
-        assertUnauthenticated(yield* H.request(method, path, { key: null, json }))
+        assertUnauthenticated(yield* Http.request(method, path, { key: null, json }))
       }
     }))
 
   it.effect("401 for a request with several Authorization headers, whichever comes first", () =>
     Effect.gen(function*() {
-      const { main, url } = yield* H.Harness
+      const { main, url } = yield* TestServer.TestServer
       // fetch would join them into one header; node:http sends each on its own line
       const statusWith = (authorization: ReadonlyArray<string>) =>
         Effect.async<number>((resume) => {
@@ -54,7 +58,7 @@ layer(H.layer())("authentication and permissions", (it) => {
 
   it.effect("401 for malformed keys and Authorization headers", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
+      const { main } = yield* TestServer.TestServer
       const headers = [
         "",
         "Bearer",
@@ -68,57 +72,57 @@ layer(H.layer())("authentication and permissions", (it) => {
         `Bearer ${main.key} extra`
       ]
       for (const authorization of headers) {
-        assertUnauthenticated(yield* H.send(H.validSend, { key: null, headers: { authorization } }))
+        assertUnauthenticated(yield* TestMessages.send(TestMessages.validSend, { key: null, headers: { authorization } }))
       }
     }))
 
   it.effect("the scheme is case-insensitive", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
-      const reply = yield* H.list({}, { key: null, headers: { authorization: `bearer ${main.key}` } })
+      const { main } = yield* TestServer.TestServer
+      const reply = yield* TestMessages.list({}, { key: null, headers: { authorization: `bearer ${main.key}` } })
       assert.strictEqual(reply.status, 200, reply.text)
     }))
 
   it.effect("401 for a well-formed key that was never issued", () =>
     Effect.gen(function*() {
-      assertUnauthenticated(yield* H.send(H.validSend, { key: "sk_" + "A1b2C3d4E5".repeat(4) }))
+      assertUnauthenticated(yield* TestMessages.send(TestMessages.validSend, { key: "sk_" + "A1b2C3d4E5".repeat(4) }))
     }))
 
   it.effect("401 for an expired key; a key works until its expires_at, not at it", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
+      const { main } = yield* TestServer.TestServer
       const now = yield* Clock.currentTimeMillis
-      const expiring = yield* H.newKey(main.accountId, ["messaging:read"], now + 60_000)
-      assert.strictEqual((yield* H.list({}, { key: expiring.key })).status, 200)
+      const expiring = yield* TestAccounts.newKey(main.accountId, ["messaging:read"], now + 60_000)
+      assert.strictEqual((yield* TestMessages.list({}, { key: expiring.key })).status, 200)
       yield* TestClock.adjust("59999 millis")
-      assert.strictEqual((yield* H.list({}, { key: expiring.key })).status, 200)
+      assert.strictEqual((yield* TestMessages.list({}, { key: expiring.key })).status, 200)
       yield* TestClock.adjust("1 millis")
-      assertUnauthenticated(yield* H.list({}, { key: expiring.key }))
+      assertUnauthenticated(yield* TestMessages.list({}, { key: expiring.key }))
     }))
 
   it.effect("401 for a revoked key, at once", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
-      const caller = yield* H.newKey(main.accountId, ["messaging:read"])
-      assert.strictEqual((yield* H.list({}, { key: caller.key })).status, 200)
+      const { main } = yield* TestServer.TestServer
+      const caller = yield* TestAccounts.newKey(main.accountId, ["messaging:read"])
+      assert.strictEqual((yield* TestMessages.list({}, { key: caller.key })).status, 200)
       yield* Effect.orDie((yield* Admin.Admin).revokeKey(caller.keyId))
-      assertUnauthenticated(yield* H.list({}, { key: caller.key }))
-      assert.strictEqual((yield* H.list()).status, 200, "other keys of the account still work")
+      assertUnauthenticated(yield* TestMessages.list({}, { key: caller.key }))
+      assert.strictEqual((yield* TestMessages.list()).status, 200, "other keys of the account still work")
     }))
 
   it.effect("authentication comes before body validation", () =>
     Effect.gen(function*() {
-      assertUnauthenticated(yield* H.send({}, { key: null }))
+      assertUnauthenticated(yield* TestMessages.send({}, { key: null }))
       for (const body of refusedBodies) {
         for (const path of ["/v1/messaging/messages", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel"]) {
-          assertUnauthenticated(yield* H.request("POST", path, { key: null, body, headers: { "content-type": "application/json" } }))
+          assertUnauthenticated(yield* Http.request("POST", path, { key: null, body, headers: { "content-type": "application/json" } }))
         }
       }
     }))
 
   it.effect("a request refused for its key is answered before its body arrives: the body is never read", () =>
     Effect.gen(function*() {
-      const { url } = yield* H.Harness
+      const { url } = yield* TestServer.TestServer
       const answer = yield* Effect.async<string>((resume) => {
         let received = ""
         const socket = connect(Number(new URL(url).port), "127.0.0.1", () =>
@@ -143,23 +147,23 @@ layer(H.layer())("authentication and permissions", (it) => {
     Effect.gen(function*() {
       for (const body of refusedBodies) {
         for (const path of ["/v1/messaging/messages", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel"]) {
-          H.assertError(yield* H.request("POST", path, { body, headers: { "content-type": "application/json" } }), 400, "invalid_request")
+          Replies.assertError(yield* Http.request("POST", path, { body, headers: { "content-type": "application/json" } }), 400, "invalid_request")
         }
       }
     }))
 
   it.effect("the permission comes before body validation: a read-only key is refused with 403 whatever it sends", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
-      const reader = yield* H.newKey(main.accountId, ["messaging:read"])
+      const { main } = yield* TestServer.TestServer
+      const reader = yield* TestAccounts.newKey(main.accountId, ["messaging:read"])
       const replies = [
-        yield* H.send({}, { key: reader.key }),
-        yield* H.preview({ body: 42 }, { key: reader.key }),
+        yield* TestMessages.send({}, { key: reader.key }),
+        yield* TestMessages.preview({ body: 42 }, { key: reader.key }),
         ...(yield* Effect.forEach(refusedBodies, (body) =>
-          H.request("POST", "/v1/messaging/messages", { key: reader.key, body, headers: { "content-type": "application/json" } })))
+          Http.request("POST", "/v1/messaging/messages", { key: reader.key, body, headers: { "content-type": "application/json" } })))
       ]
       for (const reply of replies) {
-        H.assertError(reply, 403, "permission_denied")
+        Replies.assertError(reply, 403, "permission_denied")
         assert.include(reply.json.error.message, "messaging:send")
       }
     }))
@@ -167,76 +171,76 @@ layer(H.layer())("authentication and permissions", (it) => {
   it.effect("403 permission_denied naming the permission: a read-only key cannot send, preview or cancel", () =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const owner = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
-      const scheduled = yield* H.send({ ...H.validSend, scheduled_at: inOneHour(now) }, { key: owner.key })
-      const reader = yield* H.newKey(owner.accountId, ["messaging:read"])
+      const owner = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
+      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: inOneHour(now) }, { key: owner.key })
+      const reader = yield* TestAccounts.newKey(owner.accountId, ["messaging:read"])
       const replies = [
-        yield* H.send(H.validSend, { key: reader.key }),
-        yield* H.preview({ body: "Hi" }, { key: reader.key }),
-        yield* H.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`, { key: reader.key })
+        yield* TestMessages.send(TestMessages.validSend, { key: reader.key }),
+        yield* TestMessages.preview({ body: "Hi" }, { key: reader.key }),
+        yield* Http.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`, { key: reader.key })
       ]
       for (const reply of replies) {
-        H.assertError(reply, 403, "permission_denied")
+        Replies.assertError(reply, 403, "permission_denied")
         assert.include(reply.json.error.message, "messaging:send")
       }
-      const fetched = yield* H.request("GET", `/v1/messaging/messages/${scheduled.json.data.id}`, { key: reader.key })
+      const fetched = yield* Http.request("GET", `/v1/messaging/messages/${scheduled.json.data.id}`, { key: reader.key })
       assert.strictEqual(fetched.json.data.status, "scheduled", "the refused cancel changed nothing")
-      assert.deepStrictEqual((yield* H.list({}, { key: reader.key })).json.data.length, 1, "nothing was sent")
+      assert.deepStrictEqual((yield* TestMessages.list({}, { key: reader.key })).json.data.length, 1, "nothing was sent")
     }))
 
   it.effect("403 permission_denied naming the permission: a send-only key cannot read or list", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
-      const sender = yield* H.newKey(main.accountId, ["messaging:send"])
-      const sent = yield* H.send(H.validSend, { key: sender.key })
+      const { main } = yield* TestServer.TestServer
+      const sender = yield* TestAccounts.newKey(main.accountId, ["messaging:send"])
+      const sent = yield* TestMessages.send(TestMessages.validSend, { key: sender.key })
       assert.strictEqual(sent.status, 201, sent.text)
       for (
         const reply of [
-          yield* H.request("GET", `/v1/messaging/messages/${sent.json.data.id}`, { key: sender.key }),
-          yield* H.list({}, { key: sender.key })
+          yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`, { key: sender.key }),
+          yield* TestMessages.list({}, { key: sender.key })
         ]
       ) {
-        H.assertError(reply, 403, "permission_denied")
+        Replies.assertError(reply, 403, "permission_denied")
         assert.include(reply.json.error.message, "messaging:read")
       }
     }))
 
   it.effect("cancelling needs messaging:send only", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
+      const { main } = yield* TestServer.TestServer
       const now = yield* Clock.currentTimeMillis
-      const sender = yield* H.newKey(main.accountId, ["messaging:send"])
-      const scheduled = yield* H.send({ ...H.validSend, scheduled_at: inOneHour(now) }, { key: sender.key })
-      const reply = yield* H.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`, { key: sender.key })
+      const sender = yield* TestAccounts.newKey(main.accountId, ["messaging:send"])
+      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: inOneHour(now) }, { key: sender.key })
+      const reply = yield* Http.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`, { key: sender.key })
       assert.strictEqual(reply.status, 200, reply.text)
       assert.strictEqual(reply.json.data.status, "cancelled")
     }))
 
   it.effect("a key without any messaging permission is refused with 403, not 404", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
-      const other = yield* H.newKey(main.accountId, ["brands:read"])
-      H.assertError(yield* H.list({}, { key: other.key }), 403, "permission_denied")
+      const { main } = yield* TestServer.TestServer
+      const other = yield* TestAccounts.newKey(main.accountId, ["brands:read"])
+      Replies.assertError(yield* TestMessages.list({}, { key: other.key }), 403, "permission_denied")
     }))
 
   it.effect("another account's message is 404 on GET and on cancel, like an unknown id, and stays as it was", () =>
     Effect.gen(function*() {
-      const { demo } = yield* H.Harness
+      const { demo } = yield* TestServer.TestServer
       const now = yield* Clock.currentTimeMillis
-      const theirs = yield* H.send(
-        { ...H.validSend, sender_id: "Sendline", scheduled_at: inOneHour(now) },
+      const theirs = yield* TestMessages.send(
+        { ...TestMessages.validSend, sender_id: "Sendline", scheduled_at: inOneHour(now) },
         { key: demo.key }
       )
       assert.strictEqual(theirs.status, 201, theirs.text)
       const id: string = theirs.json.data.id
       const unknown = "msg_" + "0".repeat(26)
       for (const target of [id, unknown, "nonsense"]) {
-        H.assertError(yield* H.request("GET", `/v1/messaging/messages/${target}`), 404, "not_found")
-        H.assertError(yield* H.request("POST", `/v1/messaging/messages/${target}/cancel`), 404, "not_found")
+        Replies.assertError(yield* Http.request("GET", `/v1/messaging/messages/${target}`), 404, "not_found")
+        Replies.assertError(yield* Http.request("POST", `/v1/messaging/messages/${target}/cancel`), 404, "not_found")
       }
-      const still = yield* H.request("GET", `/v1/messaging/messages/${id}`, { key: demo.key })
+      const still = yield* Http.request("GET", `/v1/messaging/messages/${id}`, { key: demo.key })
       assert.strictEqual(still.json.data.status, "scheduled")
-      const ours = yield* H.list()
+      const ours = yield* TestMessages.list()
       assert.isFalse(ours.json.data.some((m: { id: string }) => m.id === id), "never listed to another account")
     }))
 })

@@ -8,9 +8,13 @@ import { assert, describe, it, layer } from "@effect/vitest"
 import { HttpServerRequest } from "@effect/platform"
 import { AccountStore } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Chunk, Effect, Fiber, HashMap, Layer, Logger, LogLevel, Option, TestClock } from "effect"
+import { Chunk, Effect, Fiber, Layer, LogLevel, Option, TestClock } from "effect"
 import * as ClientAddress from "../../src/middleware/ClientAddress.js"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Logs from "../support/Logs.js"
+import * as Replies from "../support/Replies.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 /** A well-formed key no account holds, different each time. */
 let guesses = 0
@@ -27,24 +31,20 @@ const countingStores = Layer.effect(
     }))
 ).pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
 
-// Every line but the request log's (one per request, the refused ones included).
-const logged: Array<{ readonly level: LogLevel.LogLevel; readonly text: string }> = []
-const capture = Logger.replace(
-  Logger.defaultLogger,
-  Logger.make(({ annotations, logLevel, message }) => {
-    if (HashMap.has(annotations, "duration_ms")) return
-    logged.push({ level: logLevel, text: Array.isArray(message) ? message.join(" ") : String(message) })
-  })
-)
+const logged: Array<Logs.Logged> = []
+const capture = Logs.capture(logged, LogLevel.Info)
+
+/** What was logged but the request log's lines (one per request, the refused ones included). */
+const notRequestLog = () => logged.filter((line) => line.fields["duration_ms"] === undefined)
 
 /** A list request from `address` (through the trusted proxy at 127.0.0.1) with `key`. */
-const listFrom = (address: string, key: string) => H.list({}, { key, headers: { "x-forwarded-for": address } })
+const listFrom = (address: string, key: string) => TestMessages.list({}, { key, headers: { "x-forwarded-for": address } })
 
 /**
  * `request`, whose answer the server holds for a second of its clock (a refusal past the limit):
  * sent, then answered once the server sleeps on it and its clock has passed that second.
  */
-const held = (request: Effect.Effect<H.Reply, never, H.Harness>) =>
+const held = (request: Effect.Effect<Http.Reply, never, TestServer.TestServer>) =>
   Effect.gen(function*() {
     const sleeping = (yield* TestClock.sleeps()).length
     const answer = yield* Effect.fork(request)
@@ -55,33 +55,33 @@ const held = (request: Effect.Effect<H.Reply, never, H.Harness>) =>
     return yield* Fiber.join(answer)
   })
 
-layer(H.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], store: countingStores }).pipe(Layer.provide(capture)))(
+layer(TestServer.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], store: countingStores }).pipe(Layer.provide(capture)))(
   "AUTH_FAILURES_PER_MINUTE=3, behind a trusted proxy",
   (it) => {
     it.effect("past the limit an address is refused 429 with Retry-After, without a key lookup, until a failure is due again", () =>
       Effect.gen(function*() {
-        const { main } = yield* H.Harness
-        for (let i = 0; i < 3; i++) H.assertError(yield* listFrom("203.0.113.1", guess()), 401, "unauthenticated")
+        const { main } = yield* TestServer.TestServer
+        for (let i = 0; i < 3; i++) Replies.assertError(yield* listFrom("203.0.113.1", guess()), 401, "unauthenticated")
         const looked = lookups.length
         const refused = yield* held(listFrom("203.0.113.1", guess()))
-        H.assertError(refused, 429, "rate_limited")
+        Replies.assertError(refused, 429, "rate_limited")
         assert.strictEqual(refused.headers.get("retry-after"), "20", "3 a minute: one failure is due every 20 s")
-        H.assertError(yield* held(listFrom("203.0.113.1", main.key)), 429, "rate_limited")
+        Replies.assertError(yield* held(listFrom("203.0.113.1", main.key)), 429, "rate_limited")
         assert.strictEqual(lookups.length, looked, "no key was looked up once the address was refused")
 
         yield* TestClock.adjust("20 seconds")
         assert.strictEqual((yield* listFrom("203.0.113.1", main.key)).status, 200, "a valid key passes once a failure is due")
-        H.assertError(yield* listFrom("203.0.113.1", guess()), 401, "unauthenticated")
-        H.assertError(yield* held(listFrom("203.0.113.1", guess())), 429, "rate_limited")
+        Replies.assertError(yield* listFrom("203.0.113.1", guess()), 401, "unauthenticated")
+        Replies.assertError(yield* held(listFrom("203.0.113.1", guess())), 429, "rate_limited")
       }))
 
     it.effect("a client with a valid key is not slowed by another address's failures", () =>
       Effect.gen(function*() {
-        const { main } = yield* H.Harness
+        const { main } = yield* TestServer.TestServer
         for (let i = 0; i < 3; i++) yield* listFrom("203.0.113.2", guess())
-        H.assertError(yield* held(listFrom("203.0.113.2", guess())), 429, "rate_limited")
+        Replies.assertError(yield* held(listFrom("203.0.113.2", guess())), 429, "rate_limited")
         assert.strictEqual((yield* listFrom("198.51.100.2", main.key)).status, 200)
-        H.assertError(yield* listFrom("198.51.100.2", guess()), 401, "unauthenticated")
+        Replies.assertError(yield* listFrom("198.51.100.2", guess()), 401, "unauthenticated")
       }))
 
     it.effect("failures are logged in aggregate: one info line a minute after the first, with the count and the top addresses", () =>
@@ -91,33 +91,33 @@ layer(H.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], store: coun
         for (let i = 0; i < 3; i++) yield* listFrom("203.0.113.3", guess())
         for (let i = 0; i < 2; i++) yield* held(listFrom("203.0.113.3", guess()))
         yield* listFrom("198.51.100.3", guess())
-        assert.deepStrictEqual(logged.filter((line) => line.level !== LogLevel.Debug), [], "nothing per request")
+        assert.deepStrictEqual(notRequestLog().filter((line) => line.level !== LogLevel.Debug), [], "nothing per request")
         yield* TestClock.adjust("1 minute")
-        const lines = logged.filter((line) => line.level === LogLevel.Info)
+        const lines = notRequestLog().filter((line) => line.level === LogLevel.Info)
         assert.deepStrictEqual(lines.map((line) => line.text), [
           "4 failed authentications in the last 1m from 2 addresses, 2 more requests refused unchecked; " +
           "most from 203.0.113.3 (3), 198.51.100.3 (1)"
         ])
         yield* TestClock.adjust("1 minute")
-        assert.strictEqual(logged.filter((line) => line.level === LogLevel.Info).length, 1, "a quiet minute logs nothing")
+        assert.strictEqual(notRequestLog().filter((line) => line.level === LogLevel.Info).length, 1, "a quiet minute logs nothing")
         assert.strictEqual(Chunk.size(yield* TestClock.sleeps()), 0, "and keeps no timer: an idle server wakes for nothing")
       }))
   }
 )
 
-layer(H.layer({ authFailuresPerMinute: 2 }))("AUTH_FAILURES_PER_MINUTE=2, no trusted proxy", (it) => {
+layer(TestServer.layer({ authFailuresPerMinute: 2 }))("AUTH_FAILURES_PER_MINUTE=2, no trusted proxy", (it) => {
   it.effect("X-Forwarded-For is ignored: a client cannot pick the address its failures count against", () =>
     Effect.gen(function*() {
-      H.assertError(yield* listFrom("203.0.113.4", guess()), 401, "unauthenticated")
-      H.assertError(yield* listFrom("203.0.113.5", guess()), 401, "unauthenticated")
-      H.assertError(yield* held(listFrom("203.0.113.6", guess())), 429, "rate_limited")
+      Replies.assertError(yield* listFrom("203.0.113.4", guess()), 401, "unauthenticated")
+      Replies.assertError(yield* listFrom("203.0.113.5", guess()), 401, "unauthenticated")
+      Replies.assertError(yield* held(listFrom("203.0.113.6", guess())), 429, "rate_limited")
     }))
 })
 
-layer(H.layer({ authFailuresPerMinute: 0 }))("AUTH_FAILURES_PER_MINUTE=0", (it) => {
+layer(TestServer.layer({ authFailuresPerMinute: 0 }))("AUTH_FAILURES_PER_MINUTE=0", (it) => {
   it.effect("turns the limit off", () =>
     Effect.gen(function*() {
-      for (let i = 0; i < 100; i++) H.assertError(yield* H.list({}, { key: guess() }), 401, "unauthenticated")
+      for (let i = 0; i < 100; i++) Replies.assertError(yield* TestMessages.list({}, { key: guess() }), 401, "unauthenticated")
     }))
 })
 

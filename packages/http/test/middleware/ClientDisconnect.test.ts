@@ -5,35 +5,27 @@
  * what needs their attention; it used to be a "500" warning).
  */
 import { assert, layer } from "@effect/vitest"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, LogLevel } from "effect"
 import { connect } from "node:net"
-import * as H from "../support/Harness.js"
+import * as Logs from "../support/Logs.js"
+import * as Replies from "../support/Replies.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
-interface Logged {
-  readonly level: LogLevel.LogLevel
-  readonly text: string
-}
-
-const logged: Array<Logged> = []
+const logged: Array<Logs.Logged> = []
 let wake: (() => void) | undefined
 
 // Keeps every line the server logs, at every level.
-const capture = Logger.replace(
-  Logger.defaultLogger,
-  Logger.make(({ logLevel, message }) => {
-    logged.push({ level: logLevel, text: Array.isArray(message) ? message.join(" ") : String(message) })
-    wake?.()
-  })
-).pipe(Layer.merge(Logger.minimumLogLevel(LogLevel.All)))
+const capture = Logs.capture(logged, LogLevel.All, () => wake?.())
 
 /** Sends the headers of a send and half its body, then closes the connection. */
-const sendHalfAndLeave = Effect.flatMap(H.Harness, (harness) =>
+const sendHalfAndLeave = Effect.flatMap(TestServer.TestServer, (server) =>
   Effect.async<void>((resume) => {
-    const body = JSON.stringify(H.validSend)
-    const socket = connect(Number(new URL(harness.url).port), "127.0.0.1", () => {
+    const body = JSON.stringify(TestMessages.validSend)
+    const socket = connect(Number(new URL(server.url).port), "127.0.0.1", () => {
       socket.write(
         "POST /v1/messaging/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
-          `Authorization: Bearer ${harness.main.key}\r\nContent-Length: ${body.length}\r\n\r\n` +
+          `Authorization: Bearer ${server.main.key}\r\nContent-Length: ${body.length}\r\n\r\n` +
           body.slice(0, 10),
         () => setTimeout(() => socket.destroy(), 50)
       )
@@ -43,7 +35,7 @@ const sendHalfAndLeave = Effect.flatMap(H.Harness, (harness) =>
 
 /** Waits until a line matching `pattern` has been logged. */
 const loggedLine = (pattern: RegExp) =>
-  Effect.async<Logged>((resume) => {
+  Effect.async<Logs.Logged>((resume) => {
     const check = () => {
       const line = logged.find((l) => pattern.test(l.text))
       if (line !== undefined) {
@@ -55,7 +47,7 @@ const loggedLine = (pattern: RegExp) =>
     check()
   })
 
-layer(H.layer().pipe(Layer.provide(capture)))("a client that disconnects mid-request", (it) => {
+layer(TestServer.layer().pipe(Layer.provide(capture)))("a client that disconnects mid-request", (it) => {
   it.effect("is noted at debug level, its request line says it ended before its answer, and nothing at warning level", () =>
     Effect.gen(function*() {
       yield* sendHalfAndLeave
@@ -66,6 +58,6 @@ layer(H.layer().pipe(Layer.provide(capture)))("a client that disconnects mid-req
       const warnings = logged.filter((l) => LogLevel.greaterThanEqual(l.level, LogLevel.Warning))
       assert.deepStrictEqual(warnings, [])
       // The server still answers.
-      H.assertMeta(yield* H.send(H.validSend))
+      Replies.assertMeta(yield* TestMessages.send(TestMessages.validSend))
     }))
 })

@@ -3,50 +3,47 @@ import { Idempotency, IdempotencyStore, MessageJson, MessagingConfig } from "@se
 import { Clock, Effect, Option, TestClock } from "effect"
 import { request as httpRequest } from "node:http"
 import * as Envelope from "../../src/envelope/Envelope.js"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestIdempotency from "../support/TestIdempotency.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
-const withKey = (key: string, caller?: H.Caller): H.RequestOptions => ({
+const withKey = (key: string, caller?: TestAccounts.Caller): Http.RequestOptions => ({
   headers: { "idempotency-key": key },
   ...(caller === undefined ? {} : { key: caller.key })
 })
 
-const freshCaller = H.newCaller({ senderIds: [["Acme", "AU"]] })
-
-/** What the store keeps for `key` of `caller`, read through the port (a probe that another request holds the key). */
-const kept = (caller: H.Caller, key: string) =>
-  Effect.gen(function*() {
-    const store = yield* IdempotencyStore.IdempotencyStore
-    const probe = { accountId: caller.accountId, key, fingerprint: "probe", createdAt: yield* Clock.currentTimeMillis, response: Option.none() }
-    return Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
-  })
+const freshCaller = TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
 
 /** The bytes a kept response takes, as JSON: its body, or what recomputes it. */
 const keptBytes = (record: IdempotencyStore.IdempotencyRecord) => Buffer.byteLength(JSON.stringify(Option.getOrThrow(record.response)))
 
-const count = (caller: H.Caller) => Effect.map(H.list({}, { key: caller.key }), (reply) => reply.json.data.length as number)
+const count = (caller: TestAccounts.Caller) => Effect.map(TestMessages.list({}, { key: caller.key }), (reply) => reply.json.data.length as number)
 
-layer(H.layer())("Idempotency-Key", (it) => {
+layer(TestServer.layer())("Idempotency-Key", (it) => {
   it.effect("same key, same request: the first response replayed byte for byte, one message", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const first = yield* H.send(H.validSend, withKey("order-1", caller))
+      const first = yield* TestMessages.send(TestMessages.validSend, withKey("order-1", caller))
       assert.strictEqual(first.status, 201, first.text)
       assert.isNull(first.headers.get("idempotent-replayed"))
       yield* TestClock.adjust("1 hour")
-      const second = yield* H.send(H.validSend, withKey("order-1", caller))
+      const second = yield* TestMessages.send(TestMessages.validSend, withKey("order-1", caller))
       assert.strictEqual(second.status, 201)
       assert.strictEqual(second.text, first.text)
       assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
-      H.decode(Envelope.Envelope(MessageJson.MessageFull), second.json)
-      H.assertMeta(second)
+      Replies.decode(Envelope.Envelope(MessageJson.MessageFull), second.json)
+      Replies.assertMeta(second)
       assert.strictEqual(yield* count(caller), 1)
     }))
 
   it.effect("several Idempotency-Key headers: 400, nothing created (Node would have joined them into one key)", () =>
     Effect.gen(function*() {
-      const { url } = yield* H.Harness
+      const { url } = yield* TestServer.TestServer
       const caller = yield* freshCaller
-      const body = JSON.stringify(H.validSend)
+      const body = JSON.stringify(TestMessages.validSend)
       // fetch would join them into one header; node:http sends each on its own line
       const status = yield* Effect.async<number>((resume) => {
         const req = httpRequest(`${url}/v1/messaging/messages`, {
@@ -70,9 +67,9 @@ layer(H.layer())("Idempotency-Key", (it) => {
   it.effect("same key, different body or path: 409 idempotency_conflict, nothing created", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      assert.strictEqual((yield* H.send(H.validSend, withKey("k", caller))).status, 201)
-      H.assertError(yield* H.send({ ...H.validSend, body: "Other" }, withKey("k", caller)), 409, "idempotency_conflict")
-      H.assertError(yield* H.preview({ body: "Hi" }, withKey("k", caller)), 409, "idempotency_conflict")
+      assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("k", caller))).status, 201)
+      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, body: "Other" }, withKey("k", caller)), 409, "idempotency_conflict")
+      Replies.assertError(yield* TestMessages.preview({ body: "Hi" }, withKey("k", caller)), 409, "idempotency_conflict")
       assert.strictEqual(yield* count(caller), 1)
     }))
 
@@ -80,7 +77,7 @@ layer(H.layer())("Idempotency-Key", (it) => {
     Effect.gen(function*() {
       const caller = yield* freshCaller
       const replies = yield* Effect.all(
-        Array.from({ length: 20 }, () => H.send(H.validSend, withKey("burst", caller))),
+        Array.from({ length: 20 }, () => TestMessages.send(TestMessages.validSend, withKey("burst", caller))),
         { concurrency: "unbounded" }
       )
       const created = replies.filter((r) => r.status === 201)
@@ -88,10 +85,10 @@ layer(H.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(created.filter((r) => r.headers.get("idempotent-replayed") === null).length, 1)
       for (const reply of created) assert.strictEqual(reply.text, created[0]!.text)
       for (const reply of replies.filter((r) => r.status !== 201)) {
-        H.assertError(reply, 409, "idempotency_in_progress")
+        Replies.assertError(reply, 409, "idempotency_in_progress")
       }
       assert.strictEqual(yield* count(caller), 1)
-      const later = yield* H.send(H.validSend, withKey("burst", caller))
+      const later = yield* TestMessages.send(TestMessages.validSend, withKey("burst", caller))
       assert.strictEqual(later.text, created[0]!.text)
     }))
 
@@ -99,8 +96,8 @@ layer(H.layer())("Idempotency-Key", (it) => {
     Effect.gen(function*() {
       const a = yield* freshCaller
       const b = yield* freshCaller
-      const fromA = yield* H.send(H.validSend, withKey("shared", a))
-      const fromB = yield* H.send(H.validSend, withKey("shared", b))
+      const fromA = yield* TestMessages.send(TestMessages.validSend, withKey("shared", a))
+      const fromB = yield* TestMessages.send(TestMessages.validSend, withKey("shared", b))
       assert.strictEqual(fromA.status, 201)
       assert.strictEqual(fromB.status, 201)
       assert.isNull(fromB.headers.get("idempotent-replayed"))
@@ -111,9 +108,9 @@ layer(H.layer())("Idempotency-Key", (it) => {
   it.effect("keys are shared by the keys of one account", () =>
     Effect.gen(function*() {
       const a = yield* freshCaller
-      const other = yield* H.newKey(a.accountId, ["messaging:send"])
-      const first = yield* H.send(H.validSend, withKey("same-account", a))
-      const second = yield* H.send(H.validSend, withKey("same-account", other))
+      const other = yield* TestAccounts.newKey(a.accountId, ["messaging:send"])
+      const first = yield* TestMessages.send(TestMessages.validSend, withKey("same-account", a))
+      const second = yield* TestMessages.send(TestMessages.validSend, withKey("same-account", other))
       assert.strictEqual(second.text, first.text)
       assert.strictEqual(second.headers.get("idempotent-replayed"), "true")
     }))
@@ -121,32 +118,32 @@ layer(H.layer())("Idempotency-Key", (it) => {
   it.effect("a key of 1 to 255 printable characters is accepted; 256 characters or none is 400", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      assert.strictEqual((yield* H.send(H.validSend, withKey("k".repeat(255), caller))).status, 201)
-      assert.strictEqual((yield* H.send(H.validSend, withKey("x", caller))).status, 201)
-      H.assertError(yield* H.send(H.validSend, withKey("k".repeat(256), caller)), 400, "invalid_request", "Idempotency-Key")
-      H.assertError(yield* H.send(H.validSend, withKey("é-key", caller)), 400, "invalid_request", "Idempotency-Key")
+      assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("k".repeat(255), caller))).status, 201)
+      assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("x", caller))).status, 201)
+      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("k".repeat(256), caller)), 400, "invalid_request", "Idempotency-Key")
+      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("é-key", caller)), 400, "invalid_request", "Idempotency-Key")
       assert.strictEqual(yield* count(caller), 2)
     }))
 
   it.effect("a request refused with 422 is kept: the retry replays the refusal byte for byte, another request is a conflict", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const first = yield* H.send({ ...H.validSend, body: "" }, withKey("refused", caller))
-      H.assertError(first, 422, "empty_body")
-      const retry = yield* H.send({ ...H.validSend, body: "" }, withKey("refused", caller))
+      const first = yield* TestMessages.send({ ...TestMessages.validSend, body: "" }, withKey("refused", caller))
+      Replies.assertError(first, 422, "empty_body")
+      const retry = yield* TestMessages.send({ ...TestMessages.validSend, body: "" }, withKey("refused", caller))
       assert.strictEqual(retry.status, 422)
       assert.strictEqual(retry.text, first.text)
       assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
       assert.strictEqual(retry.headers.get("x-request-id"), first.headers.get("x-request-id"))
-      H.assertError(yield* H.send(H.validSend, withKey("refused", caller)), 409, "idempotency_conflict")
+      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("refused", caller)), 409, "idempotency_conflict")
       assert.strictEqual(yield* count(caller), 0)
     }))
 
   it.effect("a body that does not decode (400) takes no key: the corrected request sends under it", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      H.assertError(yield* H.send({ ...H.validSend, to: 61412345678 }, withKey("undecoded", caller)), 400, "invalid_request")
-      const fixed = yield* H.send(H.validSend, withKey("undecoded", caller))
+      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, to: 61412345678 }, withKey("undecoded", caller)), 400, "invalid_request")
+      const fixed = yield* TestMessages.send(TestMessages.validSend, withKey("undecoded", caller))
       assert.strictEqual(fixed.status, 201, fixed.text)
       assert.isNull(fixed.headers.get("idempotent-replayed"))
     }))
@@ -155,39 +152,39 @@ layer(H.layer())("Idempotency-Key", (it) => {
     Effect.gen(function*() {
       const caller = yield* freshCaller
       const now = yield* Clock.currentTimeMillis
-      const scheduled = yield* H.send(
-        { ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() },
+      const scheduled = yield* TestMessages.send(
+        { ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() },
         { key: caller.key }
       )
       const path = `/v1/messaging/messages/${scheduled.json.data.id}/cancel`
-      const first = yield* H.request("POST", path, withKey("cancel-1", caller))
-      const retry = yield* H.request("POST", path, withKey("cancel-1", caller))
+      const first = yield* Http.request("POST", path, withKey("cancel-1", caller))
+      const retry = yield* Http.request("POST", path, withKey("cancel-1", caller))
       assert.strictEqual(first.status, 200, first.text)
       assert.strictEqual(retry.status, 200)
       assert.strictEqual(retry.text, first.text)
       assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
-      H.assertError(yield* H.request("POST", path, { key: caller.key }), 409, "invalid_state_transition")
+      Replies.assertError(yield* Http.request("POST", path, { key: caller.key }), 409, "invalid_state_transition")
     }))
 
   it.effect("a crash between the message and its kept answer: over a minute later the retry answers that message", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const first = yield* H.send(H.validSend, withKey("crash-1", caller))
+      const first = yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller))
       assert.strictEqual(first.status, 201, first.text)
       // the message is written; the process dies before its answer is kept
-      yield* H.crashBeforeKept(caller.accountId, "crash-1")
+      yield* TestIdempotency.crashBeforeKept(caller.accountId, "crash-1")
 
-      H.assertError(yield* H.send(H.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
+      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
       yield* TestClock.adjust(Idempotency.abandonedAfterMillis)
-      H.assertError(yield* H.send(H.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
+      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
       yield* TestClock.adjust(1)
-      H.assertError(yield* H.send({ ...H.validSend, body: "Other" }, withKey("crash-1", caller)), 409, "idempotency_conflict")
-      const retry = yield* H.send(H.validSend, withKey("crash-1", caller))
+      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, body: "Other" }, withKey("crash-1", caller)), 409, "idempotency_conflict")
+      const retry = yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller))
       assert.strictEqual(retry.status, 201, retry.text)
       assert.strictEqual(retry.json.data.id, first.json.data.id)
       assert.isNull(retry.headers.get("idempotent-replayed"))
       assert.strictEqual(yield* count(caller), 1)
-      const replay = yield* H.send(H.validSend, withKey("crash-1", caller))
+      const replay = yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller))
       assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
       assert.strictEqual(replay.text, retry.text)
     }))
@@ -195,19 +192,19 @@ layer(H.layer())("Idempotency-Key", (it) => {
   it.effect("a preview too large to keep (~126 KB): the replay is the first response byte for byte, X-Request-Id too; its key keeps at most 16 KiB", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const preview = { body: H.cjkBody, market: "AU" }
-      const first = yield* H.preview(preview, withKey("big-preview", caller))
+      const preview = { body: TestMessages.cjkBody, market: "AU" }
+      const first = yield* TestMessages.preview(preview, withKey("big-preview", caller))
       assert.strictEqual(first.status, 200, first.text.slice(0, 200))
       assert.isAbove(Buffer.byteLength(first.text), 120_000)
       assert.isNull(first.headers.get("idempotent-replayed"))
       yield* TestClock.adjust("1 hour")
-      const replay = yield* H.preview(preview, withKey("big-preview", caller))
+      const replay = yield* TestMessages.preview(preview, withKey("big-preview", caller))
       assert.strictEqual(replay.status, 200)
       assert.isTrue(replay.text === first.text, "the replay is the first response byte for byte")
       assert.strictEqual(replay.headers.get("x-request-id"), first.headers.get("x-request-id"))
       assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
-      H.assertMeta(replay)
-      const record = yield* kept(caller, "big-preview")
+      Replies.assertMeta(replay)
+      const record = yield* TestIdempotency.kept(caller.accountId, "big-preview")
       assert.strictEqual(Option.getOrThrow(record.response)._tag, "Recompute")
       assert.isAtMost(keptBytes(record), Idempotency.maxKeptBytes)
     }))
@@ -215,17 +212,17 @@ layer(H.layer())("Idempotency-Key", (it) => {
   it.effect("a preview kept as what recomputes it, whose answer has changed since, is answered afresh, not as a replay", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const first = yield* H.preview({ body: H.cjkBody }, withKey("changed-preview", caller))
+      const first = yield* TestMessages.preview({ body: TestMessages.cjkBody }, withKey("changed-preview", caller))
       // what a change of the answer (a market's price, a new version) looks like to the replay
-      const record = yield* kept(caller, "changed-preview")
+      const record = yield* TestIdempotency.kept(caller.accountId, "changed-preview")
       const response = Option.getOrThrow(record.response)
       if (response._tag !== "Recompute") return assert.fail("kept as what recomputes it")
       yield* (yield* IdempotencyStore.IdempotencyStore).complete(record, { ...response, digest: "0".repeat(64) })
-      const again = yield* H.preview({ body: H.cjkBody }, withKey("changed-preview", caller))
+      const again = yield* TestMessages.preview({ body: TestMessages.cjkBody }, withKey("changed-preview", caller))
       assert.strictEqual(again.status, 200)
       assert.isNull(again.headers.get("idempotent-replayed"))
       assert.notStrictEqual(again.headers.get("x-request-id"), first.headers.get("x-request-id"))
-      H.assertMeta(again)
+      Replies.assertMeta(again)
       assert.deepStrictEqual(again.json.data, first.json.data)
     }))
 
@@ -233,32 +230,32 @@ layer(H.layer())("Idempotency-Key", (it) => {
     Effect.gen(function*() {
       const caller = yield* freshCaller
       const now = yield* Clock.currentTimeMillis
-      const scheduled = yield* H.send({ ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() }, { key: caller.key })
+      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() }, { key: caller.key })
       const path = `/v1/messaging/messages/${scheduled.json.data.id}/cancel`
-      assert.strictEqual((yield* H.request("POST", path, withKey("cancel-recompute", caller))).status, 200)
-      const record = yield* kept(caller, "cancel-recompute")
+      assert.strictEqual((yield* Http.request("POST", path, withKey("cancel-recompute", caller))).status, 200)
+      const record = yield* TestIdempotency.kept(caller.accountId, "cancel-recompute")
       const store = yield* IdempotencyStore.IdempotencyStore
       yield* store.complete(record, { _tag: "Recompute", status: 200, requestId: "req_x", answeredAt: now, digest: "0".repeat(64) })
-      H.assertError(yield* H.request("POST", path, withKey("cancel-recompute", caller)), 500, "internal_error")
+      Replies.assertError(yield* Http.request("POST", path, withKey("cancel-recompute", caller)), 500, "internal_error")
     }))
 
   it.effect("a refusal quotes no long input: a 60 KB `to`, or a message id of the router's longest (100 characters), refused under a key and replayed in under 1 KiB", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const send = { ...H.validSend, to: "+" + "1".repeat(60_000) }
-      const refused = yield* H.send(send, withKey("long-to", caller))
-      H.assertError(refused, 422, "invalid_phone_number", "to")
-      const replay = yield* H.send(send, withKey("long-to", caller))
+      const send = { ...TestMessages.validSend, to: "+" + "1".repeat(60_000) }
+      const refused = yield* TestMessages.send(send, withKey("long-to", caller))
+      Replies.assertError(refused, 422, "invalid_phone_number", "to")
+      const replay = yield* TestMessages.send(send, withKey("long-to", caller))
       assert.strictEqual(replay.text, refused.text)
       assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
       assert.isAtMost(Buffer.byteLength(refused.text), 1024)
 
       // a longer id matches no route (find-my-way's maxParamLength), and takes no key
       const path = `/v1/messaging/messages/${"%01".repeat(100)}/cancel`
-      const missing = yield* H.request("POST", path, withKey("long-id", caller))
-      H.assertError(missing, 404, "not_found")
+      const missing = yield* Http.request("POST", path, withKey("long-id", caller))
+      Replies.assertError(missing, 404, "not_found")
       assert.match(missing.json.error.message, /^No message \u0001/)
-      const again = yield* H.request("POST", path, withKey("long-id", caller))
+      const again = yield* Http.request("POST", path, withKey("long-id", caller))
       assert.strictEqual(again.text, missing.text)
       assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
       assert.isAtMost(Buffer.byteLength(missing.text), 1024)
@@ -267,11 +264,11 @@ layer(H.layer())("Idempotency-Key", (it) => {
   it.effect("a key is kept 24 hours, then reusable", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      const first = yield* H.send(H.validSend, withKey("daily", caller))
+      const first = yield* TestMessages.send(TestMessages.validSend, withKey("daily", caller))
       yield* TestClock.adjust("23 hours")
-      assert.strictEqual((yield* H.send(H.validSend, withKey("daily", caller))).text, first.text)
+      assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("daily", caller))).text, first.text)
       yield* TestClock.adjust(3_600_000 + 1)
-      const next = yield* H.send(H.validSend, withKey("daily", caller))
+      const next = yield* TestMessages.send(TestMessages.validSend, withKey("daily", caller))
       assert.strictEqual(next.status, 201)
       assert.isNull(next.headers.get("idempotent-replayed"))
       assert.notStrictEqual(next.json.data.id, first.json.data.id)
@@ -279,14 +276,14 @@ layer(H.layer())("Idempotency-Key", (it) => {
     }))
 })
 
-layer(H.layer({ messaging: { maxSegments: MessagingConfig.mostSegments } }))(
+layer(TestServer.layer({ messaging: { maxSegments: MessagingConfig.mostSegments } }))(
   `Idempotency-Key with MAX_MESSAGE_SEGMENTS at its largest (${MessagingConfig.mostSegments})`,
   (it) => {
     it.effect("the largest answer of a send and of its cancel (every character escaped as \\u0001) is kept whole, under 16 KiB, and replayed byte for byte", () =>
       Effect.gen(function*() {
         // the longest Sender ID, a GB number, a body of the most segments and the longest reference,
         // each character of them written as six bytes of JSON
-        const caller = yield* H.newCaller({ senderIds: [["Sendline 11", "GB"]] })
+        const caller = yield* TestAccounts.newCaller({ senderIds: [["Sendline 11", "GB"]] })
         const now = yield* Clock.currentTimeMillis
         const send = {
           to: "+447400123456",
@@ -296,18 +293,18 @@ layer(H.layer({ messaging: { maxSegments: MessagingConfig.mostSegments } }))(
           reference: "\u0001".repeat(255),
           scheduled_at: new Date(now + 3_600_000).toISOString()
         }
-        const first = yield* H.send(send, withKey("largest", caller))
+        const first = yield* TestMessages.send(send, withKey("largest", caller))
         assert.strictEqual(first.status, 201, first.text.slice(0, 300))
         assert.strictEqual(first.json.data.segments, MessagingConfig.mostSegments)
         const cancel = `/v1/messaging/messages/${first.json.data.id}/cancel`
-        const cancelled = yield* H.request("POST", cancel, withKey("largest-cancel", caller))
+        const cancelled = yield* Http.request("POST", cancel, withKey("largest-cancel", caller))
         assert.strictEqual(cancelled.status, 200, cancelled.text.slice(0, 300))
         for (const [reply, key, path] of [[first, "largest", undefined], [cancelled, "largest-cancel", cancel]] as const) {
           // a margin for what a longer number or a dearer market would add
           assert.isAtMost(Buffer.byteLength(reply.text), Idempotency.maxKeptBytes - 512)
-          const record = yield* kept(caller, key)
+          const record = yield* TestIdempotency.kept(caller.accountId, key)
           assert.strictEqual(Option.getOrThrow(record.response)._tag, "Body")
-          const replay = path === undefined ? yield* H.send(send, withKey(key, caller)) : yield* H.request("POST", path, withKey(key, caller))
+          const replay = path === undefined ? yield* TestMessages.send(send, withKey(key, caller)) : yield* Http.request("POST", path, withKey(key, caller))
           assert.strictEqual(replay.text, reply.text)
           assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
         }

@@ -17,7 +17,8 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as H from "../support/Harness.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 const previews = 100
 const allowedPerPreview = 20 * 1024
@@ -67,11 +68,11 @@ const postgres = (url: string): Measured => ({
 const reachable = await Effect.runPromise(TestDatabase.probe)
 const databases = Option.isSome(reachable) ? [sqliteFile, postgres(reachable.value)] : [sqliteFile]
 
-/** `previews` previews of `H.cjkBody`, each under a key of its own, a few at a time; each a first answer of ~126 KB. */
+/** `previews` previews of `TestMessages.cjkBody`, each under a key of its own, a few at a time; each a first answer of ~126 KB. */
 const previewAll = Effect.gen(function*() {
   const run = Math.random().toString(36).slice(2, 8)
   yield* Effect.forEach(Array.from({ length: previews }, (_, i) => i), (i) =>
-    Effect.map(H.preview({ body: H.cjkBody }, { headers: { "idempotency-key": `storage-${run}-${i}` } }), (reply) => {
+    Effect.map(TestMessages.preview({ body: TestMessages.cjkBody }, { headers: { "idempotency-key": `storage-${run}-${i}` } }), (reply) => {
       assert.strictEqual(reply.status, 200, reply.text.slice(0, 200))
       assert.isNull(reply.headers.get("idempotent-replayed"))
       assert.isAbove(Buffer.byteLength(reply.text), 120_000)
@@ -79,7 +80,7 @@ const previewAll = Effect.gen(function*() {
 })
 
 for (const database of databases) {
-  layer(H.layer({ store: database.layer }), { timeout: 120_000 })(`idempotency storage on ${database.name}`, (it) => {
+  layer(TestServer.layer({ store: database.layer }), { timeout: 120_000 })(`idempotency storage on ${database.name}`, (it) => {
     it.effect(`${previews} previews of a 63 KB CJK body under distinct keys grow the database by at most 20 KB each`, () =>
       Effect.gen(function*() {
         const bytes = Effect.orDie(database.bytes)

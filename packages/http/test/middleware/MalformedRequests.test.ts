@@ -1,17 +1,20 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { request as httpRequest } from "node:http"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 const jsonHeaders = { "content-type": "application/json" }
 
 /** A POST whose body goes out in chunks, without Content-Length. */
 const chunkedPost = (path: string, chunks: ReadonlyArray<string | Uint8Array>) =>
-  Effect.flatMap(H.Harness, (harness) =>
-    Effect.async<H.Reply>((resume) => {
-      const req = httpRequest(harness.url + path, {
+  Effect.flatMap(TestServer.TestServer, (server) =>
+    Effect.async<Http.Reply>((resume) => {
+      const req = httpRequest(server.url + path, {
         method: "POST",
-        headers: { ...jsonHeaders, authorization: `Bearer ${harness.main.key}` }
+        headers: { ...jsonHeaders, authorization: `Bearer ${server.main.key}` }
       }, (res) => {
         let text = ""
         res.setEncoding("utf8")
@@ -27,20 +30,20 @@ const chunkedPost = (path: string, chunks: ReadonlyArray<string | Uint8Array>) =
       req.end()
     }))
 
-layer(H.layer())("malformed requests", (it) => {
+layer(TestServer.layer())("malformed requests", (it) => {
   it.effect("400 invalid_request: bad JSON", () =>
     Effect.gen(function*() {
       for (const body of ["{", "{\"to\": }", "not json", ""]) {
-        const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
-        H.assertError(reply, 400, "invalid_request")
+        const reply = yield* Http.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
+        Replies.assertError(reply, 400, "invalid_request")
       }
     }))
 
   it.effect("400 invalid_request: a JSON body that is not an object", () =>
     Effect.gen(function*() {
-      for (const json of [[], "hello", 42, null, true, [H.validSend]]) {
-        const reply = yield* H.send(json)
-        H.assertError(reply, 400, "invalid_request")
+      for (const json of [[], "hello", 42, null, true, [TestMessages.validSend]]) {
+        const reply = yield* TestMessages.send(json)
+        Replies.assertError(reply, 400, "invalid_request")
         assert.strictEqual(reply.json.error.message, "The request body: Expected a JSON object.")
       }
     }))
@@ -49,36 +52,36 @@ layer(H.layer())("malformed requests", (it) => {
     Effect.gen(function*() {
       const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
       for (const body of [nested(3000), `{"body":${nested(6000)}}`, `{"body":${nested(32)}}`.replace("[", "[[")]) {
-        const reply = yield* H.request("POST", "/v1/messaging/preview", { body, headers: jsonHeaders })
-        H.assertError(reply, 400, "invalid_request")
+        const reply = yield* Http.request("POST", "/v1/messaging/preview", { body, headers: jsonHeaders })
+        Replies.assertError(reply, 400, "invalid_request")
         assert.include(reply.json.error.message, "more than 32 deep")
       }
       // 32 levels decode as usual (here: the wrong type), brackets inside strings do not count
-      H.assertError(yield* H.request("POST", "/v1/messaging/preview", { body: `{"body":${nested(31)}}`, headers: jsonHeaders }), 400, "invalid_request", "body")
+      Replies.assertError(yield* Http.request("POST", "/v1/messaging/preview", { body: `{"body":${nested(31)}}`, headers: jsonHeaders }), 400, "invalid_request", "body")
       const quoted = { body: "[[[[".repeat(20) + "\\\"{{{{".repeat(20), market: "AU" }
-      assert.strictEqual((yield* H.request("POST", "/v1/messaging/preview", { body: JSON.stringify(quoted), headers: jsonHeaders })).status, 200)
+      assert.strictEqual((yield* Http.request("POST", "/v1/messaging/preview", { body: JSON.stringify(quoted), headers: jsonHeaders })).status, 200)
     }))
 
   it.effect("400 invalid_request: a refused value is quoted in at most 160 characters", () =>
     Effect.gen(function*() {
-      const reply = yield* H.send({ ...H.validSend, market: Array.from({ length: 3000 }, () => "AU") })
-      H.assertError(reply, 400, "invalid_request", "market")
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, market: Array.from({ length: 3000 }, () => "AU") })
+      Replies.assertError(reply, 400, "invalid_request", "market")
       assert.isAtMost(reply.json.error.details[0].issue.length, 160)
       assert.isBelow(reply.text.length, 1000)
     }))
 
   it.effect("400 invalid_request: wrong JSON types, each field in details", () =>
     Effect.gen(function*() {
-      const reply = yield* H.send({ ...H.validSend, to: 61412345678, body: ["Hello"], reference: 7 })
-      H.assertError(reply, 400, "invalid_request", null)
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, to: 61412345678, body: ["Hello"], reference: 7 })
+      Replies.assertError(reply, 400, "invalid_request", null)
       assert.deepStrictEqual(reply.json.error.details.map((d: { field: string }) => d.field), ["to", "body", "reference"])
       for (const detail of reply.json.error.details) assert.isString(detail.issue)
     }))
 
   it.effect("400 invalid_request: every missing field listed with its issue", () =>
     Effect.gen(function*() {
-      const reply = yield* H.send({})
-      H.assertError(reply, 400, "invalid_request", null)
+      const reply = yield* TestMessages.send({})
+      Replies.assertError(reply, 400, "invalid_request", null)
       assert.deepStrictEqual(reply.json.error.details, [
         { field: "to", issue: "is missing" },
         { field: "sender_id", issue: "is missing" },
@@ -89,16 +92,16 @@ layer(H.layer())("malformed requests", (it) => {
 
   it.effect("400 invalid_request: one missing field is also named in error.field", () =>
     Effect.gen(function*() {
-      const { body: _, ...withoutBody } = H.validSend
-      const reply = yield* H.send(withoutBody)
-      H.assertError(reply, 400, "invalid_request", "body")
+      const { body: _, ...withoutBody } = TestMessages.validSend
+      const reply = yield* TestMessages.send(withoutBody)
+      Replies.assertError(reply, 400, "invalid_request", "body")
       assert.deepStrictEqual(reply.json.error.details, [{ field: "body", issue: "is missing" }])
     }))
 
   it.effect("400 invalid_request: scheduled_at that is not an RFC 3339 date-time", () =>
     Effect.gen(function*() {
       for (const scheduled_at of ["tomorrow", "2026-11-23", "2026-11-23 10:00:00", "2026-02-30T10:00:00Z", 1764000000]) {
-        H.assertError(yield* H.send({ ...H.validSend, scheduled_at }), 400, "invalid_request", "scheduled_at")
+        Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at }), 400, "invalid_request", "scheduled_at")
       }
     }))
 
@@ -106,7 +109,7 @@ layer(H.layer())("malformed requests", (it) => {
     Effect.gen(function*() {
       for (const key of [undefined, null]) {
         for (const path of ["/v1/nothing", "/v2/messaging/messages", "/", "/v1/messaging/messages/msg_x/uncancel"]) {
-          H.assertError(yield* H.request("GET", path, { key }), 404, "not_found")
+          Replies.assertError(yield* Http.request("GET", path, { key }), 404, "not_found")
         }
       }
     }))
@@ -122,8 +125,8 @@ layer(H.layer())("malformed requests", (it) => {
         ["POST", "/health", ["GET"]]
       ] as const
       for (const [method, path, allowed] of cases) {
-        const reply = yield* H.request(method, path)
-        H.assertError(reply, 405, "method_not_allowed")
+        const reply = yield* Http.request(method, path)
+        Replies.assertError(reply, 405, "method_not_allowed")
         assert.deepStrictEqual(reply.headers.get("allow")?.split(/,\s*/).sort(), [...allowed], `${method} ${path}`)
       }
     }))
@@ -138,46 +141,46 @@ layer(H.layer())("malformed requests", (it) => {
           ["POST", `/v1/messaging/messages/${long}/cancel`]
         ] as const
       ) {
-        H.assertError(yield* H.request(method, path), 404, "not_found")
+        Replies.assertError(yield* Http.request(method, path), 404, "not_found")
       }
-      H.assertError(yield* H.request("PUT", `/v1/messaging/messages/${long}`), 405, "method_not_allowed")
+      Replies.assertError(yield* Http.request("PUT", `/v1/messaging/messages/${long}`), 405, "method_not_allowed")
     }))
 
   it.effect("paths match as written: another case or a doubled slash is 404", () =>
     Effect.gen(function*() {
       for (const path of ["/V1/MESSAGING/MESSAGES", "/v1/Messaging/messages", "//v1/messaging/messages", "/v1/messaging//messages", "/HEALTH"]) {
-        H.assertError(yield* H.request("GET", path), 404, "not_found")
+        Replies.assertError(yield* Http.request("GET", path), 404, "not_found")
       }
-      assert.strictEqual((yield* H.request("GET", "/v1/messaging/messages")).status, 200)
+      assert.strictEqual((yield* Http.request("GET", "/v1/messaging/messages")).status, 200)
     }))
 
   it.effect("a trailing slash is served like the path without it, never a 405 for an allowed method", () =>
     Effect.gen(function*() {
-      const reply = yield* H.request("GET", "/v1/messaging/messages/")
+      const reply = yield* Http.request("GET", "/v1/messaging/messages/")
       assert.notStrictEqual(reply.status, 405, reply.text)
       assert.include([200, 404], reply.status, reply.text)
-      H.assertMeta(reply)
+      Replies.assertMeta(reply)
     }))
 
   it.effect("415 unsupported_media_type: a body that is not declared JSON", () =>
     Effect.gen(function*() {
-      const body = JSON.stringify(H.validSend)
+      const body = JSON.stringify(TestMessages.validSend)
       const types = ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", "application/vnd.api+json", undefined]
       for (const type of types) {
         // fetch labels a string body text/plain;charset=UTF-8 when no type is given
-        const reply = yield* H.request("POST", "/v1/messaging/messages", {
+        const reply = yield* Http.request("POST", "/v1/messaging/messages", {
           body,
           ...(type === undefined ? {} : { headers: { "content-type": type } })
         })
-        H.assertError(reply, 415, "unsupported_media_type")
+        Replies.assertError(reply, 415, "unsupported_media_type")
       }
     }))
 
   it.effect("application/json is accepted with parameters and in any case", () =>
     Effect.gen(function*() {
       for (const type of ["application/json; charset=utf-8", "Application/JSON", "application/json;charset=UTF-8"]) {
-        const reply = yield* H.request("POST", "/v1/messaging/messages", {
-          body: JSON.stringify(H.validSend),
+        const reply = yield* Http.request("POST", "/v1/messaging/messages", {
+          body: JSON.stringify(TestMessages.validSend),
           headers: { "content-type": type }
         })
         assert.strictEqual(reply.status, 201, `${type}: ${reply.text}`)
@@ -186,36 +189,36 @@ layer(H.layer())("malformed requests", (it) => {
 
   it.effect("413 payload_too_large: a body over 64 KiB with Content-Length", () =>
     Effect.gen(function*() {
-      const json = { ...H.validSend, body: "a".repeat(64 * 1024) }
-      const reply = yield* H.send(json)
-      H.assertError(reply, 413, "payload_too_large")
+      const json = { ...TestMessages.validSend, body: "a".repeat(64 * 1024) }
+      const reply = yield* TestMessages.send(json)
+      Replies.assertError(reply, 413, "payload_too_large")
     }))
 
   it.effect("a body of exactly 64 KiB is read (and refused by the segment rule, not by size)", () =>
     Effect.gen(function*() {
-      const empty = JSON.stringify({ ...H.validSend, body: "" })
-      const body = JSON.stringify({ ...H.validSend, body: "a".repeat(64 * 1024 - empty.length) })
+      const empty = JSON.stringify({ ...TestMessages.validSend, body: "" })
+      const body = JSON.stringify({ ...TestMessages.validSend, body: "a".repeat(64 * 1024 - empty.length) })
       assert.strictEqual(Buffer.byteLength(body), 64 * 1024)
-      const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
-      H.assertError(reply, 422, "body_too_long", "body")
-      const over = yield* H.request("POST", "/v1/messaging/messages", { body: body + " ", headers: jsonHeaders })
-      H.assertError(over, 413, "payload_too_large")
+      const reply = yield* Http.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
+      Replies.assertError(reply, 422, "body_too_long", "body")
+      const over = yield* Http.request("POST", "/v1/messaging/messages", { body: body + " ", headers: jsonHeaders })
+      Replies.assertError(over, 413, "payload_too_large")
     }))
 
   it.effect("413 payload_too_large: a chunked body over 64 KiB without Content-Length", () =>
     Effect.gen(function*() {
-      const body = JSON.stringify({ ...H.validSend, body: "a".repeat(80 * 1024) })
+      const body = JSON.stringify({ ...TestMessages.validSend, body: "a".repeat(80 * 1024) })
       const chunks = body.match(/[\s\S]{1,8192}/g)!
       const reply = yield* chunkedPost("/v1/messaging/messages", chunks)
-      H.assertError(reply, 413, "payload_too_large")
+      Replies.assertError(reply, 413, "payload_too_large")
     }))
 
   it.effect("a small chunked body is served normally", () =>
     Effect.gen(function*() {
-      const body = JSON.stringify(H.validSend)
+      const body = JSON.stringify(TestMessages.validSend)
       const reply = yield* chunkedPost("/v1/messaging/messages", [body.slice(0, 10), body.slice(10)])
       assert.strictEqual(reply.status, 201, reply.text)
-      H.assertMeta(reply)
+      Replies.assertMeta(reply)
     }))
 
   const utf8 = (text: string) => new TextEncoder().encode(text)
@@ -223,7 +226,7 @@ layer(H.layer())("malformed requests", (it) => {
 
   it.effect("400 invalid_request: a body that is not valid UTF-8 is refused, never read with replacement characters", () =>
     Effect.gen(function*() {
-      const [before, after] = JSON.stringify({ ...H.validSend, body: "caf\u0000" }).split("\\u0000")
+      const [before, after] = JSON.stringify({ ...TestMessages.validSend, body: "caf\u0000" }).split("\\u0000")
       const bodies = [
         concat(utf8(before!), new Uint8Array([0xe9]), utf8(after!)), // é in ISO-8859-1
         concat(utf8(before!), new Uint8Array([0xf0, 0x9f, 0x98]), utf8(after!)), // an emoji cut short
@@ -231,8 +234,8 @@ layer(H.layer())("malformed requests", (it) => {
       ]
       for (const body of bodies) {
         for (const headers of [jsonHeaders, { "content-type": "application/json; charset=iso-8859-1" }]) {
-          const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers })
-          H.assertError(reply, 400, "invalid_request")
+          const reply = yield* Http.request("POST", "/v1/messaging/messages", { body, headers })
+          Replies.assertError(reply, 400, "invalid_request")
           assert.strictEqual(reply.json.error.message, "The request body is not valid UTF-8.")
         }
       }
@@ -240,7 +243,7 @@ layer(H.layer())("malformed requests", (it) => {
 
   it.effect("400 invalid_request: a string escaping half of a surrogate pair, on any route, in any field", () =>
     Effect.gen(function*() {
-      const send = { ...H.validSend, reference: "lone-surrogate" }
+      const send = { ...TestMessages.validSend, reference: "lone-surrogate" }
       const cases = [
         ["/v1/messaging/messages", { ...send, body: "x\ud83d" }], // JSON.stringify escapes it: "x\ud83d"
         ["/v1/messaging/messages", { ...send, body: "\udfffx" }],
@@ -251,11 +254,11 @@ layer(H.layer())("malformed requests", (it) => {
       for (const [path, payload] of cases) {
         const body = JSON.stringify(payload)
         assert.match(body, /\\ud[89a-f]/, "the test sends the escape itself")
-        const reply = yield* H.request("POST", path, { body, headers: jsonHeaders })
-        H.assertError(reply, 400, "invalid_request")
+        const reply = yield* Http.request("POST", path, { body, headers: jsonHeaders })
+        Replies.assertError(reply, 400, "invalid_request")
         assert.include(reply.json.error.message, "half of a surrogate pair", body)
       }
-      assert.strictEqual((yield* H.list({ reference: "lone-surrogate" })).json.data.length, 0, "nothing was stored")
+      assert.strictEqual((yield* TestMessages.list({ reference: "lone-surrogate" })).json.data.length, 0, "nothing was stored")
     }))
 
   it.effect("escaped pairs and escaped backslashes before u are read as written", () =>
@@ -266,9 +269,9 @@ layer(H.layer())("malformed requests", (it) => {
           ["\\\\ud83d", "\\ud83d"] // an escaped backslash, then the letters ud83d
         ] as const
       ) {
-        const body = JSON.stringify(H.validSend).replace("\"body\":\"Hello from Acme\"", `"body":"${escaped}"`)
-        assert.notStrictEqual(body, JSON.stringify(H.validSend), "the test replaced the body")
-        const reply = yield* H.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
+        const body = JSON.stringify(TestMessages.validSend).replace("\"body\":\"Hello from Acme\"", `"body":"${escaped}"`)
+        assert.notStrictEqual(body, JSON.stringify(TestMessages.validSend), "the test replaced the body")
+        const reply = yield* Http.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
         assert.strictEqual(reply.status, 201, reply.text)
         assert.strictEqual(reply.json.data.body, text)
       }
@@ -277,12 +280,12 @@ layer(H.layer())("malformed requests", (it) => {
   it.effect("UTF-8 is read as sent: a character split across chunks, a literal U+FFFD, a byte order mark", () =>
     Effect.gen(function*() {
       const text = "Café 😀 \uFFFD"
-      const body = utf8(JSON.stringify({ ...H.validSend, body: text }))
+      const body = utf8(JSON.stringify({ ...TestMessages.validSend, body: text }))
       const split = body.indexOf(0xf0) + 2 // inside the emoji's four bytes
       const chunked = yield* chunkedPost("/v1/messaging/messages", [body.slice(0, split), body.slice(split)])
       assert.strictEqual(chunked.status, 201, chunked.text)
       assert.strictEqual(chunked.json.data.body, text)
-      const withBom = yield* H.request("POST", "/v1/messaging/messages", {
+      const withBom = yield* Http.request("POST", "/v1/messaging/messages", {
         body: concat(new Uint8Array([0xef, 0xbb, 0xbf]), body),
         headers: jsonHeaders
       })

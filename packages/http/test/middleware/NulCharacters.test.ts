@@ -5,13 +5,18 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as H from "../support/Harness.js"
-import * as Stores from "../support/TestStores.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestBrands from "../support/TestBrands.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
+import * as TestStores from "../support/TestStores.js"
+import * as TestWebhooks from "../support/TestWebhooks.js"
 
 const json = { "content-type": "application/json" }
 
-for (const store of Stores.all) {
-  layer(H.layer({ store: store.layer() }))(`a NUL in a request on ${store.name}`, (it) => {
+for (const store of TestStores.all) {
+  layer(TestServer.layer({ store: store.layer() }))(`a NUL in a request on ${store.name}`, (it) => {
     it.effect("in a path or a query: 400 invalid_request", () =>
       Effect.gen(function*() {
         for (
@@ -23,8 +28,8 @@ for (const store of Stores.all) {
             "/v1/operator-registrations?sender_id=%00"
           ]
         ) {
-          const reply = yield* H.request("GET", path)
-          H.assertError(reply, 400, "invalid_request")
+          const reply = yield* Http.request("GET", path)
+          Replies.assertError(reply, 400, "invalid_request")
           assert.include(reply.json.error.message, "NUL", path)
         }
       }))
@@ -32,25 +37,25 @@ for (const store of Stores.all) {
     it.effect("in a JSON string, escaped, on any route and in any field: 400 invalid_request, nothing stored", () =>
       Effect.gen(function*() {
         const cases = [
-          ["/v1/messaging/messages", { ...H.validSend, body: "a\u0000b", reference: "nul" }],
-          ["/v1/messaging/messages", { ...H.validSend, reference: "nul\u0000" }],
+          ["/v1/messaging/messages", { ...TestMessages.validSend, body: "a\u0000b", reference: "nul" }],
+          ["/v1/messaging/messages", { ...TestMessages.validSend, reference: "nul\u0000" }],
           ["/v1/messaging/preview", { body: "\u0000" }],
-          ["/v1/brands", { ...H.brandBody(H.freshAcn()), name: "Acme\u0000 Pty Ltd" }],
-          ["/v1/webhooks", { ...H.webhookBody, secret: "whsec-0123456789\u0000abcdef" }]
+          ["/v1/brands", { ...TestBrands.brandBody(TestBrands.freshAcn()), name: "Acme\u0000 Pty Ltd" }],
+          ["/v1/webhooks", { ...TestWebhooks.webhookBody, secret: "whsec-0123456789\u0000abcdef" }]
         ] as const
         for (const [path, payload] of cases) {
           const body = JSON.stringify(payload)
           assert.include(body, "\\u0000", "the test sends the escape itself")
-          const reply = yield* H.request("POST", path, { body, headers: json })
-          H.assertError(reply, 400, "invalid_request")
+          const reply = yield* Http.request("POST", path, { body, headers: json })
+          Replies.assertError(reply, 400, "invalid_request")
           assert.include(reply.json.error.message, "NUL", body)
         }
-        assert.strictEqual((yield* H.list({ reference: "nul" })).json.data.length, 0, "nothing was stored")
+        assert.strictEqual((yield* TestMessages.list({ reference: "nul" })).json.data.length, 0, "nothing was stored")
       }))
 
     it.effect("the six characters \\u0000 written out (an escaped backslash) are text, not a NUL", () =>
       Effect.gen(function*() {
-        const reply = yield* H.send({ ...H.validSend, reference: "\\u0000" })
+        const reply = yield* TestMessages.send({ ...TestMessages.validSend, reference: "\\u0000" })
         assert.strictEqual(reply.status, 201, reply.text)
         assert.strictEqual(reply.json.data.reference, "\\u0000")
       }))

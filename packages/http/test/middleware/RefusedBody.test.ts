@@ -8,7 +8,9 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { subscribe } from "node:diagnostics_channel"
 import { connect, type Socket } from "node:net"
-import * as H from "../support/Harness.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 /**
  * What a raw client saw: the bytes it got, how many body bytes the kernel took from it (its own
@@ -126,29 +128,29 @@ const exchange = (url: string, write: (send: (text: string) => void, received: (
     })
   )
 
-layer(H.layer())("a refused request's body is not read", (it) => {
+layer(TestServer.layer())("a refused request's body is not read", (it) => {
   it.effect("an unauthenticated chunked upload is answered 401 and cut within a second, having sent at most 1 MB", () =>
     Effect.gen(function*() {
-      const { url } = yield* H.Harness
+      const { url } = yield* TestServer.TestServer
       assertCut(yield* stream(url, chunkedHead("/v1/messaging/messages", json)), 401)
     }))
 
   it.effect("an upload with a key that lacks the permission is answered 403 and cut", () =>
     Effect.gen(function*() {
-      const { url } = yield* H.Harness
-      const reader = yield* H.newCaller({ permissions: ["messaging:read"] })
+      const { url } = yield* TestServer.TestServer
+      const reader = yield* TestAccounts.newCaller({ permissions: ["messaging:read"] })
       assertCut(yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${reader.key}` })), 403)
     }))
 
   it.effect("an upload that is not JSON is answered 415 and cut", () =>
     Effect.gen(function*() {
-      const { main, url } = yield* H.Harness
+      const { main, url } = yield* TestServer.TestServer
       assertCut(yield* stream(url, chunkedHead("/v1/messaging/messages", { "Content-Type": "text/plain", Authorization: `Bearer ${main.key}` })), 415)
     }))
 
   it.effect("an upload that says it is too large is answered 413 and cut", () =>
     Effect.gen(function*() {
-      const { main, url } = yield* H.Harness
+      const { main, url } = yield* TestServer.TestServer
       const head = "POST /v1/messaging/messages HTTP/1.1\r\nHost: sendline.test\r\nContent-Type: application/json\r\n" +
         `Authorization: Bearer ${main.key}\r\nContent-Length: 10000000000\r\n\r\n`
       const streamed = yield* stream(url, head)
@@ -157,7 +159,7 @@ layer(H.layer())("a refused request's body is not read", (it) => {
 
   it.effect("an endless upload with a valid key is read up to 16 × 64 KiB, then its connection is cut unanswered", () =>
     Effect.gen(function*() {
-      const { main, url } = yield* H.Harness
+      const { main, url } = yield* TestServer.TestServer
       const streamed = yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${main.key}` }))
       assert.strictEqual(streamed.answer, "")
       assert.isBelow(streamed.endedAfterMillis, Infinity, "the connection was cut")
@@ -166,7 +168,7 @@ layer(H.layer())("a refused request's body is not read", (it) => {
 
   it.effect("Expect: 100-continue with an unknown key: 401 at once, no 100 Continue, the connection closed", () =>
     Effect.gen(function*() {
-      const { url } = yield* H.Harness
+      const { url } = yield* TestServer.TestServer
       const received = yield* exchange(url, (send, received) => {
         if (received() === "") {
           send(
@@ -182,8 +184,8 @@ layer(H.layer())("a refused request's body is not read", (it) => {
 
   it.effect("Expect: 100-continue with a valid key: 100 Continue, then the body, then 201 on a connection kept open", () =>
     Effect.gen(function*() {
-      const { main, url } = yield* H.Harness
-      const body = JSON.stringify(H.validSend)
+      const { main, url } = yield* TestServer.TestServer
+      const body = JSON.stringify(TestMessages.validSend)
       let sentBody = false
       const received = yield* exchange(url, (send, received) => {
         if (received() === "") {
@@ -202,7 +204,7 @@ layer(H.layer())("a refused request's body is not read", (it) => {
 
   it.effect("a refusal of a request without a body keeps its connection", () =>
     Effect.gen(function*() {
-      const { url } = yield* H.Harness
+      const { url } = yield* TestServer.TestServer
       const received = yield* exchange(url, (send, received) => {
         if (received() === "") send("GET /v1/messaging/messages HTTP/1.1\r\nHost: sendline.test\r\n\r\n")
       })

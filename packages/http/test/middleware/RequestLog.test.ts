@@ -8,37 +8,24 @@
 import { assert, layer } from "@effect/vitest"
 import { Readiness } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
-import { Effect, HashMap, Layer, Logger, LogLevel } from "effect"
-import * as H from "../support/Harness.js"
-
-interface Logged {
-  readonly level: LogLevel.LogLevel
-  readonly text: string
-  readonly fields: Record<string, unknown>
-}
-
-/** A logger that keeps every line it is given in `into`, with its annotations. */
-const capture = (into: Array<Logged>, minimum: LogLevel.LogLevel) =>
-  Logger.replace(
-    Logger.defaultLogger,
-    Logger.make(({ annotations, logLevel, message }) => {
-      const text = Array.isArray(message) ? message.join(" ") : String(message)
-      into.push({ level: logLevel, text, fields: Object.fromEntries(HashMap.toEntries(annotations)) })
-    })
-  ).pipe(Layer.merge(Logger.minimumLogLevel(minimum)))
+import { Effect, Layer, LogLevel } from "effect"
+import * as Http from "../support/Http.js"
+import * as Logs from "../support/Logs.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 /** The lines of the request `reply` answered. */
-const linesOf = (logged: ReadonlyArray<Logged>, reply: H.Reply) =>
+const linesOf = (logged: ReadonlyArray<Logs.Logged>, reply: Http.Reply) =>
   logged.filter((line) => line.fields["request_id"] === reply.headers.get("x-request-id"))
 
-const logged: Array<Logged> = []
+const logged: Array<Logs.Logged> = []
 
-layer(H.layer().pipe(Layer.provide(capture(logged, LogLevel.All))))("the request log", (it) => {
+layer(TestServer.layer().pipe(Layer.provide(Logs.capture(logged, LogLevel.All))))("the request log", (it) => {
   it.effect("one info line per answer: method, route template, status, duration, request id, and the account once authenticated", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
-      const sent = yield* H.send(H.validSend)
-      const refused = yield* H.send(H.validSend, { key: null })
+      const { main } = yield* TestServer.TestServer
+      const sent = yield* TestMessages.send(TestMessages.validSend)
+      const refused = yield* TestMessages.send(TestMessages.validSend, { key: null })
       const [sentLine, refusedLine] = [linesOf(logged, sent), linesOf(logged, refused)]
       assert.strictEqual(sentLine.length, 1, JSON.stringify(sentLine))
       assert.strictEqual(refusedLine.length, 1, JSON.stringify(refusedLine))
@@ -59,13 +46,13 @@ layer(H.layer().pipe(Layer.provide(capture(logged, LogLevel.All))))("the request
 
   it.effect("a line names the route template, never the path or the query: a phone number, key or reference there is not written", () =>
     Effect.gen(function*() {
-      const { main } = yield* H.Harness
+      const { main } = yield* TestServer.TestServer
       const replies = [
-        yield* H.request("GET", "/v1/messaging/messages/+61412345678?reference=secret-ref"),
-        yield* H.request("GET", `/v1/messaging/messages?reference=secret-ref&key=${main.key}&page_size=5`),
+        yield* Http.request("GET", "/v1/messaging/messages/+61412345678?reference=secret-ref"),
+        yield* Http.request("GET", `/v1/messaging/messages?reference=secret-ref&key=${main.key}&page_size=5`),
         // paths match as written (the router's configuration): no route, and none is named
-        yield* H.request("GET", "/V1/messaging/messages/+61412345678"),
-        yield* H.request("HEAD", "/health", { key: null })
+        yield* Http.request("GET", "/V1/messaging/messages/+61412345678"),
+        yield* Http.request("HEAD", "/health", { key: null })
       ]
       const lines = replies.map((reply) => linesOf(logged, reply))
       assert.deepStrictEqual(lines.map((l) => l.map((line) => line.text.replace(/ in [\d.]+ ms$/, ""))), [
@@ -80,7 +67,7 @@ layer(H.layer().pipe(Layer.provide(capture(logged, LogLevel.All))))("the request
     }))
 })
 
-const failing: Array<Logged> = []
+const failing: Array<Logs.Logged> = []
 /** A readiness check that fails at once: `GET /ready` answers 503 and logs why. */
 const notReady = Layer.succeed(
   Readiness.Readiness,
@@ -88,14 +75,14 @@ const notReady = Layer.succeed(
 )
 
 layer(
-  H.layer({ store: Layer.merge(SqliteStore.layerSqlite({ filename: ":memory:" }), notReady) }).pipe(
-    Layer.provide(capture(failing, LogLevel.Warning))
+  TestServer.layer({ store: Layer.merge(SqliteStore.layerSqlite({ filename: ":memory:" }), notReady) }).pipe(
+    Layer.provide(Logs.capture(failing, LogLevel.Warning))
   )
 )("the request log, with warnings only", (it) => {
   it.effect("a 5xx alone is logged, and every line written while it is handled carries its request id", () =>
     Effect.gen(function*() {
-      const healthy = yield* H.request("GET", "/health", { key: null })
-      const unready = yield* H.request("GET", "/ready", { key: null })
+      const healthy = yield* Http.request("GET", "/health", { key: null })
+      const unready = yield* Http.request("GET", "/ready", { key: null })
       assert.strictEqual(unready.status, 503, unready.text)
       assert.deepStrictEqual(linesOf(failing, healthy), [])
       const lines = linesOf(failing, unready)

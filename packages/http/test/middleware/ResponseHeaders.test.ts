@@ -6,13 +6,15 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { get } from "node:http"
 import { gunzipSync } from "node:zlib"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 
 /** `GET path` with `headers`, as raw bytes: no client decompresses anything. */
 const raw = (path: string, headers: Record<string, string>) =>
-  Effect.flatMap(H.Harness, (harness) =>
+  Effect.flatMap(TestServer.TestServer, (server) =>
     Effect.async<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resume) => {
-      get(harness.url + path, { headers }, (response) => {
+      get(server.url + path, { headers }, (response) => {
         const chunks: Array<Buffer> = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
         response.on("end", () =>
@@ -20,17 +22,17 @@ const raw = (path: string, headers: Record<string, string>) =>
       })
     }))
 
-layer(H.layer())("response headers", (it) => {
+layer(TestServer.layer())("response headers", (it) => {
   it.effect("/v1 answers are no-store and nosniff, whatever their status", () =>
     Effect.gen(function*() {
       const replies = [
-        yield* H.send(H.validSend),
-        yield* H.send(H.validSend, { headers: { "idempotency-key": "headers-1" } }),
-        yield* H.send(H.validSend, { headers: { "idempotency-key": "headers-1" } }),
-        yield* H.send(H.validSend, { key: null }),
-        yield* H.request("GET", "/v1/messaging/messages"),
-        yield* H.request("GET", "/v1/nowhere"),
-        yield* H.request("GET", "/v1/openapi.json")
+        yield* TestMessages.send(TestMessages.validSend),
+        yield* TestMessages.send(TestMessages.validSend, { headers: { "idempotency-key": "headers-1" } }),
+        yield* TestMessages.send(TestMessages.validSend, { headers: { "idempotency-key": "headers-1" } }),
+        yield* TestMessages.send(TestMessages.validSend, { key: null }),
+        yield* Http.request("GET", "/v1/messaging/messages"),
+        yield* Http.request("GET", "/v1/nowhere"),
+        yield* Http.request("GET", "/v1/openapi.json")
       ]
       assert.strictEqual(replies[2]!.headers.get("idempotent-replayed"), "true")
       for (const reply of replies) {
@@ -42,7 +44,7 @@ layer(H.layer())("response headers", (it) => {
   it.effect("outside /v1, answers are nosniff and may be cached", () =>
     Effect.gen(function*() {
       for (const path of ["/health", "/docs"]) {
-        const reply = yield* H.request("GET", path, { key: null })
+        const reply = yield* Http.request("GET", path, { key: null })
         assert.strictEqual(reply.headers.get("x-content-type-options"), "nosniff", path)
         assert.isNull(reply.headers.get("cache-control"), path)
       }

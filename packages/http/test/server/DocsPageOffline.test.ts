@@ -14,7 +14,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { chromium } from "playwright-core"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as TestServer from "../support/TestServer.js"
 
 const executablePath = "/usr/bin/chromium"
 const installed = existsSync(executablePath)
@@ -34,7 +35,7 @@ declare const document: {
 const listedWithin = 30_000
 
 /** Every operation's summary in the document the page shows. */
-const summaries = Effect.map(H.request("GET", "/v1/openapi.json", { key: null }), (reply) =>
+const summaries = Effect.map(Http.request("GET", "/v1/openapi.json", { key: null }), (reply) =>
   Object.values(reply.json.paths as Record<string, Record<string, { readonly summary: string }>>).flatMap(
     (operations) => Object.values(operations).map((operation) => operation.summary)
   ))
@@ -65,11 +66,11 @@ if (!installed && process.env.CI !== "true") {
     it("lists every operation on load and requests nothing from another host", () => {})
   })
 } else {
-  layer(H.layer())("GET /docs in Chromium", (it) => {
+  layer(TestServer.layer())("GET /docs in Chromium", (it) => {
     it.effect("lists every operation on load and requests nothing from another host; its icon is inline", () =>
       Effect.gen(function*() {
         assert.isTrue(installed, `CI=true and no Chromium at ${executablePath} (npm test installs it where it may: apt-get install chromium)`)
-        const { url } = yield* H.Harness
+        const { url } = yield* TestServer.TestServer
         const expected = yield* summaries
         assert.isAbove(expected.length, 20, "the document's operations")
         const page = yield* Effect.flatMap(browser, (launched) =>

@@ -1,22 +1,16 @@
 /**
  * Real `sendline` processes for tests: run a command, or start `serve --demo` and wait until it
  * listens. Each test gives its own environment (database, port, carrier journal). They run the built
- * executable, as `npm run sendline` does, which vitest's global setup (`test/support/Build.ts`) has built
- * from the sources under test before any test starts.
+ * executable, as `npm run sendline` does, which vitest's global setup (`Build.ts`) has built from the
+ * sources under test before any test starts.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createServer } from "node:net"
-import { resolve } from "node:path"
+import { bin, root } from "./Build.js"
 import { startupPatience } from "./Waiting.js"
 
-/** The repository root: where `npm run sendline` runs. */
-export const root = resolve(import.meta.dirname, "../../../..")
-
-/** The built executable, relative to `root`. */
-const bin = ["packages/http/dist/src/bin.js"]
-
 /** A port nothing listens on now. */
-export const freePort = () =>
+const freePort = () =>
   new Promise<number>((done) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const port = (server.address() as { port: number }).port
@@ -35,7 +29,7 @@ export interface Run {
 export const sendline = (env: Record<string, string>, ...args: Array<string>) =>
   new Promise<Run>((done) => {
     const options = { cwd: root, env: { ...process.env, ...env }, timeout: startupPatience, killSignal: "SIGKILL" as const }
-    execFile(process.execPath, [...bin, ...args], options, (error, stdout, stderr) =>
+    execFile(process.execPath, [bin, ...args], options, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
   })
 
@@ -65,7 +59,7 @@ const keyIn = (output: string) => /Demo API key \(all permissions\): (sk_[0-9A-Z
  */
 export const serve = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort()
-  const child = spawn(process.execPath, [...bin, "serve", "--demo"], {
+  const child = spawn(process.execPath, [bin, "serve", "--demo"], {
     cwd: root,
     env: { ...process.env, RATE_LIMIT_PER_SECOND: "0", RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0", ...env, LOG_LEVEL: "Info", PORT: String(port) }
   })

@@ -24,7 +24,7 @@ interface Operation {
 }
 
 /** Makes a validator over `document`: `check` answers the problems of one reply, empty when it is documented. */
-export const make = (document: Json) => {
+const make = (document: Json) => {
   // Every reference made absolute, so that the response schemas compiled on their own resolve it.
   const doc: Json = JSON.parse(JSON.stringify(document).replaceAll("\"#/components/", `"${base}#/components/`))
   const ajv = new Ajv2020({ strict: false, allErrors: true })

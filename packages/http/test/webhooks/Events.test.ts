@@ -12,43 +12,48 @@ import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect, TestClock } from "effect"
 import * as Envelope from "../../src/envelope/Envelope.js"
 import * as EventsJson from "../../src/events/EventsJson.js"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as Replies from "../support/Replies.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 import * as TestStores from "../support/TestStores.js"
+import * as TestWebhooks from "../support/TestWebhooks.js"
 
 /** `GET /v1/events` with `query`, decoded (no undocumented field) when 200. */
-const events = (caller: H.Caller, query: Record<string, string> = {}) =>
+const events = (caller: TestAccounts.Caller, query: Record<string, string> = {}) =>
   Effect.map(
-    H.request("GET", `/v1/events?${new URLSearchParams(query)}`, { key: caller.key }),
-    (reply) => ({ reply, page: reply.status === 200 ? H.decode(Envelope.ListEnvelope(EventsJson.EventJson), reply.json) : undefined })
+    Http.request("GET", `/v1/events?${new URLSearchParams(query)}`, { key: caller.key }),
+    (reply) => ({ reply, page: reply.status === 200 ? Replies.decode(Envelope.ListEnvelope(EventsJson.EventJson), reply.json) : undefined })
   )
 
 /** The ids `GET /v1/events` lists with `query`. */
-const ids = (caller: H.Caller, query: Record<string, string> = {}) =>
+const ids = (caller: TestAccounts.Caller, query: Record<string, string> = {}) =>
   Effect.map(events(caller, { page_size: "100", ...query }), ({ page, reply }) => {
     assert.strictEqual(reply.status, 200, reply.text)
     return page!.data.map((e) => e.id)
   })
 
 /** `POST /v1/events/{id}/redeliver`. */
-const redeliver = (caller: H.Caller, id: string, headers: Record<string, string> = {}) =>
-  H.request("POST", `/v1/events/${id}/redeliver`, { key: caller.key, headers })
+const redeliver = (caller: TestAccounts.Caller, id: string, headers: Record<string, string> = {}) =>
+  Http.request("POST", `/v1/events/${id}/redeliver`, { key: caller.key, headers })
 
 /** The requests posted to `url` so far. */
 const postedTo = (url: string) =>
   Effect.map(Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.requests), (all) => all.filter((r) => r.url === url))
 
 /** A new caller that sends from Acme in AU. */
-const sender = () => H.newCaller({ senderIds: [["Acme", "AU"]] })
+const sender = () => TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
 
 /** Sends one message as `caller` (201 asserted), with `extra` fields: its id. */
-const sendOne = (caller: H.Caller, extra: Record<string, unknown> = {}) =>
-  Effect.map(H.send({ ...H.validSend, ...extra }, { key: caller.key }), (reply) => {
+const sendOne = (caller: TestAccounts.Caller, extra: Record<string, unknown> = {}) =>
+  Effect.map(TestMessages.send({ ...TestMessages.validSend, ...extra }, { key: caller.key }), (reply) => {
     assert.strictEqual(reply.status, 201, reply.text)
     return reply.json.data.id as string
   })
 
 /** The `message.queued` event of message `messageId`. */
-const queuedEventOf = (caller: H.Caller, messageId: string) =>
+const queuedEventOf = (caller: TestAccounts.Caller, messageId: string) =>
   Effect.map(events(caller, { type: "message.queued", page_size: "100" }), ({ page }) => {
     const found = page!.data.find((e) => e.data.id === messageId)
     assert.isDefined(found, `the message.queued event of ${messageId}`)
@@ -56,31 +61,31 @@ const queuedEventOf = (caller: H.Caller, messageId: string) =>
   })
 
 for (const store of TestStores.all) {
-  layer(H.layer({ store: store.layer() }), { timeout: 120_000 })(
+  layer(TestServer.layer({ store: store.layer() }), { timeout: 120_000 })(
     `the event log on ${store.name}`,
     (it) => {
       it.effect("GET /v1/events/{id} answers exactly the body its webhook delivery carried; GET /v1/events lists them newest first", () =>
         Effect.gen(function*() {
           const caller = yield* sender()
           const url = "https://hooks.acme.example/same-body"
-          yield* H.subscribe(caller, { url })
+          yield* TestWebhooks.subscribe(caller, { url })
           yield* sendOne(caller, { reference: "order-1" })
           yield* TestClock.adjust("1 second")
           yield* sendOne(caller, { reference: "order-2" })
-          yield* H.deliver
+          yield* TestWebhooks.deliver
           const posted = yield* postedTo(url)
           assert.strictEqual(posted.length, 2)
           for (const request of posted) {
-            const reply = yield* H.request("GET", `/v1/events/${request.headers["x-service-event-id"]}`, { key: caller.key })
+            const reply = yield* Http.request("GET", `/v1/events/${request.headers["x-service-event-id"]}`, { key: caller.key })
             assert.strictEqual(reply.status, 200, reply.text)
-            H.assertMeta(reply)
-            const { data } = H.decode(Envelope.Envelope(EventsJson.EventJson), reply.json)
+            Replies.assertMeta(reply)
+            const { data } = Replies.decode(Envelope.Envelope(EventsJson.EventJson), reply.json)
             // the same object, key for key and byte for byte
             assert.strictEqual(JSON.stringify(reply.json.data), request.body)
             assert.deepStrictEqual(Object.keys(reply.json.data), ["id", "type", "created_at", "data"])
             assert.strictEqual(data.type, request.headers["x-service-event-type"])
             assert.match(data.id, /^evt_[0-9a-hjkmnp-tv-z]{26}$/)
-            assert.match(data.created_at, H.timestampPattern)
+            assert.match(data.created_at, Replies.timestampPattern)
           }
           const [older, newer] = posted.map((r) => JSON.parse(r.body) as { id: string; data: { reference: string } })
           assert.deepStrictEqual([older!.data.reference, newer!.data.reference], ["order-1", "order-2"])
@@ -120,11 +125,11 @@ for (const store of TestStores.all) {
           assert.deepStrictEqual(second.pagination, { has_more: false, next_cursor: null, page_size: 2 })
 
           const bad = (query: Record<string, string>) => Effect.map(events(caller, query), ({ reply }) => reply)
-          H.assertError(yield* bad({ type: "message.queued", cursor: first.pagination.next_cursor! }), 400, "invalid_cursor")
-          H.assertError(yield* bad({ type: "message.read" }), 400, "invalid_parameter", "type")
-          H.assertError(yield* bad({ created_after: "yesterday" }), 400, "invalid_parameter", "created_after")
-          H.assertError(yield* bad({ created_after: "2026-02-30" }), 400, "invalid_parameter", "created_after")
-          H.assertError(yield* bad({ page_size: "x" }), 400, "invalid_parameter", "page_size")
+          Replies.assertError(yield* bad({ type: "message.queued", cursor: first.pagination.next_cursor! }), 400, "invalid_cursor")
+          Replies.assertError(yield* bad({ type: "message.read" }), 400, "invalid_parameter", "type")
+          Replies.assertError(yield* bad({ created_after: "yesterday" }), 400, "invalid_parameter", "created_after")
+          Replies.assertError(yield* bad({ created_after: "2026-02-30" }), 400, "invalid_parameter", "created_after")
+          Replies.assertError(yield* bad({ page_size: "x" }), 400, "invalid_parameter", "page_size")
         }))
 
       it.effect("another account's event is not found, not redelivered and never listed", () =>
@@ -132,28 +137,28 @@ for (const store of TestStores.all) {
           const owner = yield* sender()
           const stranger = yield* sender()
           const event = yield* queuedEventOf(owner, yield* sendOne(owner))
-          H.assertError(yield* H.request("GET", `/v1/events/${event.id}`, { key: stranger.key }), 404, "not_found")
-          H.assertError(yield* redeliver(stranger, event.id), 404, "not_found")
+          Replies.assertError(yield* Http.request("GET", `/v1/events/${event.id}`, { key: stranger.key }), 404, "not_found")
+          Replies.assertError(yield* redeliver(stranger, event.id), 404, "not_found")
           assert.notInclude(yield* ids(stranger), event.id)
-          H.assertError(yield* H.request("GET", "/v1/events/evt_00000000000000000000000000", { key: owner.key }), 404, "not_found")
+          Replies.assertError(yield* Http.request("GET", "/v1/events/evt_00000000000000000000000000", { key: owner.key }), 404, "not_found")
         }))
 
       it.effect("POST /v1/events/{id}/redeliver starts a delivery from attempt 0 to each active subscription that asks for its type", () =>
         Effect.gen(function*() {
           const caller = yield* sender()
           const [a, b] = ["https://a.acme.example/in", "https://b.acme.example/in"]
-          const subscriptions = [yield* H.subscribe(caller, { url: a }), yield* H.subscribe(caller, { url: b })]
-          yield* H.subscribe(caller, { url: "https://c.acme.example/in", events: ["message.delivered"] })
+          const subscriptions = [yield* TestWebhooks.subscribe(caller, { url: a }), yield* TestWebhooks.subscribe(caller, { url: b })]
+          yield* TestWebhooks.subscribe(caller, { url: "https://c.acme.example/in", events: ["message.delivered"] })
           const event = yield* queuedEventOf(caller, yield* sendOne(caller))
-          yield* H.deliver
+          yield* TestWebhooks.deliver
           yield* TestClock.adjust("1 minute")
           const now = Timestamp.format(yield* Clock.currentTimeMillis)
 
           const headers = { "idempotency-key": "redeliver-event" }
           const reply = yield* redeliver(caller, event.id, headers)
           assert.strictEqual(reply.status, 200, reply.text)
-          H.assertMeta(reply)
-          const { data } = H.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json)
+          Replies.assertMeta(reply)
+          const { data } = Replies.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json)
           assert.strictEqual(data.event_id, event.id)
           assert.sameMembers(data.deliveries.map((d) => d.subscription_id), subscriptions)
           for (const d of data.deliveries) {
@@ -163,7 +168,7 @@ for (const store of TestStores.all) {
               event_type: "message.queued",
               subscription_id: "",
               attempt: 0,
-              ...H.unattempted,
+              ...TestWebhooks.unattempted,
               scheduled_at: now,
               created_at: now
             })
@@ -172,7 +177,7 @@ for (const store of TestStores.all) {
           assert.strictEqual(replayed.text, reply.text)
           assert.strictEqual(replayed.headers.get("idempotent-replayed"), "true")
 
-          yield* H.deliver
+          yield* TestWebhooks.deliver
           for (const url of [a, b]) {
             const posted = yield* postedTo(url)
             assert.deepStrictEqual(posted.map((r) => [r.headers["x-service-event-id"], r.headers["x-service-delivery-attempt"]]), [
@@ -181,7 +186,7 @@ for (const store of TestStores.all) {
             ])
             assert.strictEqual(posted[1]!.body, posted[0]!.body, "the same bytes every time")
           }
-          const log = yield* H.request("GET", `/v1/webhooks/${subscriptions[0]}/deliveries?state=succeeded`, { key: caller.key })
+          const log = yield* Http.request("GET", `/v1/webhooks/${subscriptions[0]}/deliveries?state=succeeded`, { key: caller.key })
           assert.deepStrictEqual(log.json.data.map((d: { attempt: number }) => d.attempt), [0, 0])
           assert.include(log.json.data.map((d: { id: string }) => d.id), data.deliveries.find((d) => d.subscription_id === subscriptions[0])!.id)
         }))
@@ -194,32 +199,32 @@ for (const store of TestStores.all) {
           assert.strictEqual(none.status, 200, none.text)
           assert.deepStrictEqual(none.json.data, { event_id: nobody.id, deliveries: [] })
 
-          const id = yield* H.subscribe(caller, { url: "https://hooks.acme.example/signer", events: ["sid.expiring"] })
+          const id = yield* TestWebhooks.subscribe(caller, { url: "https://hooks.acme.example/signer", events: ["sid.expiring"] })
           const callback = yield* queuedEventOf(caller, yield* sendOne(caller, { callback_url: "https://cb.acme.example/message" }))
           const toCallback = yield* redeliver(caller, callback.id)
           assert.strictEqual(toCallback.status, 200, toCallback.text)
           assert.deepStrictEqual(toCallback.json.data.deliveries.map((d: { subscription_id: string | null }) => d.subscription_id), [null])
-          assert.strictEqual((yield* H.request("DELETE", `/v1/webhooks/${id}`, { key: caller.key })).status, 200)
+          assert.strictEqual((yield* Http.request("DELETE", `/v1/webhooks/${id}`, { key: caller.key })).status, 200)
           const refused = yield* redeliver(caller, callback.id)
-          H.assertError(refused, 422, "no_signing_secret", "id")
+          Replies.assertError(refused, 422, "no_signing_secret", "id")
         }))
 
       it.effect("a second POST /v1/events/{id}/redeliver while the first one's deliveries are pending makes none: 200 with those under way", () =>
         Effect.gen(function*() {
           const caller = yield* sender()
           const [a, b] = ["https://a.acme.example/once", "https://b.acme.example/once"]
-          yield* H.subscribe(caller, { url: a })
-          yield* H.subscribe(caller, { url: b })
+          yield* TestWebhooks.subscribe(caller, { url: a })
+          yield* TestWebhooks.subscribe(caller, { url: b })
           const event = yield* queuedEventOf(caller, yield* sendOne(caller))
-          yield* H.deliver
-          const redelivered = (reply: H.Reply) => {
+          yield* TestWebhooks.deliver
+          const redelivered = (reply: Http.Reply) => {
             assert.strictEqual(reply.status, 200, reply.text)
-            return H.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json).data.deliveries.map((d) => d.id).sort()
+            return Replies.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json).data.deliveries.map((d) => d.id).sort()
           }
           const first = redelivered(yield* redeliver(caller, event.id))
           assert.strictEqual(first.length, 2)
           for (let i = 0; i < 4; i++) assert.deepStrictEqual(redelivered(yield* redeliver(caller, event.id)), first, "the same ones, under way")
-          yield* H.deliver
+          yield* TestWebhooks.deliver
           for (const url of [a, b]) assert.strictEqual((yield* postedTo(url)).length, 2, "the first delivery and one redelivery")
           // once they are done, a redelivery starts afresh
           const next = redelivered(yield* redeliver(caller, event.id))
@@ -230,23 +235,23 @@ for (const store of TestStores.all) {
       it.effect("more than the account's redeliveries a minute, by either endpoint → 429 rate_limited with Retry-After until the oldest is a minute old", () =>
         Effect.gen(function*() {
           const caller = yield* sender()
-          const webhook = yield* H.subscribe(caller)
+          const webhook = yield* TestWebhooks.subscribe(caller)
           const event = yield* queuedEventOf(caller, yield* sendOne(caller))
           const since = { since: Timestamp.format(yield* Clock.currentTimeMillis) }
-          const bySubscription = () => H.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key: caller.key, json: since })
+          const bySubscription = () => Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key: caller.key, json: since })
           const max = Limits.defaults.redeliveriesPerMinute
           assert.strictEqual((yield* bySubscription()).status, 200)
           yield* TestClock.adjust("10 seconds")
           for (let i = 1; i < max; i++) assert.strictEqual((yield* redeliver(caller, event.id)).status, 200)
           for (const refused of [yield* redeliver(caller, event.id), yield* bySubscription()]) {
-            H.assertError(refused, 429, "rate_limited")
+            Replies.assertError(refused, 429, "rate_limited")
             assert.strictEqual(refused.headers.get("retry-after"), "50")
           }
           yield* TestClock.adjust("49 seconds")
           assert.strictEqual((yield* redeliver(caller, event.id)).headers.get("retry-after"), "1")
           yield* TestClock.adjust("1 second")
           assert.strictEqual((yield* redeliver(caller, event.id)).status, 200, "the first is a minute old: one more")
-          H.assertError(yield* bySubscription(), 429, "rate_limited")
+          Replies.assertError(yield* bySubscription(), 429, "rate_limited")
         }))
     }
   )

@@ -14,8 +14,12 @@ import { createHmac } from "node:crypto"
 import { createServer, type IncomingHttpHeaders } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Webhook } from "standardwebhooks"
-import * as H from "../support/Harness.js"
+import * as Http from "../support/Http.js"
+import * as TestAccounts from "../support/TestAccounts.js"
+import * as TestMessages from "../support/TestMessages.js"
+import * as TestServer from "../support/TestServer.js"
 import * as TestStores from "../support/TestStores.js"
+import * as TestWebhooks from "../support/TestWebhooks.js"
 
 /** A request as the receiver got it: its method, headers and exact bytes. */
 interface Received {
@@ -59,16 +63,16 @@ const secret = "whsec-acceptance-0123456789"
 
 for (const store of TestStores.all) {
   layer(
-    H.layer({ store: store.layer(), messaging: { callbackPolicy: open }, transport: NodeWebhookTransport.layer({ policy: open }) }),
+    TestServer.layer({ store: store.layer(), messaging: { callbackPolicy: open }, transport: NodeWebhookTransport.layer({ policy: open }) }),
     { timeout: 60_000 }
   )(`a real receiver on ${store.name}`, (it) => {
     it.scoped("gets each event of a sent message, signed both ways over the bytes it received, the body GET /v1/events/{id} answers", () =>
       Effect.gen(function*() {
         const { received, url } = yield* receiver
-        const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+        const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
         const events = ["message.queued", "message.sent", "message.delivered"]
-        const id = yield* H.subscribe(caller, { url, events, secret })
-        const sent = yield* H.send({ ...H.validSend, reference: "acceptance" }, { key: caller.key })
+        const id = yield* TestWebhooks.subscribe(caller, { url, events, secret })
+        const sent = yield* TestMessages.send({ ...TestMessages.validSend, reference: "acceptance" }, { key: caller.key })
         assert.strictEqual(sent.status, 201, sent.text)
 
         // the workers, pass by pass, the carrier reporting delivery after its 2 seconds
@@ -76,7 +80,7 @@ for (const store of TestStores.all) {
           yield* Effect.orDie(Workers.runOnce)
           yield* TestClock.adjust("1 second")
         }
-        assert.strictEqual((yield* H.request("GET", `/v1/messaging/messages/${sent.json.data.id}`, { key: caller.key })).json.data.status, "delivered")
+        assert.strictEqual((yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`, { key: caller.key })).json.data.status, "delivered")
         assert.sameMembers(received.map((r) => r.headers["x-service-event-type"]), events)
 
         const verifier = new Webhook(new TextEncoder().encode(secret), { format: "raw" })
@@ -108,7 +112,7 @@ for (const store of TestStores.all) {
           assert.strictEqual(payload.data.id, sent.json.data.id)
           assert.strictEqual(payload.data.reference, "acceptance")
 
-          const event = yield* H.request("GET", `/v1/events/${payload.id}`, { key: caller.key })
+          const event = yield* Http.request("GET", `/v1/events/${payload.id}`, { key: caller.key })
           assert.strictEqual(event.status, 200, event.text)
           assert.strictEqual(JSON.stringify(event.json.data), body)
           assert.deepStrictEqual(event.json.data, payload)
@@ -118,7 +122,7 @@ for (const store of TestStores.all) {
         assert.strictEqual(data.status, "delivered")
         assert.deepStrictEqual(data.price, { amount: "0.0500", currency: "AUD" })
 
-        const log = yield* H.request("GET", `/v1/webhooks/${id}/deliveries`, { key: caller.key })
+        const log = yield* Http.request("GET", `/v1/webhooks/${id}/deliveries`, { key: caller.key })
         assert.deepStrictEqual(
           log.json.data.map((d: { state: string; status_code: number; url: string; response_body: string }) => [d.state, d.status_code, d.url, d.response_body]),
           events.map(() => ["succeeded", 200, url, "received"])
