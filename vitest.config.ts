@@ -25,8 +25,8 @@ export default defineConfig({
     minWorkers: 1,
     // A test's own limit, far above what any takes on a loaded 2-core machine (the slowest took
     // ~25 s there): reaching it means a hang, never a busy machine. What a test waits for in real
-    // time it waits for as an event, up to `packages/http/test/support/Waiting.ts`'s `patience` (30 s; a
-    // spawned server's start, `startupPatience`, 60 s).
+    // time it waits for as an event, up to `packages/http/test/support/Waiting.ts`'s `patience`
+    // (30 s; a spawned server's start, `startupPatience`, 60 s).
     testTimeout: 120_000,
     hookTimeout: 120_000
   }
