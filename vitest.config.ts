@@ -14,7 +14,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@sendline/source", "node"], externalConditions: ["@sendline/source", "node"] } },
   test: {
     // builds packages/http first: the tests that spawn `sendline` run its built JavaScript
-    globalSetup: ["packages/http/test/build.ts"],
+    globalSetup: ["packages/http/test/support/Build.ts"],
     include: ["packages/*/test/**/*.test.ts", "examples/**/*.test.ts"],
     // Vitest runs one file fewer than the cores at once (one, on a 2-core machine); most files wait
     // on a spawned server, PostgreSQL or a socket, so one more than the cores. Any file may run
@@ -25,8 +25,8 @@ export default defineConfig({
     minWorkers: 1,
     // A test's own limit, far above what any takes on a loaded 2-core machine (the slowest took
     // ~25 s there): reaching it means a hang, never a busy machine. What a test waits for in real
-    // time it waits for as an event, up to `packages/http/test/waiting.ts`'s `patience` (30 s; a
-    // spawned server's start, `startupPatience`, 60 s).
+    // time it waits for as an event, up to `packages/http/test/support/Waiting.ts`'s `patience`
+    // (30 s; a spawned server's start, `startupPatience`, 60 s).
     testTimeout: 120_000,
     hookTimeout: 120_000
   }

@@ -18,7 +18,14 @@ import { type Admin, Permission } from "@sendline/core"
 import { Context, Effect, Option } from "effect"
 import { Api } from "../src/Api.js"
 import { RequiredPermission } from "../src/middleware/Pipeline.js"
-import * as H from "./harness.js"
+import * as Http from "./support/Http.js"
+import * as Replies from "./support/Replies.js"
+import * as TestAccounts from "./support/TestAccounts.js"
+import * as TestBrands from "./support/TestBrands.js"
+import * as TestMessages from "./support/TestMessages.js"
+import * as TestSenderIds from "./support/TestSenderIds.js"
+import * as TestServer from "./support/TestServer.js"
+import * as TestWebhooks from "./support/TestWebhooks.js"
 
 const endpoints = Object.values(Api.groups).flatMap((group) =>
   Object.values<typeof group.endpoints[string]>(group.endpoints).map((endpoint) => ({
@@ -44,7 +51,7 @@ const bodies: Record<string, unknown> = {
 
 /** A request to `endpoint` at `path` with `key`: a JSON body (`{}` unless `bodies` has one) when its method takes one. */
 const call = (endpoint: { readonly method: string; readonly path: string }, path: string, key: string) =>
-  H.request(endpoint.method, path, {
+  Http.request(endpoint.method, path, {
     key,
     ...(endpoint.method === "GET" ? {} : { json: bodies[`${endpoint.method} ${endpoint.path}`] ?? {} })
   })
@@ -53,40 +60,40 @@ const call = (endpoint: { readonly method: string; readonly path: string }, path
  * How to make a resource of `owner` for the endpoints under a path: by the path before its first
  * parameter. A scheduled message, so that every endpoint on it (cancel included) could act on it.
  */
-const fixtures: Record<string, (owner: H.Caller) => Effect.Effect<string, never, H.Harness | Admin.Admin>> = {
+const fixtures: Record<string, (owner: TestAccounts.Caller) => Effect.Effect<string, never, TestServer.TestServer | Admin.Admin>> = {
   // a Sender ID pending its operators' review, of an approved brand of the owner's
-  "/v1/sids": (owner) => Effect.map(H.registeredSid(owner), (sid) => sid.id),
+  "/v1/sids": (owner) => Effect.map(TestSenderIds.registeredSid(owner), (sid) => sid.id),
   // the telstra registration of a Sender ID some provider registered: the resource of telstra's operator
   "/v1/operator-registrations": () =>
     Effect.gen(function*() {
-      const provider = yield* H.newCaller()
-      const sid = yield* H.registeredSid(provider)
+      const provider = yield* TestAccounts.newCaller()
+      const sid = yield* TestSenderIds.registeredSid(provider)
       return sid.registrations.find((r) => r.network === "telstra")!.id
     }),
   // a brand whose Brand Owner approved the relationship: its provider reads and changes it
-  "/v1/brands": (owner) => Effect.map(H.approvedBrand(owner), ({ brandId }) => brandId),
+  "/v1/brands": (owner) => Effect.map(TestBrands.approvedBrand(owner), ({ brandId }) => brandId),
   // a pending relationship, which a Brand Owner could approve or reject
   "/v1/brand-relationships": (owner) =>
     Effect.gen(function*() {
-      const acn = H.freshAcn()
-      yield* H.newBrandOwner(acn)
-      return (yield* H.submitBrand(owner, acn)).relationshipId
+      const acn = TestBrands.freshAcn()
+      yield* TestBrands.newBrandOwner(acn)
+      return (yield* TestBrands.submitBrand(owner, acn)).relationshipId
     }),
   // an active webhook subscription of the owner's
-  "/v1/webhooks": (owner) => H.subscribe(owner),
+  "/v1/webhooks": (owner) => TestWebhooks.subscribe(owner),
   // the message.queued event of a message the owner sent
   "/v1/events": (owner) =>
     Effect.gen(function*() {
-      const sent = yield* H.send(H.validSend, { key: owner.key })
+      const sent = yield* TestMessages.send(TestMessages.validSend, { key: owner.key })
       assert.strictEqual(sent.status, 201, sent.text)
-      const events = yield* H.request("GET", "/v1/events?type=message.queued", { key: owner.key })
+      const events = yield* Http.request("GET", "/v1/events?type=message.queued", { key: owner.key })
       const event = (events.json.data as Array<{ id: string; data: { id: string } }>).find((e) => e.data.id === sent.json.data.id)
       assert.isDefined(event, events.text)
       return event!.id
     }),
   "/v1/messaging/messages": (owner) =>
     Effect.map(
-      H.send({ ...H.validSend, scheduled_at: new Date(H.start + 3_600_000).toISOString() }, { key: owner.key }),
+      TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(TestServer.start + 3_600_000).toISOString() }, { key: owner.key }),
       (reply) => {
         assert.strictEqual(reply.status, 201, reply.text)
         return reply.json.data.id as string
@@ -99,11 +106,11 @@ const fixtureOf = (path: string) => fixtures[path.split("/:")[0]!]
 /** The account whose resource a fixture makes, and a stranger to it: an operator and another network's for registrations. */
 const actorsOf = (path: string) =>
   path.startsWith("/v1/operator-registrations")
-    ? Effect.all({ owner: H.newOperator("telstra"), stranger: H.newOperator("optus") })
+    ? Effect.all({ owner: TestAccounts.newOperator("telstra"), stranger: TestAccounts.newOperator("optus") })
     : path.startsWith("/v1/sids")
     // no imported Sender ID, so that each lists its fixture's alone
-    ? Effect.all({ owner: H.newCaller(), stranger: H.newCaller() })
-    : Effect.all({ owner: H.newCaller({ senderIds: [["Acme", "AU"]] }), stranger: H.newCaller({ senderIds: [["Acme", "AU"]] }) })
+    ? Effect.all({ owner: TestAccounts.newCaller(), stranger: TestAccounts.newCaller() })
+    : Effect.all({ owner: TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] }), stranger: TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] }) })
 
 /**
  * What the Brand Owner of the provider's brand may do on it, by endpoint (its relationship already
@@ -118,7 +125,7 @@ const brandOwnerMay: Record<string, number> = {
   "POST /v1/brand-relationships/:id/reject": 409
 }
 
-layer(H.layer())("access matrix", (it) => {
+layer(TestServer.layer())("access matrix", (it) => {
   it("every endpoint needs a permission, but the open ones", () => {
     assert.deepStrictEqual(endpoints.filter((e) => e.permission === undefined).map((e) => e.name), open)
   })
@@ -126,10 +133,10 @@ layer(H.layer())("access matrix", (it) => {
   for (const endpoint of endpoints.filter((e) => e.permission !== undefined)) {
     it.effect(`${endpoint.name} without ${endpoint.permission}: 403 permission_denied, naming it`, () =>
       Effect.gen(function*() {
-        const { main } = yield* H.Harness
-        const lacking = yield* H.newKey(main.accountId, Permission.all.filter((p) => p !== endpoint.permission))
+        const { main } = yield* TestServer.TestServer
+        const lacking = yield* TestAccounts.newKey(main.accountId, Permission.all.filter((p) => p !== endpoint.permission))
         const reply = yield* call(endpoint, withId(endpoint.path, "msg_00000000000000000000000000"), lacking.key)
-        H.assertError(reply, 403, "permission_denied")
+        Replies.assertError(reply, 403, "permission_denied")
         assert.include(reply.json.error.message, endpoint.permission!)
       }))
   }
@@ -141,9 +148,9 @@ layer(H.layer())("access matrix", (it) => {
         assert.isDefined(fixture, `${endpoint.name}: add a fixture for ${endpoint.path.split("/:")[0]} to this test`)
         const { owner, stranger } = yield* actorsOf(endpoint.path)
         const id = yield* fixture!(owner)
-        const before = yield* H.request("GET", withId(endpoint.path.split("/:")[0] + "/:id", id), { key: owner.key })
-        H.assertError(yield* call(endpoint, withId(endpoint.path, id), stranger.key), 404, "not_found")
-        const after = yield* H.request("GET", withId(endpoint.path.split("/:")[0] + "/:id", id), { key: owner.key })
+        const before = yield* Http.request("GET", withId(endpoint.path.split("/:")[0] + "/:id", id), { key: owner.key })
+        Replies.assertError(yield* call(endpoint, withId(endpoint.path, id), stranger.key), 404, "not_found")
+        const after = yield* Http.request("GET", withId(endpoint.path.split("/:")[0] + "/:id", id), { key: owner.key })
         assert.deepStrictEqual(after.json.data, before.json.data)
       }))
   }
@@ -168,8 +175,8 @@ layer(H.layer())("access matrix", (it) => {
     const expected = brandOwnerMay[endpoint.name] ?? 404
     it.effect(`${endpoint.name} with the key of the Brand Owner of the provider's brand: ${expected}`, () =>
       Effect.gen(function*() {
-        const provider = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
-        const { brandId, owner, relationshipId } = yield* H.approvedBrand(provider)
+        const provider = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
+        const { brandId, owner, relationshipId } = yield* TestBrands.approvedBrand(provider)
         const prefix = endpoint.path.split("/:")[0]!
         const id = prefix === "/v1/brands" ? brandId : prefix === "/v1/brand-relationships" ? relationshipId : yield* fixtureOf(endpoint.path)!(provider)
         const reply = yield* call(endpoint, withId(endpoint.path, id), owner.key)
@@ -179,12 +186,12 @@ layer(H.layer())("access matrix", (it) => {
 
   it.effect("the Brand Owner lists the provider's brand, and none of the provider's messages", () =>
     Effect.gen(function*() {
-      const provider = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
-      const { brandId, owner } = yield* H.approvedBrand(provider)
+      const provider = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
+      const { brandId, owner } = yield* TestBrands.approvedBrand(provider)
       const message = yield* fixtureOf("/v1/messaging/messages")!(provider)
-      const brands = yield* H.request("GET", "/v1/brands", { key: owner.key })
+      const brands = yield* Http.request("GET", "/v1/brands", { key: owner.key })
       assert.deepStrictEqual(brands.json.data.map((b: { id: string }) => b.id), [brandId])
-      const messages = yield* H.request("GET", "/v1/messaging/messages", { key: owner.key })
+      const messages = yield* Http.request("GET", "/v1/messaging/messages", { key: owner.key })
       assert.notInclude(messages.json.data.map((m: { id: string }) => m.id), message)
       assert.deepStrictEqual(messages.json.data, [])
     }))

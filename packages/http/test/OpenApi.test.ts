@@ -1,7 +1,12 @@
 import { assert, layer } from "@effect/vitest"
 import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect } from "effect"
-import * as H from "./harness.js"
+import * as Http from "./support/Http.js"
+import * as Replies from "./support/Replies.js"
+import * as TestAccounts from "./support/TestAccounts.js"
+import * as TestMessages from "./support/TestMessages.js"
+import * as TestServer from "./support/TestServer.js"
+import * as TestWebhooks from "./support/TestWebhooks.js"
 
 type JsonSchema = Record<string, any>
 
@@ -49,23 +54,23 @@ const validate = (schema: JsonSchema, value: unknown, defs: Record<string, JsonS
   return []
 }
 
-const fetchDocument = Effect.map(H.request("GET", "/v1/openapi.json", { key: null }), (reply) => reply.json)
+const fetchDocument = Effect.map(Http.request("GET", "/v1/openapi.json", { key: null }), (reply) => reply.json)
 
 /** Asserts that `doc` documents `reply`'s status for `method path`, and that its body validates against it. */
-const assertDocumented = (doc: JsonSchema, method: string, path: string, reply: H.Reply) => {
+const assertDocumented = (doc: JsonSchema, method: string, path: string, reply: Http.Reply) => {
   const response = doc.paths[path]?.[method]?.responses[String(reply.status)]
   assert.isDefined(response, `${method} ${path} documents ${reply.status}`)
   const problems = validate(response.content["application/json"].schema, reply.json, doc.components.schemas)
   assert.deepStrictEqual(problems, [], `${method} ${path} ${reply.status}: ${reply.text}`)
 }
 
-layer(H.layer())("OpenAPI document and health", (it) => {
+layer(TestServer.layer())("OpenAPI document and health", (it) => {
   it.effect("GET /v1/openapi.json: 200 JSON, without a key, describing the messaging endpoints", () =>
     Effect.gen(function*() {
-      const reply = yield* H.request("GET", "/v1/openapi.json", { key: null })
+      const reply = yield* Http.request("GET", "/v1/openapi.json", { key: null })
       assert.strictEqual(reply.status, 200, reply.text)
       assert.match(reply.headers.get("content-type") ?? "", /^application\/json/)
-      assert.match(reply.headers.get("x-request-id") ?? "", H.requestIdPattern)
+      assert.match(reply.headers.get("x-request-id") ?? "", Replies.requestIdPattern)
       const doc = reply.json
       assert.match(doc.openapi, /^3\./)
       const messages = doc.paths["/v1/messaging/messages"]
@@ -179,35 +184,35 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       const doc = yield* fetchDocument
       const defs = doc.components.schemas
       const now = yield* Clock.currentTimeMillis
-      const reader = yield* H.newKey((yield* H.Harness).main.accountId, ["messaging:read"])
-      const sent = yield* H.send({ ...H.validSend, reference: "r-1" })
-      const scheduled = yield* H.send({ ...H.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
-      const cases: ReadonlyArray<readonly [string, string, H.Reply]> = [
+      const reader = yield* TestAccounts.newKey((yield* TestServer.TestServer).main.accountId, ["messaging:read"])
+      const sent = yield* TestMessages.send({ ...TestMessages.validSend, reference: "r-1" })
+      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
+      const cases: ReadonlyArray<readonly [string, string, Http.Reply]> = [
         ["post", "/v1/messaging/messages", sent],
         ["post", "/v1/messaging/messages", scheduled],
-        ["post", "/v1/messaging/messages", yield* H.send({ ...H.validSend, market: "US" })],
-        ["post", "/v1/messaging/messages", yield* H.send({ to: 1 })],
-        ["post", "/v1/messaging/messages", yield* H.send(H.validSend, { key: null })],
-        ["post", "/v1/messaging/messages", yield* H.send(H.validSend, { key: reader.key })],
-        ["post", "/v1/messaging/preview", yield* H.preview({ body: "It’s 😀", market: "AU" })],
-        ["post", "/v1/messaging/preview", yield* H.preview({ body: "Hi" })],
-        ["get", "/v1/messaging/messages", yield* H.list({ page_size: "1" })],
-        ["get", "/v1/messaging/messages", yield* H.list({ page_size: "0" })],
-        ["get", "/v1/messaging/messages", yield* H.list({ cursor: "cur_x" })],
-        ["get", "/v1/messaging/messages/{id}", yield* H.request("GET", `/v1/messaging/messages/${sent.json.data.id}`)],
-        ["get", "/v1/messaging/messages/{id}", yield* H.request("GET", "/v1/messaging/messages/msg_unknown")],
+        ["post", "/v1/messaging/messages", yield* TestMessages.send({ ...TestMessages.validSend, market: "US" })],
+        ["post", "/v1/messaging/messages", yield* TestMessages.send({ to: 1 })],
+        ["post", "/v1/messaging/messages", yield* TestMessages.send(TestMessages.validSend, { key: null })],
+        ["post", "/v1/messaging/messages", yield* TestMessages.send(TestMessages.validSend, { key: reader.key })],
+        ["post", "/v1/messaging/preview", yield* TestMessages.preview({ body: "It’s 😀", market: "AU" })],
+        ["post", "/v1/messaging/preview", yield* TestMessages.preview({ body: "Hi" })],
+        ["get", "/v1/messaging/messages", yield* TestMessages.list({ page_size: "1" })],
+        ["get", "/v1/messaging/messages", yield* TestMessages.list({ page_size: "0" })],
+        ["get", "/v1/messaging/messages", yield* TestMessages.list({ cursor: "cur_x" })],
+        ["get", "/v1/messaging/messages/{id}", yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`)],
+        ["get", "/v1/messaging/messages/{id}", yield* Http.request("GET", "/v1/messaging/messages/msg_unknown")],
         [
           "post",
           "/v1/messaging/messages/{id}/cancel",
-          yield* H.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`)
+          yield* Http.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`)
         ],
         [
           "post",
           "/v1/messaging/messages/{id}/cancel",
-          yield* H.request("POST", `/v1/messaging/messages/${sent.json.data.id}/cancel`)
+          yield* Http.request("POST", `/v1/messaging/messages/${sent.json.data.id}/cancel`)
         ],
-        ["get", "/health", yield* H.request("GET", "/health", { key: null })],
-        ["get", "/ready", yield* H.request("GET", "/ready", { key: null })]
+        ["get", "/health", yield* Http.request("GET", "/health", { key: null })],
+        ["get", "/ready", yield* Http.request("GET", "/ready", { key: null })]
       ]
       assert.deepStrictEqual(
         cases.map(([, , reply]) => reply.status),
@@ -245,24 +250,24 @@ layer(H.layer())("OpenAPI document and health", (it) => {
       assert.containsAllKeys(doc.components.schemas, ["Delivery", "Event", "EventRedelivered", "RedeliverWebhook", "WebhookRedelivered"])
 
       // a caller of its own: the main caller's earlier events would be delivered to the subscription too
-      const caller = yield* H.newCaller({ senderIds: [["Acme", "AU"]] })
+      const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
       const key = caller.key
-      const webhook = yield* H.subscribe(caller, { url: "https://hooks.acme.example/openapi" })
+      const webhook = yield* TestWebhooks.subscribe(caller, { url: "https://hooks.acme.example/openapi" })
       yield* Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.answerWith(CapturingTransport.status(500, "down")))
-      const sent = yield* H.send(H.validSend, { key })
-      yield* H.deliver
-      const listed = yield* H.request("GET", "/v1/events?type=message.queued", { key })
+      const sent = yield* TestMessages.send(TestMessages.validSend, { key })
+      yield* TestWebhooks.deliver
+      const listed = yield* Http.request("GET", "/v1/events?type=message.queued", { key })
       const event = listed.json.data.find((e: { data: { id: string } }) => e.data.id === sent.json.data.id).id as string
-      const cases: ReadonlyArray<readonly [string, string, H.Reply]> = [
-        ["get", "/v1/webhooks/{id}/deliveries", yield* H.request("GET", `/v1/webhooks/${webhook}/deliveries`, { key })],
-        ["get", "/v1/webhooks/{id}/deliveries", yield* H.request("GET", `/v1/webhooks/${webhook}/deliveries?state=lost`, { key })],
-        ["post", "/v1/webhooks/{id}/redeliver", yield* H.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: { since: "2026-11-22" } })],
-        ["post", "/v1/webhooks/{id}/redeliver", yield* H.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: {} })],
+      const cases: ReadonlyArray<readonly [string, string, Http.Reply]> = [
+        ["get", "/v1/webhooks/{id}/deliveries", yield* Http.request("GET", `/v1/webhooks/${webhook}/deliveries`, { key })],
+        ["get", "/v1/webhooks/{id}/deliveries", yield* Http.request("GET", `/v1/webhooks/${webhook}/deliveries?state=lost`, { key })],
+        ["post", "/v1/webhooks/{id}/redeliver", yield* Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: { since: "2026-11-22" } })],
+        ["post", "/v1/webhooks/{id}/redeliver", yield* Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: {} })],
         ["get", "/v1/events", listed],
-        ["get", "/v1/events", yield* H.request("GET", "/v1/events?created_after=soon", { key })],
-        ["get", "/v1/events/{id}", yield* H.request("GET", `/v1/events/${event}`, { key })],
-        ["get", "/v1/events/{id}", yield* H.request("GET", "/v1/events/evt_unknown", { key })],
-        ["post", "/v1/events/{id}/redeliver", yield* H.request("POST", `/v1/events/${event}/redeliver`, { key })]
+        ["get", "/v1/events", yield* Http.request("GET", "/v1/events?created_after=soon", { key })],
+        ["get", "/v1/events/{id}", yield* Http.request("GET", `/v1/events/${event}`, { key })],
+        ["get", "/v1/events/{id}", yield* Http.request("GET", "/v1/events/evt_unknown", { key })],
+        ["post", "/v1/events/{id}/redeliver", yield* Http.request("POST", `/v1/events/${event}/redeliver`, { key })]
       ]
       assert.deepStrictEqual(cases.map(([, , reply]) => reply.status), [200, 400, 200, 400, 200, 400, 200, 404, 200])
       assert.deepStrictEqual(cases[0]![2].json.data.map((d: { state: string }) => d.state), ["pending", "failed"])
@@ -271,17 +276,17 @@ layer(H.layer())("OpenAPI document and health", (it) => {
 
   it.effect("GET /health: 200 without a key, in the success envelope", () =>
     Effect.gen(function*() {
-      const reply = yield* H.request("GET", "/health", { key: null })
+      const reply = yield* Http.request("GET", "/health", { key: null })
       assert.strictEqual(reply.status, 200, reply.text)
       assert.deepStrictEqual(reply.json.ok, true)
       assert.deepStrictEqual(reply.json.data, { status: "ok" })
       assert.strictEqual(reply.json.meta.request_id, reply.headers.get("x-request-id"))
-      assert.match(reply.headers.get("x-request-id") ?? "", H.requestIdPattern)
+      assert.match(reply.headers.get("x-request-id") ?? "", Replies.requestIdPattern)
     }))
 
   it.effect("GET /docs: the API reference page, without a key, generated from the same document", () =>
     Effect.gen(function*() {
-      const reply = yield* H.request("GET", "/docs", { key: null })
+      const reply = yield* Http.request("GET", "/docs", { key: null })
       assert.strictEqual(reply.status, 200)
       assert.match(reply.headers.get("content-type") ?? "", /text\/html/)
       const embedded = /<script id="api-reference" type="application\/json">([\s\S]*?)<\/script>/.exec(reply.text)

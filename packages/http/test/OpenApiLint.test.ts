@@ -4,11 +4,9 @@ import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { Api } from "../src/Api.js"
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
+import { root } from "./support/Build.js"
 
 /** Redocly CLI's lint of `document` under the repository's `redocly.yaml` (`extends: [recommended]`): its JSON report. */
 const lint = async (document: unknown) => {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as ResponseValidator from "./ResponseValidator.js"
+import * as ResponseValidator from "./support/ResponseValidator.js"
 
 const meta = { request_id: "req_01m810vyc01pfjhmv720etbcd0", timestamp: "2026-11-22T07:00:00.000+00:00" }
 const health = (status: number, body: unknown) => ResponseValidator.served().check("GET", "/health", { status, text: JSON.stringify(body) })

@@ -7,22 +7,23 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@
 import { Errors } from "@sendline/core"
 import { Effect } from "effect"
 import { Api } from "../src/Api.js"
-import * as H from "./harness.js"
+import * as TestMessages from "./support/TestMessages.js"
+import * as TestServer from "./support/TestServer.js"
 
-/** A client of the harness server sending `key` as its bearer key. */
+/** A client of the test server sending `key` as its bearer key. */
 const clientWith = (key: string) =>
-  Effect.flatMap(H.Harness, (harness) =>
+  Effect.flatMap(TestServer.TestServer, (server) =>
     HttpApiClient.make(Api, {
-      baseUrl: harness.url,
+      baseUrl: server.url,
       transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(key))
     }))
 
-const payload = { to: H.validSend.to, sender_id: "Acme", body: "Hello from the typed client", market: "AU" }
+const payload = { to: TestMessages.validSend.to, sender_id: "Acme", body: "Hello from the typed client", market: "AU" }
 
-layer(H.layer())("the typed client derived from Api", (it) => {
+layer(TestServer.layer())("the typed client derived from Api", (it) => {
   it.effect("sends and reads messages: the success envelope, decoded", () =>
     Effect.gen(function*() {
-      const client = yield* clientWith((yield* H.Harness).main.key)
+      const client = yield* clientWith((yield* TestServer.TestServer).main.key)
       const sent = yield* client.messages.send({ payload })
       assert.strictEqual(sent.ok, true)
       assert.strictEqual(sent.data.status, "queued")
@@ -32,7 +33,7 @@ layer(H.layer())("the typed client derived from Api", (it) => {
 
   it.effect("fails with core's tagged errors, decoded from the error envelope", () =>
     Effect.gen(function*() {
-      const client = yield* clientWith((yield* H.Harness).main.key)
+      const client = yield* clientWith((yield* TestServer.TestServer).main.key)
       const refused = yield* Effect.flip(client.messages.send({ payload: { ...payload, sender_id: "Nobody" } }))
       assert.instanceOf(refused, Errors.RuleViolation)
       assert.strictEqual((refused as Errors.RuleViolation).code, "sender_id_not_registered")
@@ -50,10 +51,10 @@ layer(H.layer())("the typed client derived from Api", (it) => {
     }).pipe(Effect.provide(FetchHttpClient.layer)))
 })
 
-layer(H.layer({ rateLimitPerSecond: 1 }))("the typed client over the rate limit", (it) => {
+layer(TestServer.layer({ rateLimitPerSecond: 1 }))("the typed client over the rate limit", (it) => {
   it.effect("fails with RateLimited (1 second: the body does not carry Retry-After)", () =>
     Effect.gen(function*() {
-      const client = yield* clientWith((yield* H.Harness).main.key)
+      const client = yield* clientWith((yield* TestServer.TestServer).main.key)
       yield* client.messages.send({ payload })
       const limited = yield* Effect.flip(client.messages.send({ payload }))
       assert.instanceOf(limited, Errors.RateLimited)
