@@ -11,6 +11,7 @@ import { FreezingProxy, TestDatabase } from "@sendline/store-postgres/testing"
 import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { afterAll } from "vitest"
 import * as net from "node:net"
+import * as PgTableReader from "./PgTableReader.js"
 
 // One schema for this file (dropped afterwards), so that runs and other files never collide.
 // No server: one loud line and the tests are skipped, or under CI=true the file fails here.
@@ -34,7 +35,11 @@ if (Option.isNone(database)) {
   const SuiteClient = client()
   const OnSuiteClient = PgStore.layer.pipe(Layer.provideMerge(SuiteClient))
 
-  StoreSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))
+  // with the suite's reader of the tables, on a pool of its own
+  StoreSuite.suite(
+    "postgres",
+    Layer.merge(PgStore.layerPg({ url: Redacted.make(suiteUrl) }), PgTableReader.layer(suiteUrl))
+  )
 
   // Built once per process of the suite: a pool of its own on the suite's schema.
   SharedDatabaseSuite.suite("postgres", PgStore.layerPg({ url: Redacted.make(suiteUrl) }))

@@ -13,6 +13,7 @@ import { existsSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll } from "vitest"
+import * as SqliteTableReader from "./SqliteTableReader.js"
 
 const temporaryFiles: Array<string> = []
 const temporaryDatabase = (label: string) => {
@@ -131,9 +132,20 @@ const cpaasAccount = (id: string, name: string, markets: ReadonlyArray<string>):
   createdAt: 0
 })
 
-StoreSuite.suite("sqlite :memory:", SqliteStore.layerSqlite({ filename: ":memory:" }))
+// A `:memory:` database is its connection's own: the suite's reader of the tables reads on the store's client.
+StoreSuite.suite(
+  "sqlite :memory:",
+  Layer.merge(SqliteStore.layer, SqliteTableReader.layer).pipe(
+    Layer.provide(SqliteClient.layer({ filename: ":memory:" }))
+  )
+)
 
-StoreSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: temporaryDatabase("suite") }))
+// A file is read on a connection of the reader's own, opened once the store has made the file.
+const suiteFile = temporaryDatabase("suite")
+StoreSuite.suite(
+  "sqlite file",
+  SqliteTableReader.layerFile(suiteFile).pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: suiteFile })))
+)
 
 // Built once per process of the suite: a connection of its own to one file.
 SharedDatabaseSuite.suite("sqlite file", SqliteStore.layerSqlite({ filename: temporaryDatabase("shared") }))

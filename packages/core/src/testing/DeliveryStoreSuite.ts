@@ -34,6 +34,7 @@ import {
   T,
   transitionOne
 } from "./Fixtures.js"
+import { TableReader } from "./TableReader.js"
 
 /** The destination of `subscription`'s deliveries. */
 const to = (subscription: Subscription): Destination => ({ _tag: "Subscription", subscriptionId: subscription.id })
@@ -98,7 +99,7 @@ const unlimited = 1_000_000
 const FAR = T + 86_400_000
 
 /** Registers the tests of `DeliveryStore` on a suite's `it`. @since 0.1.0 @category suites */
-export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
+export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => {
   it.effect("DeliveryStore: pending events are listed oldest first, a message's with its callback URL, and leave the list once fanned out", () =>
     Effect.gen(function*() {
       const store = yield* DeliveryStore
@@ -245,6 +246,31 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       // the lease ends at leaseUntil: a claimer that died loses the delivery then
       assert.deepStrictEqual(claimedIds(yield* store.claim(T + 30_000, 10, T + 90_000, 100, unlimited)), [delivery.id])
       assert.deepStrictEqual(yield* store.claim(T + 89_999, 10, T + 120_000, 100, unlimited), [], "held again")
+    }))
+
+  it.effect("DeliveryStore: claim writes its lease into the claimed rows only; a claim within the lease takes none and leaves the lease as it was; settle ends it", () =>
+    Effect.gen(function*() {
+      const store = yield* DeliveryStore
+      const tables = yield* TableReader
+      yield* drainDeliveryClaims
+      const { event, subscription } = yield* subscribed
+      const due = makeDelivery(event, to(subscription))
+      const later = makeDelivery(event, callback(), { dueAt: T + 60_000 })
+      yield* store.insert([due, later])
+      const stored = Effect.forEach([due, later], (delivery) =>
+        Effect.map(tables.delivery(delivery.id), Option.map(({ claimedUntil, state }) => ({ state, claimedUntil }))))
+      const unclaimed = { state: "pending", claimedUntil: 0 }
+      assert.deepStrictEqual(yield* stored, [Option.some(unclaimed), Option.some(unclaimed)], "inserted unclaimed")
+
+      assert.deepStrictEqual(claimedIds(yield* store.claim(T, 10, T + 30_000, 100, unlimited)), [due.id])
+      const leased = [Option.some({ state: "pending", claimedUntil: T + 30_000 }), Option.some(unclaimed)]
+      assert.deepStrictEqual(yield* stored, leased)
+      assert.deepStrictEqual(yield* store.claim(T + 29_999, 10, T + 60_000, 100, unlimited), [])
+      assert.deepStrictEqual(yield* stored, leased, "the first lease stands")
+
+      assert.deepStrictEqual(yield* store.settle([settlement(succeededAt(due, T + 1))]), [true])
+      const attempted = { id: due.id, eventId: event.id, state: "succeeded", attempt: 0, dueAt: T, claimedUntil: 0 }
+      assert.deepStrictEqual(yield* tables.delivery(due.id), Option.some(attempted), "attempted, its claim ended")
     }))
 
   it.effect("DeliveryStore: concurrent claimers never get the same delivery", () =>

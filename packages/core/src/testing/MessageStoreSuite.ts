@@ -1,5 +1,6 @@
 /**
- * The store suite's tests of `MessageStore`: messages: insert and find, list, transition, claim.
+ * The store suite's tests of `MessageStore`: messages: insert and find, list, transition, claim;
+ * and the outbox, the transitions and the claims as the tables hold them (`TableReader`).
  *
  * @since 0.1.0
  */
@@ -8,6 +9,7 @@ import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { Message, MessageFilter } from "../messaging/Message.js"
 import { IdempotencyKeyTaken, MessageStore } from "../messaging/MessageStore.js"
+import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
 import {
@@ -25,9 +27,36 @@ import {
   T,
   transitionOne
 } from "./Fixtures.js"
+import { type EventRow, type MessageRow, TableReader } from "./TableReader.js"
+
+/** The row `message` is stored as, under a claim until `claimedUntil` (null: none). */
+const messageRow = (message: Message, claimedUntil: number | null = null): MessageRow => ({
+  id: message.id,
+  accountId: message.accountId,
+  status: message.status,
+  recipient: message.to,
+  body: message.body,
+  createdAt: message.createdAt,
+  sentAt: message.sentAt ?? null,
+  claimedUntil
+})
+
+/** The row `event` is stored as. */
+const eventRow = (event: Event): EventRow => ({
+  id: event.id,
+  accountId: event.accountId,
+  subjectId: event.subjectId,
+  type: event.type,
+  createdAt: event.createdAt,
+  data: event.data
+})
+
+/** The stored claim of the message `id`: none when there is no row. */
+const storedClaim = (id: string) =>
+  Effect.flatMap(TableReader, (tables) => Effect.map(tables.message(id), Option.map((row) => row.claimedUntil)))
 
 /** Registers the tests of `MessageStore` on a suite's `it`. @since 0.1.0 @category suites */
-export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
+export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => {
   it.effect("MessageStore: insert writes the message and its event; every optional field round-trips", () =>
     Effect.gen(function*() {
       const messages = yield* MessageStore
@@ -540,5 +569,138 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       // the formerly scheduled ones are not scheduled again; only the queued one is due, again
       assert.deepStrictEqual(yield* messages.claim("dispatch", T + 60_000, 10, T + 90_000), [nowQueued])
       assert.deepStrictEqual(yield* messages.claim("schedule", T + 60_000, 10, T + 90_000), [])
+    }))
+
+  // --- MessageStore: as the tables hold it (the store's test reads them, not the store) ------
+
+  it.effect("MessageStore: insert writes the message row and its event row, alone and beside concurrent inserts", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const tables = yield* TableReader
+      const accountId = yield* freshAccount
+      const message = makeMessage(accountId, fresh("msg"), { to: "+61498765432", body: "Read from the table ✓" })
+      const event = makeEvent(message, fresh("evt"), T + 1)
+      const bare = makeMessage(accountId, fresh("msg"))
+      yield* messages.insert(message, Option.some(event))
+      yield* messages.insert(bare, Option.none())
+      assert.deepStrictEqual(yield* tables.message(message.id), Option.some(messageRow(message)))
+      assert.deepStrictEqual(yield* tables.events(message.id), [eventRow(event)])
+      assert.deepStrictEqual(yield* tables.message(bare.id), Option.some(messageRow(bare)))
+      assert.deepStrictEqual(yield* tables.events(bare.id), [], "no event given, none written")
+
+      // concurrent sends share one write (group commit): each message with its own event
+      const sends = Array.from({ length: 6 }, (_, i) => {
+        const sent = makeMessage(accountId, fresh("msg"), { createdAt: T + i })
+        return { message: sent, event: makeEvent(sent, fresh("evt"), T + i) }
+      })
+      yield* Effect.forEach(sends, ({ event, message }) => messages.insert(message, Option.some(event)), {
+        concurrency: "unbounded"
+      })
+      for (const send of sends) {
+        assert.deepStrictEqual(yield* tables.message(send.message.id), Option.some(messageRow(send.message)))
+        assert.deepStrictEqual(yield* tables.events(send.message.id), [eventRow(send.event)])
+      }
+    }))
+
+  it.effect("MessageStore: an insert refused IdempotencyKeyTaken writes neither its message row nor its event row; concurrent inserts beside it write both", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const tables = yield* TableReader
+      const accountId = yield* freshAccount
+      const key = fresh("idem")
+      const holder = makeMessage(accountId, fresh("msg"), { idempotencyKey: key })
+      yield* messages.insert(holder, Option.none())
+      const sends = Array.from({ length: 5 }, (_, i) => {
+        // the first takes the holder's key; the others have none
+        const keyed = i === 0 ? { idempotencyKey: key } : {}
+        const message = makeMessage(accountId, fresh("msg"), { ...keyed, createdAt: T + 1 })
+        return { message, event: makeEvent(message, fresh("evt"), T + 1) }
+      })
+      const results = yield* Effect.forEach(
+        sends,
+        ({ event, message }) => Effect.either(messages.insert(message, Option.some(event))),
+        { concurrency: "unbounded" }
+      )
+      const [refused, ...beside] = sends
+      assert.deepStrictEqual(results.map((result) => result._tag), ["Left", "Right", "Right", "Right", "Right"])
+      assert.deepStrictEqual(yield* Effect.flip(results[0]!), new IdempotencyKeyTaken({ accountId, key }))
+      assert.isTrue(Option.isNone(yield* tables.message(refused!.message.id)), "no message row")
+      assert.deepStrictEqual(yield* tables.events(refused!.message.id), [], "no event row")
+      assert.deepStrictEqual(yield* tables.message(holder.id), Option.some(messageRow(holder)), "the holder's as it was")
+      for (const { event, message } of beside) {
+        assert.deepStrictEqual(yield* tables.message(message.id), Option.some(messageRow(message)))
+        assert.deepStrictEqual(yield* tables.events(message.id), [eventRow(event)])
+      }
+    }))
+
+  it.effect("MessageStore: transition rewrites a row only while it holds the move's from status, ends its claim, and writes the event rows of the moves that applied only", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const tables = yield* TableReader
+      yield* drainAllClaims
+      const accountId = yield* freshAccount
+      const moving = makeMessage(accountId, fresh("msg"))
+      const staying = makeMessage(accountId, fresh("msg"))
+      const unknown = makeMessage(accountId, fresh("msg"))
+      yield* messages.insert(moving, Option.none())
+      yield* messages.insert(staying, Option.none())
+      const lease = T + 30_000
+      const claimed = ids(yield* messages.claim("dispatch", T, 10, lease))
+      assert.deepStrictEqual(claimed.sort(), [moving.id, staying.id].sort())
+      assert.deepStrictEqual(yield* tables.message(staying.id), Option.some(messageRow(staying, lease)))
+
+      const sent: Message = { ...moving, status: "sent", sentAt: T + 1 }
+      const delivered: Message = { ...sent, status: "delivered", deliveredAt: T + 2 }
+      const stale: Message = { ...staying, status: "sent", sentAt: T + 3 }
+      const unknownSent: Message = { ...unknown, status: "sent", sentAt: T + 4 }
+      const move = (next: Message, from: Message["status"], at: number) => ({
+        next,
+        from,
+        event: Option.some(makeEvent(next, fresh("evt"), at))
+      })
+      const moves = [
+        move(sent, "queued", T + 1),
+        move(stale, "scheduled", T + 3), // the row is queued
+        move(unknownSent, "queued", T + 4), // no such row
+        move(delivered, "sent", T + 2) // from where the first move left it
+      ]
+      assert.deepStrictEqual(yield* messages.transition(moves), [true, false, false, true])
+
+      assert.deepStrictEqual(yield* tables.message(moving.id), Option.some(messageRow(delivered)), "moved twice; no claim")
+      assert.deepStrictEqual(
+        yield* tables.events(moving.id),
+        [moves[0]!, moves[3]!].map(({ event }) => eventRow(Option.getOrThrow(event)))
+      )
+      assert.deepStrictEqual(yield* tables.message(staying.id), Option.some(messageRow(staying, lease)), "left as it was")
+      assert.deepStrictEqual(yield* tables.events(staying.id), [])
+      assert.isTrue(Option.isNone(yield* tables.message(unknown.id)), "no row made")
+      assert.deepStrictEqual(yield* tables.events(unknown.id), [])
+    }))
+
+  it.effect("MessageStore: claim writes its lease into the claimed rows only; a claim within the lease takes none of them and leaves the lease as it was", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      yield* drainAllClaims
+      const accountId = yield* freshAccount
+      const queued = makeMessage(accountId, fresh("msg"))
+      const due = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: T })
+      const later = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: T + 60_000 })
+      const sent = makeMessage(accountId, fresh("msg"), { status: "sent", sentAt: T })
+      const all = [queued, due, later, sent]
+      for (const message of all) yield* messages.insert(message, Option.none())
+      const claims = Effect.forEach(all, (message) => storedClaim(message.id))
+      assert.deepStrictEqual(yield* claims, all.map(() => Option.some(null)), "inserted unclaimed")
+
+      assert.deepStrictEqual(ids(yield* messages.claim("dispatch", T, 10, T + 30_000)), [queued.id])
+      assert.deepStrictEqual(ids(yield* messages.claim("schedule", T, 10, T + 30_000)), [due.id])
+      const leased = [Option.some(T + 30_000), Option.some(T + 30_000), Option.some(null), Option.some(null)]
+      assert.deepStrictEqual(yield* claims, leased)
+
+      assert.deepStrictEqual(yield* messages.claim("dispatch", T + 29_999, 10, T + 60_000), [])
+      assert.deepStrictEqual(yield* messages.claim("schedule", T + 29_999, 10, T + 60_000), [])
+      assert.deepStrictEqual(yield* claims, leased, "the first lease stands")
+
+      assert.deepStrictEqual(ids(yield* messages.claim("dispatch", T + 30_000, 10, T + 90_000)), [queued.id])
+      assert.deepStrictEqual(yield* storedClaim(queued.id), Option.some(T + 90_000), "taken again once the lease ended")
     }))
 }

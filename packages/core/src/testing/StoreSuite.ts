@@ -22,15 +22,18 @@ import * as ReadinessSuite from "./ReadinessSuite.js"
 import * as RegistrationStoreSuite from "./RegistrationStoreSuite.js"
 import * as SenderIdStoreSuite from "./SenderIdStoreSuite.js"
 import * as SubscriptionStoreSuite from "./SubscriptionStoreSuite.js"
+import type { TableReader } from "./TableReader.js"
 
 /**
  * Registers the storage-port tests for one store. `store` is built once for the whole suite;
- * every test works on fresh ids, so the tests never depend on each other's data.
+ * every test works on fresh ids, so the tests never depend on each other's data. With the store
+ * comes a `TableReader` of its database (the test's own queries, not the store's), by which the
+ * outbox, the transitions and the claims are checked as the tables hold them.
  *
  * @since 0.1.0
  * @category suites
  */
-export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =>
+export const suite = (name: string, store: Layer.Layer<Stores | TableReader, unknown>): void =>
   layer(store)(`StoreSuite (${name})`, (it) => {
     AccountStoreSuite.tests(it)
     SenderIdStoreSuite.tests(it)

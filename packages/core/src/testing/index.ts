@@ -19,6 +19,13 @@ export * as StoreSuite from "./StoreSuite.js"
 export * as SharedDatabaseSuite from "./SharedDatabaseSuite.js"
 
 /**
+ * What the store suite reads of a store's tables without the store, which each store's test gives it.
+ *
+ * @since 0.1.0
+ */
+export * as TableReader from "./TableReader.js"
+
+/**
  * The fixtures the suites build their data with (accounts, messages, Sender IDs, events), for a
  * store's own tests.
  *
