@@ -10,13 +10,13 @@ import { resolve } from "node:path"
 import { startupPatience } from "./waiting.js"
 
 /** The repository root: where `npm run sendline` runs. */
-export const root = resolve(import.meta.dirname, "../../..")
+const root = resolve(import.meta.dirname, "../../..")
 
 /** The built executable, relative to `root`. */
 const bin = ["packages/http/dist/src/bin.js"]
 
 /** A port nothing listens on now. */
-export const freePort = () =>
+const freePort = () =>
   new Promise<number>((done) => {
     const server = createServer().listen(0, "127.0.0.1", () => {
       const port = (server.address() as { port: number }).port
