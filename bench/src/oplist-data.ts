@@ -22,21 +22,21 @@ export const dataVersion = 2
 const seed = 20261125
 
 /** The networks of the AU market; the bench lists as the first. */
-export const networks = ["telstra", "optus", "vodafone"] as const
+const networks = ["telstra", "optus", "vodafone"] as const
 
 /** The operator the bench lists as. */
 export const operatorNetwork = networks[0]
 
 /** The bench's "now": every registration was submitted in the two years before it. */
-export const now = Date.UTC(2026, 10, 25)
+const now = Date.UTC(2026, 10, 25)
 
 const day = 86_400_000
 
 /** One Sender ID in `rareEvery` has the rare token in its brand name: 1 of the operator's rows at 10k, 100 at 1M. */
-export const rareEvery = 10_000
+const rareEvery = 10_000
 
 /** The word of the rare brands, which no other generated name contains. */
-export const rareWord = "Vexlor"
+const rareWord = "Vexlor"
 
 /** The filters the bench times (substrings as an operator would type them). */
 export const queries = {
@@ -83,7 +83,7 @@ const submitterKinds = { brand: "Retail", aggregator: "Messaging", cpaas: "Cloud
 const pad = (prefix: string, n: number) => `${prefix}_${String(n).padStart(26, "0")}`
 
 /** The accounts the rows refer to: the submitters, then one operator per network. */
-export const accounts: ReadonlyArray<Account.Account> = [
+const accounts: ReadonlyArray<Account.Account> = [
   ...Array.from({ length: submitterCount }, (_, i): Account.Account => ({
     id: pad("acct", i),
     name: `${places[i % places.length]} ${submitterKinds[submitterType(i)]} ${i}`,
@@ -104,9 +104,6 @@ export const accounts: ReadonlyArray<Account.Account> = [
     createdAt: now - 800 * day
   }))
 ]
-
-/** The operator account of `operatorNetwork`. */
-export const operatorAccount = accounts[submitterCount]!
 
 const P = 2147483647 // 2^31 − 1: every product below stays under 2^63 on both databases
 

@@ -15,7 +15,7 @@ import { Effect, Layer, Redacted } from "effect"
 import * as Data from "./oplist-data.js"
 
 /** The tables the bench fills. */
-export const filled: ReadonlyArray<string> = ["sendline_sender_ids", "sendline_operator_registrations"]
+const filled: ReadonlyArray<string> = ["sendline_sender_ids", "sendline_operator_registrations"]
 
 /** How far a load is: Sender IDs written, of how many. */
 export type Progress = (written: number, of: number) => Effect.Effect<void>

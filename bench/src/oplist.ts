@@ -454,8 +454,7 @@ export async function runOperatorListBench(): Promise<ReadonlyArray<Run>> {
     Effect.forEach(sizes, prepareSqlite),
     url === undefined ? Effect.succeed([]) : Effect.forEach(sizes, (size) => preparePg(url, size))
   ], { concurrency: "unbounded" }))
-  const results = [...await quiet(measureAll(sqlite))]
-  if (pg.length > 0) results.push(...await quiet(measureAll(pg)))
+  const results = [...await quiet(measureAll(sqlite)), ...(pg.length > 0 ? await quiet(measureAll(pg)) : [])]
   console.log("")
   const missed = print(results, pg.length > 0 ? ["SQLite", "PostgreSQL"] : ["SQLite"], small, large)
   console.log(

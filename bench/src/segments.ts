@@ -7,11 +7,13 @@
 import { Segments } from "@sendline/core"
 import { createRequire } from "node:module"
 import { performance } from "node:perf_hooks"
+import type * as SmsSegmentsCalculator from "sms-segments-calculator"
+import type * as SplitSms from "split-sms"
 
 // Both packages are CommonJS.
 const require = createRequire(import.meta.url)
-const smsSegmentsCalculator = require("sms-segments-calculator") as typeof import("sms-segments-calculator")
-const splitSms = require("split-sms") as typeof import("split-sms")
+const smsSegmentsCalculator = require("sms-segments-calculator") as typeof SmsSegmentsCalculator
+const splitSms = require("split-sms") as typeof SplitSms
 
 const CORPUS_SIZE = 20_000
 const SEED = 0x5e4d11e

@@ -18,7 +18,7 @@ import { createServer as createHttpServer } from "node:http"
 import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net"
 
 /** One request the `ok` receiver answered. */
-export interface Received {
+interface Received {
   readonly eventId: string
   readonly subjectId: string
   readonly attempt: number

@@ -3,7 +3,7 @@
  * Provided per test (`Effect.provide`), so that each test has its own database, carrier and clock.
  */
 import { CarrierMock } from "@sendline/carrier-mock"
-import { EventStore, Message, MessageStore, Workers } from "@sendline/core"
+import { EventStore, type Message, MessageStore, Workers } from "@sendline/core"
 import { CapturingMailer, CapturingTransport } from "@sendline/core/testing"
 import { Chunk, Clock, Duration, Effect, Layer, Option, TestClock } from "effect"
 import * as TestCore from "./TestCore.js"

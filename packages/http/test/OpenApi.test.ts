@@ -31,8 +31,9 @@ const validate = (schema: JsonSchema, value: unknown, defs: Record<string, JsonS
       )
       for (const [key, item] of Object.entries(record)) {
         const property = schema.properties?.[key]
-        if (property !== undefined) problems.push(...validate(property, item, defs, `${at}.${key}`))
-        else if (schema.additionalProperties === false) problems.push(`${at}.${key}: not documented`)
+        if (property !== undefined) {
+          for (const problem of validate(property, item, defs, `${at}.${key}`)) problems.push(problem)
+        } else if (schema.additionalProperties === false) problems.push(`${at}.${key}: not documented`)
       }
       return problems
     }

@@ -21,7 +21,7 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Duration, Effect, Layer, Redacted } from "effect"
+import { Duration, Effect, type Layer, Redacted } from "effect"
 import * as Pg from "pg"
 
 /** Where the pool connects, how many connections it keeps, and its timeouts. @since 0.1.0 @category models */

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Accounts, Deliveries, Events, IdempotencyKeys, Mails, Messages, Rows, SenderIds } from "@sendline/store-sql"
+import { Accounts, Deliveries, Events, IdempotencyKeys, Mails, Messages, type Rows, SenderIds } from "@sendline/store-sql"
 import { Arbitrary, Effect, Either, Exit, FastCheck, Schema } from "effect"
 
 // Every table, as its module describes it: their codecs must do what Schema does with their schema.

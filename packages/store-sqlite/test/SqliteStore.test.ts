@@ -186,7 +186,10 @@ describe("SqliteStore", () => {
       // the store's connection holds its files open: moved aside, they are still its own
       const files = ["", "-wal", "-shm"].map((suffix) => filename + suffix).filter((file) => existsSync(file))
       const aside = (done: boolean) => {
-        for (const file of files) done ? renameSync(`${file}.aside`, file) : renameSync(file, `${file}.aside`)
+        for (const file of files) {
+          if (done) renameSync(`${file}.aside`, file)
+          else renameSync(file, `${file}.aside`)
+        }
       }
       aside(false)
       const gone = yield* Effect.flip(readiness.check)

@@ -18,7 +18,7 @@ import * as Status from "./status.js"
 export type State = "connecting" | "bound" | "unreachable" | "refused" | "lost"
 
 /** A bound session: its socket, and its `submit_sm`s awaiting an answer, by sequence number. */
-export interface Live {
+interface Live {
   readonly session: smpp.Session
   readonly outstanding: Map<number, { readonly reference: string; readonly settle: (answer: Answer) => void }>
   readonly closed: Deferred.Deferred<string>
@@ -26,7 +26,7 @@ export interface Live {
 }
 
 /** What became of one `submit_sm`. */
-export type Answer =
+type Answer =
   | { readonly _tag: "answered"; readonly status: number; readonly messageId: string }
   | { readonly _tag: "unsent" }
   | { readonly _tag: "lost"; readonly reason: string }

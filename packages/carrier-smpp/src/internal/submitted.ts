@@ -7,7 +7,7 @@ import type { Carrier, DeliveryReportInbox } from "@sendline/core"
 import * as Receipts from "../Receipts.js"
 
 /** A message whose parts were submitted: the carrier's id of each, and the receipts so far. */
-export interface Track {
+interface Track {
   readonly reference: string
   readonly accountId: string
   readonly ids: Array<string | undefined>

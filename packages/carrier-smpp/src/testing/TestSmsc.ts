@@ -190,8 +190,10 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
           if (plan !== undefined) deliverReceipt(session, messageId, plan, submit.destinationAddr)
         }
         const delay = options.answerDelayMillis ?? 0
-        if (decided === "accept") delay > 0 ? setTimeout(accept, delay) : accept()
-        else if (decided === "hold") heldAnswers.push(accept)
+        if (decided === "accept") {
+          if (delay > 0) setTimeout(accept, delay)
+          else accept()
+        } else if (decided === "hold") heldAnswers.push(accept)
         else if (decided === "drop") session.destroy()
         else session.send(pdu.response({ command_status: decided.status }))
         notify()

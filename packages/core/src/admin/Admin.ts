@@ -11,7 +11,7 @@ import * as Auth from "../accounts/Auth.js"
 import * as Contact from "../brands/Contact.js"
 import * as Identifier from "../Identifier.js"
 import {
-  Conflict,
+  type Conflict,
   type InvalidRequest,
   invalidParameter,
   NotFound,

@@ -25,7 +25,7 @@ export interface Holders<A, E> {
 }
 
 /** What a creation made, and how to write it (failing `IdempotencyKeyTaken` when its key is held). */
-export interface Created<A, E> {
+interface Created<A, E> {
   readonly created: A
   readonly insert: Effect.Effect<void, IdempotencyKeyTaken | E>
 }

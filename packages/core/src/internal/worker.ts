@@ -57,7 +57,7 @@ export interface Pass {
 }
 
 /** A `run` that leaves work running between its passes: its own passes, and what wakes it. */
-export interface Background<E> {
+interface Background<E> {
   /** One of `run`'s passes: it starts work and leaves it running. */
   readonly pass: Effect.Effect<Pass, E>
   /** Completes when work left running ends: it ends the sleep between passes early. */

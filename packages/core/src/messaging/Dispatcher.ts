@@ -8,7 +8,7 @@
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import * as Carrier from "./Carrier.js"
 import type { RuleCode, StoreUnavailable } from "../Errors.js"
-import { IdGenerator } from "../Ids.js"
+import type { IdGenerator } from "../Ids.js"
 import * as Transition from "./Transition.js"
 import * as Worker from "../internal/worker.js"
 import type { Message } from "./Message.js"

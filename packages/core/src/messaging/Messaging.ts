@@ -3,12 +3,12 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
 import { Conflict, type InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
 import * as MessageEvents from "./MessageEvents.js"
-import * as Idempotency from "../idempotency/Idempotency.js"
+import type * as Idempotency from "../idempotency/Idempotency.js"
 import { IdGenerator } from "../Ids.js"
 import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"

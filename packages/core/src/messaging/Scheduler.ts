@@ -7,7 +7,7 @@
  */
 import { Clock, Context, Effect, Either, Layer } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
-import { IdGenerator } from "../Ids.js"
+import type { IdGenerator } from "../Ids.js"
 import * as Transition from "./Transition.js"
 import * as Worker from "../internal/worker.js"
 import { MessageStore } from "./MessageStore.js"

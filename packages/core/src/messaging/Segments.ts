@@ -244,7 +244,7 @@ export const gsm7Septets = (text: string): Uint8Array | undefined => {
   for (const ch of text) {
     const codes = GSM_CODES.get(ch)
     if (codes === undefined) return undefined
-    out.push(...codes)
+    for (const code of codes) out.push(code)
   }
   return Uint8Array.from(out)
 }

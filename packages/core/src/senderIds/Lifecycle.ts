@@ -68,7 +68,7 @@ export const move = (
       if (record.status === "registered") types.push("sid.registered")
       if (record.status === "rejected") types.push("sid.rejected")
     }
-    types.push(...also)
+    for (const type of also) types.push(type)
     const events = yield* Effect.forEach(types, (type) =>
       Effect.map(ids.make("evt"), (id): Event => ({
         id,

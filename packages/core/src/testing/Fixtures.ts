@@ -16,8 +16,7 @@ import type { Keyset, Message, MessageFilter, MessageStatus } from "../messaging
 import type { ClaimWork } from "../messaging/MessageStore.js"
 import { MessageStore } from "../messaging/MessageStore.js"
 import type { Registration } from "../senderIds/Registration.js"
-import type * as SenderId from "../senderIds/SenderId.js"
-import { type SenderIdRecord, termMillis } from "../senderIds/SenderId.js"
+import { type Holder, type SenderIdRecord, termMillis } from "../senderIds/SenderId.js"
 import type { RegistrationFilter } from "../senderIds/SenderIdStore.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Delivery, Destination } from "../webhooks/Delivery.js"
@@ -51,7 +50,7 @@ export const fresh = (prefix: string) => `${prefix}_t${run}${encode(++counter, 5
  * @since 0.1.0
  * @category fixtures
  */
-export const freshHolder = (): SenderId.Holder => ({ identifierType: "ABN", identifierValue: fresh("ABN") })
+export const freshHolder = (): Holder => ({ identifierType: "ABN", identifierValue: fresh("ABN") })
 
 /**
  * A valid legal identifier of a type each default market takes (`Identifier.checkIn` passes it),
@@ -60,7 +59,7 @@ export const freshHolder = (): SenderId.Holder => ({ identifierType: "ABN", iden
  * @since 0.1.0
  * @category fixtures
  */
-export const exampleIdentifiers: Readonly<Record<string, SenderId.Holder>> = {
+export const exampleIdentifiers: Readonly<Record<string, Holder>> = {
   AU: { identifierType: "ABN", identifierValue: "51824753556" },
   NZ: { identifierType: "NZBN", identifierValue: "9429041561461" },
   SG: { identifierType: "UEN", identifierValue: "196800306E" },
@@ -68,7 +67,7 @@ export const exampleIdentifiers: Readonly<Record<string, SenderId.Holder>> = {
 }
 
 /** The legal entity of the fixtures' Sender IDs and registrations: ABN 51 824 753 556. @since 0.1.0 @category fixtures */
-export const acmeHolder: SenderId.Holder = { identifierType: "ABN", identifierValue: "51824753556" }
+export const acmeHolder: Holder = { identifierType: "ABN", identifierValue: "51824753556" }
 
 /** The time every fixture starts from: 2026-11-22T07:00:00.000Z. @since 0.1.0 @category fixtures */
 export const T = 1_795_330_800_000

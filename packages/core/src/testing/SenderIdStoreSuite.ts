@@ -470,7 +470,7 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
           Array.from({ length: 4 }, () => senderIds.claimWatched(now, 3, FOREVER)),
           { concurrency: "unbounded" }
         )
-        claimed.push(...batches.flat().map((r) => r.id))
+        for (const r of batches.flat()) claimed.push(r.id)
       }
       assert.deepStrictEqual([...claimed].sort(), records.map((r) => r.id).sort(), "each claimed once")
     }))

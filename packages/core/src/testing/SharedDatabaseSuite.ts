@@ -172,7 +172,7 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
             processes.map((running) => Context.get(running, SenderIdStore).claimWatched(due, 3, due + 3_600_000)),
             { concurrency: "unbounded" }
           )
-          claimed.push(...batches.flat().map((record) => record.id).filter((id) => ours.has(id)))
+          for (const record of batches.flat()) if (ours.has(record.id)) claimed.push(record.id)
         }
         assert.deepStrictEqual([...claimed].sort(), [...ours].sort(), "each claimed once")
       }).pipe(Effect.scoped))

@@ -11,7 +11,7 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, type Effect, Layer, Schema } from "effect"
 
 /** One delivery as sent: the URL, the headers (signatures included) and the exact body. @since 0.1.0 @category models */
 export interface WebhookRequest {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
+import { Clock, Effect, Fiber, Logger, TestClock } from "effect"
 import { loop } from "../../src/internal/worker.js"
 
 interface Line {

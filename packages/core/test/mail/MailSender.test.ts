@@ -2,7 +2,6 @@ import { assert, describe, it } from "@effect/vitest"
 import { Ids, Mail, Mailer, MailSender, MailStore, Workers } from "@sendline/core"
 import { CapturingMailer } from "@sendline/core/testing"
 import { Clock, Duration, Effect, Layer, Logger, LogLevel, Option, TestClock } from "effect"
-import * as TestCore from "../TestCore.js"
 import * as TestStores from "../TestStores.js"
 import * as TestWorkers from "../TestWorkers.js"
 

@@ -254,7 +254,7 @@ layer(TestCore.layer)("Messaging", (it) => {
       let cursor: string | undefined
       for (;;) {
         const page = yield* messaging.list(principal, { filter: {}, cursor, pageSize: 3 })
-        seen.push(...page.items.map((m) => m.id))
+        for (const m of page.items) seen.push(m.id)
         assert.strictEqual(page.nextCursor === null, !page.hasMore)
         if (page.nextCursor === null) break
         cursor = page.nextCursor

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { Account } from "@sendline/core"
-import { Delivery, MailSender, Messaging, RetrySchedule, WebhookDeliverer, Webhooks, WebhookTransport } from "@sendline/core"
+import type { Account, Delivery } from "@sendline/core"
+import { MailSender, Messaging, RetrySchedule, WebhookDeliverer, Webhooks, WebhookTransport } from "@sendline/core"
 import { CapturingMailer, CapturingTransport } from "@sendline/core/testing"
 import { Clock, Deferred, Duration, Effect, Fiber, TestClock } from "effect"
 import { createHmac } from "node:crypto"

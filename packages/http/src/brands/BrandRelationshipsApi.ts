@@ -8,7 +8,6 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { BrandJson } from "@sendline/core"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
-import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as BrandRelationshipsJson from "./BrandRelationshipsJson.js"
 

@@ -5,7 +5,6 @@
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { MessageJson } from "@sendline/core"
-import { Schema } from "effect"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"

@@ -14,7 +14,7 @@ import { SmtpMailer } from "@sendline/mailer-smtp"
 import { PgPool } from "@sendline/store-postgres"
 import type { SqliteStore } from "@sendline/store-sqlite"
 import type { NodeWebhookTransport } from "@sendline/webhooks-node"
-import { Config, ConfigError, Duration, Either, LogLevel, Option, Redacted } from "effect"
+import { Config, ConfigError, Duration, Either, type LogLevel, Option, Redacted } from "effect"
 import * as ClientAddress from "../middleware/ClientAddress.js"
 import * as Logging from "./Logging.js"
 

@@ -61,6 +61,7 @@ const browser = Effect.acquireRelease(
 )
 
 if (!installed && process.env.CI !== "true") {
+  // eslint-disable-next-line no-console -- the one loud line that says the test was skipped
   console.error(`\n!!!!! DOCS PAGE TEST SKIPPED: no Chromium at ${executablePath}. Install it: apt-get install chromium !!!!!\n`)
   describe.skip("GET /docs in Chromium (no Chromium: see the line above)", () => {
     it("lists every operation on load and requests nothing from another host", () => {})
@@ -122,6 +123,7 @@ if (!installed && process.env.CI !== "true") {
         assert.deepStrictEqual(icons, [{ type: "image/svg+xml", inline: true }])
 
         yield* Effect.promise(() => page.screenshot({ path: screenshot }))
+        // eslint-disable-next-line no-console -- the page's timings, reported with each run
         console.log(
           `docs page: parsed in ${Math.round(parsedAfter)} ms, ${expected.length} operations listed ` +
             `${Math.round(listedAfter)} ms after navigation, ` +

@@ -42,7 +42,7 @@ const listAll = async (server: Server, query = "") => {
       data: Array<{ id: string; reference: string | null }>
       pagination: { has_more: boolean; next_cursor: string | null }
     }
-    items.push(...body.data)
+    for (const item of body.data) items.push(item)
     if (!body.pagination.has_more) return items
     cursor = body.pagination.next_cursor
   }

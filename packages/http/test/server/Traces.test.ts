@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type Server as HttpServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { serve, type Server } from "../support/Processes.js"
+import { serve } from "../support/Processes.js"
 
 /** A span as OTLP's JSON encoding carries it (ids in hex). */
 interface Span {
@@ -36,7 +36,9 @@ const collector = async () => {
       requests.push(`${request.method} ${request.url} ${request.headers["content-type"]}`)
       if (request.method === "POST" && request.url === "/v1/traces") {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as TraceRequest
-        for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans)
+        for (const resource of body.resourceSpans) {
+          for (const scope of resource.scopeSpans) for (const span of scope.spans) spans.push(span)
+        }
       }
       response.writeHead(200, { "content-type": "application/json" }).end("{}")
     })
