@@ -92,5 +92,10 @@ export default defineConfig(
     // the few plain JavaScript files (this one, the test fixtures' module hooks) run on Node
     files: ["**/*.js", "**/*.mjs"],
     languageOptions: { globals: globals.node }
+  },
+  {
+    // dependency-cruiser's configuration is CommonJS
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: globals.node }
   }
 )
