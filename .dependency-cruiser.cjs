@@ -64,14 +64,16 @@ module.exports = {
     ...ordered("core", "packages/core/src/", core),
     {
       name: "core-shared-imports-no-capability",
-      comment: "core's shared modules (its root modules and internal/) are beneath every capability: they import none, nor a composition.",
+      comment:
+        "core's shared modules (its root modules and internal/) are beneath every capability: they import none, nor a composition.",
       severity: "error",
       from: sharedOf("packages/core/src/", coreCompositions),
       to: { path: `^packages/core/src/(${any([...core, "testing"])}/|${any(coreCompositions)}[.]ts$)` }
     },
     {
       name: "core-capability-imports-no-composition",
-      comment: "A capability of core imports no composition (Services, Workers, Stores, Demo, CachedLookups, index) and no testing kit.",
+      comment:
+        "A capability of core imports no composition (Services, Workers, Stores, Demo, CachedLookups, index) and no testing kit.",
       severity: "error",
       from: { path: `^packages/core/src/${any(core)}/` },
       to: { path: `^packages/core/src/(testing/|${any(coreCompositions)}[.]ts$)` }
@@ -79,28 +81,32 @@ module.exports = {
     ...ordered("store-sql", "packages/store-sql/src/", storeSql),
     {
       name: "store-sql-shared-imports-no-capability",
-      comment: "store-sql's shared modules (the dialect seam, migrations, rows, batcher, queues, events) import no capability folder and not SqlStore or index.",
+      comment:
+        "store-sql's shared modules (the dialect seam, migrations, rows, batcher, queues, events) import no capability folder and not SqlStore or index.",
       severity: "error",
       from: sharedOf("packages/store-sql/src/", ["index", "SqlStore"]),
       to: { path: `^packages/store-sql/src/(${any(storeSql)}/|(index|SqlStore)[.]ts$)` }
     },
     {
       name: "http-envelope-imports-only-itself",
-      comment: "http's envelope (the wire shapes and errors) is the bottom: it imports nothing else of http, least of all the API it serves.",
+      comment:
+        "http's envelope (the wire shapes and errors) is the bottom: it imports nothing else of http, least of all the API it serves.",
       severity: "error",
       from: { path: "^packages/http/src/envelope/" },
       to: { path: "^packages/http/src/", pathNot: "^packages/http/src/envelope/" }
     },
     {
       name: "http-middleware-imports-only-envelope",
-      comment: "http's middleware serves whatever API it is given: it imports the envelope, never Api.ts, a group or the server.",
+      comment:
+        "http's middleware serves whatever API it is given: it imports the envelope, never Api.ts, a group or the server.",
       severity: "error",
       from: { path: "^packages/http/src/middleware/" },
       to: { path: "^packages/http/src/", pathNot: "^packages/http/src/(envelope|middleware)/" }
     },
     {
       name: "http-group-imports-no-server",
-      comment: "An endpoint group of http imports the envelope, the middleware and Api.ts: never the server that serves it.",
+      comment:
+        "An endpoint group of http imports the envelope, the middleware and Api.ts: never the server that serves it.",
       severity: "error",
       from: { path: `^packages/http/src/${any(httpGroups)}/` },
       to: { path: "^packages/http/src/(server/|(bin|index)[.]ts$)" }
@@ -114,7 +120,8 @@ module.exports = {
     })),
     {
       name: "http-api-imports-no-handler",
-      comment: "Api.ts declares the API from the groups' declarations (*Api.ts): it imports no handler (*Http.ts) and not the server.",
+      comment:
+        "Api.ts declares the API from the groups' declarations (*Api.ts): it imports no handler (*Http.ts) and not the server.",
       severity: "error",
       from: { path: "^packages/http/src/Api[.]ts$" },
       to: { path: "^packages/http/src/(server/|[^/]+/[^/]+Http[.]ts$)" }

@@ -50,8 +50,14 @@ export const brandRelay = async (url: string, key: string, sqlitePath: string, s
   const elapsed = (Date.now() - started) / 1000
   const Sqlite = createRequire(import.meta.url)("better-sqlite3") as Database
   const db = new Sqlite(sqlitePath, { readonly: true })
-  const { n: mails } = db.prepare("SELECT COUNT(*) AS n FROM sendline_mails WHERE recipient LIKE 'victim%@target.example'").get()
+  const { n: mails } = db.prepare(
+    "SELECT COUNT(*) AS n FROM sendline_mails WHERE recipient LIKE 'victim%@target.example'"
+  ).get()
   db.close()
   const answers = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${count} × ${status}`).join(", ")
-  console.log(`6. brand relay: ${sent} submissions from one key in ${elapsed.toFixed(1)} s (${answers}); mails queued to victims: ${mails}`)
+  console.log(
+    `6. brand relay: ${sent} submissions from one key in ${
+      elapsed.toFixed(1)
+    } s (${answers}); mails queued to victims: ${mails}`
+  )
 }

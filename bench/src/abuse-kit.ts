@@ -20,14 +20,24 @@ export interface Target {
  * One call of the API as `key`: its status and JSON. Made again once if the connection was closed
  * under it (a kept-alive one the server closed as idle while `sendline` ran).
  */
-export const api = async (target: Target, key: string, method: string, path: string, json?: unknown, again = true): Promise<{
+export const api = async (
+  target: Target,
+  key: string,
+  method: string,
+  path: string,
+  json?: unknown,
+  again = true
+): Promise<{
   readonly status: number
   readonly json: any
 }> => {
   try {
     const response = await fetch(`http://127.0.0.1:${target.port}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(json === undefined ? {} : { "content-type": "application/json" })
+      },
       ...(json === undefined ? {} : { body: JSON.stringify(json) })
     })
     return { status: response.status, json: await response.json() }
@@ -65,9 +75,36 @@ const importSenderId = (target: Target, args: ReadonlyArray<string>) => {
 
 /** A second account, with a key that sends from `senderId` in AU and manages webhooks. */
 export const newAccount = (target: Target, name: string, senderId: string) => {
-  const account = sendline(target, ["accounts", "create", "--name", name, "--type", "cpaas", "--admin-email", "ops@abuse.example"])
-  importSenderId(target, ["sids", "import", "--account", account.id, "--sender-id", senderId, "--market", "AU", "--brand-name", name])
-  return sendline(target, ["keys", "create", "--account", account.id, "--permissions", "messaging:send,messaging:read,webhooks:manage"]).key as string
+  const account = sendline(target, [
+    "accounts",
+    "create",
+    "--name",
+    name,
+    "--type",
+    "cpaas",
+    "--admin-email",
+    "ops@abuse.example"
+  ])
+  importSenderId(target, [
+    "sids",
+    "import",
+    "--account",
+    account.id,
+    "--sender-id",
+    senderId,
+    "--market",
+    "AU",
+    "--brand-name",
+    name
+  ])
+  return sendline(target, [
+    "keys",
+    "create",
+    "--account",
+    account.id,
+    "--permissions",
+    "messaging:send,messaging:read,webhooks:manage"
+  ]).key as string
 }
 
 /** An HTTP receiver that answers 204 after `delayMillis`, calling `seen` with each event body and its arrival time. */
@@ -92,13 +129,22 @@ export const deadReceiver = async () => {
     socket.on("close", () => sockets.delete(socket))
   })
   const url = await listening(server)
-  return { url, close: () => { for (const s of sockets) s.destroy(); return closed(server) } }
+  return {
+    url,
+    close: () => {
+      for (const s of sockets) s.destroy()
+      return closed(server)
+    }
+  }
 }
 
 const listening = (server: Server | ReturnType<typeof createTcpServer>) =>
-  new Promise<string>((done) => server.listen(0, "127.0.0.1", () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
+  new Promise<string>((done) =>
+    server.listen(0, "127.0.0.1", () => done(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+  )
 
-const closed = (server: Server | ReturnType<typeof createTcpServer>) => new Promise<void>((done) => server.close(() => done()))
+const closed = (server: Server | ReturnType<typeof createTcpServer>) =>
+  new Promise<void>((done) => server.close(() => done()))
 
 /** Resolves once `check` holds (polled every 50 ms), or after `maxMillis`: whether it held. */
 export const until = async (check: () => boolean, maxMillis: number) => {

@@ -14,7 +14,7 @@
  *    registered `Sendline`: how many were accepted and how far `expires_at` moved.
  */
 import { Agent, request } from "node:http"
-import { type Target as Server, sendline, tally } from "./abuse-kit.js"
+import { sendline, tally, type Target as Server } from "./abuse-kit.js"
 
 interface Answer {
   readonly status: number
@@ -49,7 +49,6 @@ const call = (target: Target, agent: Agent, method: string, path: string, key: s
     req.end(text)
   })
 
-
 const owned = "Netflix"
 const ownedAt = 199
 
@@ -80,8 +79,26 @@ const squatting = async (target: Target, agent: Agent) => {
   const took = (performance.now() - began) / 1000
   const got = statuses.filter((s) => s === 201).length
 
-  const owner = sendline(target, ["accounts", "create", "--name", "Netflix Pty Ltd", "--type", "brand", "--admin-email", "legal@netflix.example", "--identifier", "ACN:010499966"])
-  const { key } = sendline(target, ["keys", "create", "--account", owner.id, "--permissions", "brands:read,brands:write,sids:read,sids:write"])
+  const owner = sendline(target, [
+    "accounts",
+    "create",
+    "--name",
+    "Netflix Pty Ltd",
+    "--type",
+    "brand",
+    "--admin-email",
+    "legal@netflix.example",
+    "--identifier",
+    "ACN:010499966"
+  ])
+  const { key } = sendline(target, [
+    "keys",
+    "create",
+    "--account",
+    owner.id,
+    "--permissions",
+    "brands:read,brands:write,sids:read,sids:write"
+  ])
   const created = await call(target, agent, "POST", "/v1/brands", key, {
     name: "Netflix Pty Ltd",
     identifier_type: "ACN",
@@ -99,7 +116,9 @@ const squatting = async (target: Target, agent: Agent) => {
     match_value: owned
   })
   console.log(
-    `4. one key registering Sender IDs for ${target.seconds} s (${statuses.length} tried in ${took.toFixed(1)} s, ${tally(statuses)}): ` +
+    `4. one key registering Sender IDs for ${target.seconds} s (${statuses.length} tried in ${took.toFixed(1)} s, ${
+      tally(statuses)
+    }): ` +
       `${got} registered; then ${owned}'s Brand Owner registering ${owned} (the squatter's ${ownedAt + 1}th name): ` +
       `${registered.status} ${registered.json?.error?.code ?? registered.json?.data?.status}`
   )
@@ -109,7 +128,9 @@ const squatting = async (target: Target, agent: Agent) => {
 const renewalStacking = async (target: Target, agent: Agent) => {
   const listed = await call(target, agent, "GET", "/v1/sids?market=AU&status=registered&page_size=100", target.key)
   const sid = (listed.json?.data ?? []).find((s: { sender_id: string }) => s.sender_id === "Sendline")
-  if (sid === undefined) throw new Error(`the demo organisation has no registered Sendline in AU: ${JSON.stringify(listed.json)}`)
+  if (sid === undefined) {
+    throw new Error(`the demo organisation has no registered Sendline in AU: ${JSON.stringify(listed.json)}`)
+  }
   const statuses: Array<number> = []
   let expiresAt = sid.expires_at as string
   for (let i = 0; i < 10; i++) {
@@ -118,7 +139,11 @@ const renewalStacking = async (target: Target, agent: Agent) => {
     if (answer.status === 200) expiresAt = answer.json.data.expires_at
   }
   const years = (Date.parse(expiresAt) - Date.parse(sid.expires_at)) / (365 * 86_400_000)
-  console.log(`5. ten renewals of a Sender ID registered just now: ${tally(statuses)}; expires_at ${sid.expires_at} -> ${expiresAt} (+${years.toFixed(1)} years)`)
+  console.log(
+    `5. ten renewals of a Sender ID registered just now: ${
+      tally(statuses)
+    }; expires_at ${sid.expires_at} -> ${expiresAt} (+${years.toFixed(1)} years)`
+  )
 }
 
 /** Items 4 and 5, in order. */

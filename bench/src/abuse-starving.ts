@@ -15,7 +15,12 @@ export const starvingReceiver = async (target: Target) => {
   const dead = await deadReceiver()
   const secret = "whsec-abuse-0123456789"
   const send = (key: string, body: string) =>
-    api(target, key, "POST", "/v1/messaging/messages", { to: "+61412345678", sender_id: key === target.key ? "Sendline" : "Starve", market: "AU", body })
+    api(target, key, "POST", "/v1/messaging/messages", {
+      to: "+61412345678",
+      sender_id: key === target.key ? "Sendline" : "Starve",
+      market: "AU",
+      body
+    })
   // the demo account's latencies (ms) over `sends` sends 100 ms apart
   const latencies = async () => {
     const answered = new Map<string, number>()
@@ -29,16 +34,28 @@ export const starvingReceiver = async (target: Target) => {
     return `p50 ${quantile(each, 0.5).toFixed(0)} ms, p95 ${quantile(each, 0.95).toFixed(0)} ms`
   }
   try {
-    const subscribed = await api(target, target.key, "POST", "/v1/webhooks", { url: `${hook.url}/in`, events: ["message.queued"], secret })
-    if (subscribed.status !== 201) throw new Error(`subscribe answered ${subscribed.status}: ${JSON.stringify(subscribed.json)}`)
+    const subscribed = await api(target, target.key, "POST", "/v1/webhooks", {
+      url: `${hook.url}/in`,
+      events: ["message.queued"],
+      secret
+    })
+    if (subscribed.status !== 201) {
+      throw new Error(`subscribe answered ${subscribed.status}: ${JSON.stringify(subscribed.json)}`)
+    }
     const alone = await latencies()
     const attacker = newAccount(target, "Starving Receivers", "Starve")
     for (let i = 0; i < 5; i++) {
-      await api(target, attacker, "POST", "/v1/webhooks", { url: `${dead.url}/dead-${i}`, events: ["message.queued"], secret })
+      await api(target, attacker, "POST", "/v1/webhooks", {
+        url: `${dead.url}/dead-${i}`,
+        events: ["message.queued"],
+        secret
+      })
     }
     await Promise.all(Array.from({ length: 20 }, (_, i) => send(attacker, `dead ${i}`)))
     const starved = await latencies()
-    console.log(`8. another account's delivery latency over ${sends} sends: alone ${alone}; beside five receivers that never answer ${starved}`)
+    console.log(
+      `8. another account's delivery latency over ${sends} sends: alone ${alone}; beside five receivers that never answer ${starved}`
+    )
   } finally {
     await hook.close()
     await dead.close()

@@ -46,7 +46,15 @@ const call = (
 ) =>
   new Promise<Answer>((done, fail) => {
     const req = request(
-      { host: "127.0.0.1", port, method, path, headers: options.headers, agent: options.agent, localAddress: options.localAddress },
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        headers: options.headers,
+        agent: options.agent,
+        localAddress: options.localAddress
+      },
       (res) => {
         const chunks: Array<Buffer> = []
         res.on("data", (chunk: Buffer) => chunks.push(chunk))
@@ -100,7 +108,10 @@ const validClient = async (key: string, stop: { done: boolean }) => {
   const latencies: Array<number> = []
   while (!stop.done) {
     const began = performance.now()
-    const answer = await call("GET", "/v1/messaging/messages?page_size=1", { headers: { authorization: `Bearer ${key}` }, agent })
+    const answer = await call("GET", "/v1/messaging/messages?page_size=1", {
+      headers: { authorization: `Bearer ${key}` },
+      agent
+    })
     if (answer.status !== 200) throw new Error(`valid client answered ${answer.status}`)
     latencies.push(performance.now() - began)
   }
@@ -117,11 +128,19 @@ const during = async <A>(millis: number, work: (stop: { done: boolean }) => Prom
 }
 
 const databaseBytes = (dataDir: string) =>
-  ["sendline.sqlite", "sendline.sqlite-wal"].map((f) => join(dataDir, f)).filter(existsSync).reduce((n, f) => n + statSync(f).size, 0)
+  ["sendline.sqlite", "sendline.sqlite-wal"].map((f) => join(dataDir, f)).filter(existsSync).reduce(
+    (n, f) => n + statSync(f).size,
+    0
+  )
 
 /** Item 1: the database's growth under 1,000 large previews with distinct keys. */
 const idempotencyGrowth = async (key: string, dataDir: string) => {
-  const body = JSON.stringify({ to: "+61412345678", sender_id: "Sendline", market: "AU", body: String.fromCodePoint(...Array.from({ length: 21_000 }, (_, i) => 0x4e00 + i)) })
+  const body = JSON.stringify({
+    to: "+61412345678",
+    sender_id: "Sendline",
+    market: "AU",
+    body: String.fromCodePoint(...Array.from({ length: 21_000 }, (_, i) => 0x4e00 + i))
+  })
   const before = databaseBytes(dataDir)
   const agent = new Agent({ keepAlive: true, maxSockets: 8 })
   let responseBytes = 0
@@ -141,7 +160,9 @@ const idempotencyGrowth = async (key: string, dataDir: string) => {
   await new Promise((r) => setTimeout(r, 1500))
   const after = databaseBytes(dataDir)
   console.log(
-    `1. 1,000 previews of ${Buffer.byteLength(body)} B (answers of ${responseBytes} B, ${JSON.stringify(Object.fromEntries(statuses))}) ` +
+    `1. 1,000 previews of ${Buffer.byteLength(body)} B (answers of ${responseBytes} B, ${
+      JSON.stringify(Object.fromEntries(statuses))
+    }) ` +
       `in ${(took / 1000).toFixed(1)} s: database ${(before / 1e6).toFixed(2)} MB -> ${(after / 1e6).toFixed(2)} MB ` +
       `(+${((after - before) / 1e6).toFixed(1)} MB)`
   )
@@ -155,8 +176,14 @@ const keyGuessing = async (key: string) => {
     Promise.all(Array.from({ length: 32 }, async () => {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 })
       while (!stop.done) {
-        const guess = `sk_${randomBytes(30).toString("base64").replace(/[^0-9A-Za-z]/g, "").padEnd(40, "x").slice(0, 40)}`
-        const answer = await call("GET", "/v1/messaging/messages", { headers: { authorization: `Bearer ${guess}` }, agent, localAddress: "127.0.0.2" })
+        const guess = `sk_${
+          randomBytes(30).toString("base64").replace(/[^0-9A-Za-z]/g, "").padEnd(40, "x").slice(0, 40)
+        }`
+        const answer = await call("GET", "/v1/messaging/messages", {
+          headers: { authorization: `Bearer ${guess}` },
+          agent,
+          localAddress: "127.0.0.2"
+        })
         answers.set(answer.status, (answers.get(answer.status) ?? 0) + 1)
       }
       agent.destroy()
@@ -164,7 +191,9 @@ const keyGuessing = async (key: string) => {
   const [attacked] = await during(seconds * 1000, (stop) => Promise.all([validClient(key, stop), attack(stop)]))
   const total = [...answers.values()].reduce((a, b) => a + b, 0)
   console.log(
-    `2. 32 connections guessing keys for ${seconds} s: ${Math.round(total / seconds)} answers/s ${JSON.stringify(Object.fromEntries(answers))}; ` +
+    `2. 32 connections guessing keys for ${seconds} s: ${Math.round(total / seconds)} answers/s ${
+      JSON.stringify(Object.fromEntries(answers))
+    }; ` +
       `valid client's median ${alone.toFixed(2)} ms alone, ${median(attacked).toFixed(2)} ms meanwhile`
   )
 }
@@ -187,7 +216,10 @@ const upload = (stop: { done: boolean }) =>
     socket.on("data", () => {})
     const pump = () => {
       while (!stop.done && !socket.destroyed) {
-        if (!socket.write(`${chunk.length.toString(16)}\r\n`) || !socket.write(chunk, () => (sent += chunk.length)) || !socket.write("\r\n")) {
+        if (
+          !socket.write(`${chunk.length.toString(16)}\r\n`) || !socket.write(chunk, () => (sent += chunk.length)) ||
+          !socket.write("\r\n")
+        ) {
           socket.once("drain", pump)
           return
         }
@@ -203,12 +235,18 @@ const upload = (stop: { done: boolean }) =>
 /** Item 3: what one refused upload sends, and eight uploads' effect on the valid client. */
 const refusedUploads = async (key: string) => {
   const one = await during(seconds * 1000, (stop) => upload(stop))
-  const [latencies, eight] = await during(seconds * 1000, (stop) =>
-    Promise.all([validClient(key, stop), Promise.all(Array.from({ length: 8 }, () => upload(stop)))]))
-  const cut = one.cutAfterMillis === undefined ? `still open after ${seconds} s` : `cut after ${one.cutAfterMillis.toFixed(0)} ms`
+  const [latencies, eight] = await during(
+    seconds * 1000,
+    (stop) => Promise.all([validClient(key, stop), Promise.all(Array.from({ length: 8 }, () => upload(stop)))])
+  )
+  const cut = one.cutAfterMillis === undefined
+    ? `still open after ${seconds} s`
+    : `cut after ${one.cutAfterMillis.toFixed(0)} ms`
   console.log(
     `3. one unauthenticated chunked upload: ${(one.sent / 2 ** 20).toFixed(1)} MiB taken, ${cut}; ` +
-      `eight at once: ${(eight.reduce((n, u) => n + u.sent, 0) / 2 ** 30).toFixed(2)} GiB taken, valid client's median ${median(latencies).toFixed(2)} ms`
+      `eight at once: ${
+        (eight.reduce((n, u) => n + u.sent, 0) / 2 ** 30).toFixed(2)
+      } GiB taken, valid client's median ${median(latencies).toFixed(2)} ms`
   )
 }
 

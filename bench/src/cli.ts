@@ -36,7 +36,8 @@ const time = (command: string, args: ReadonlyArray<string>, env: Readonly<Record
   return seconds
 }
 
-const median = (values: ReadonlyArray<number>): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const median = (values: ReadonlyArray<number>): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** What one row measured: its runs, in seconds. */
 interface Row {
@@ -66,7 +67,9 @@ export async function runCliBench(): Promise<CliBenchResult> {
   try {
     const [oneMinute, fiveMinutes] = loadavg()
     console.log(
-      `Median of ${RUNS} runs after one unmeasured; load average ${oneMinute!.toFixed(2)} (1 min), ${fiveMinutes!.toFixed(2)} (5 min) ` +
+      `Median of ${RUNS} runs after one unmeasured; load average ${oneMinute!.toFixed(2)} (1 min), ${
+        fiveMinutes!.toFixed(2)
+      } (5 min) ` +
         `on ${availableParallelism()} cores (the target is for an idle machine)`
     )
     const build = time(process.execPath, tsc, {})
@@ -82,7 +85,11 @@ export async function runCliBench(): Promise<CliBenchResult> {
     const helpTargetMet = median(help) < TARGET_HELP_SECONDS
 
     const rows: ReadonlyArray<Row> = [
-      { name: "sendline --help (built)", runs: help, target: `< ${TARGET_HELP_SECONDS} s: ${helpTargetMet ? "met" : "NOT met"}` },
+      {
+        name: "sendline --help (built)",
+        runs: help,
+        target: `< ${TARGET_HELP_SECONDS} s: ${helpTargetMet ? "met" : "NOT met"}`
+      },
       { name: "sendline migrate (built, up to date)", runs: migrate, target: "(reported)" },
       { name: "sendline --help (tsx, as before)", runs: helpTranspiled, target: "(before)" },
       { name: "sendline migrate (tsx, as before)", runs: migrateTranspiled, target: "(before)" },
@@ -97,7 +104,8 @@ export async function runCliBench(): Promise<CliBenchResult> {
         }  ${row.target}`
       )
     }
-    const speedup = (before: ReadonlyArray<number>, after: ReadonlyArray<number>) => (median(before) / median(after)).toFixed(1)
+    const speedup = (before: ReadonlyArray<number>, after: ReadonlyArray<number>) =>
+      (median(before) / median(after)).toFixed(1)
     console.log(
       `\nBuilt against transpiled at every call: --help ${speedup(helpTranspiled, help)}× faster, ` +
         `migrate ${speedup(migrateTranspiled, migrate)}× faster.`

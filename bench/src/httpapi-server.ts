@@ -11,11 +11,20 @@ import { Effect, Layer, Schema } from "effect"
 import { createServer } from "node:http"
 import { SEND_RESPONSE } from "./send-response.js"
 
-const SendPayload = Schema.Struct({ to: Schema.String, sender_id: Schema.String, body: Schema.String, market: Schema.String })
+const SendPayload = Schema.Struct({
+  to: Schema.String,
+  sender_id: Schema.String,
+  body: Schema.String,
+  market: Schema.String
+})
 
 const Api = HttpApi.make("baseline").add(
   HttpApiGroup.make("messages")
-    .add(HttpApiEndpoint.post("send", "/v1/messaging/messages").setPayload(SendPayload).addSuccess(Schema.Unknown, { status: 201 }))
+    .add(
+      HttpApiEndpoint.post("send", "/v1/messaging/messages").setPayload(SendPayload).addSuccess(Schema.Unknown, {
+        status: 201
+      })
+    )
     .add(HttpApiEndpoint.get("health", "/health").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
 )
 

@@ -9,9 +9,9 @@
 import { CarrierMock } from "@sendline/carrier-mock"
 import type { Stores } from "@sendline/core"
 import { Auth, Demo, Messaging, Services, UrlPolicy, Workers } from "@sendline/core"
-import { SqliteStore } from "@sendline/store-sqlite"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
+import { SqliteStore } from "@sendline/store-sqlite"
 import { NodeWebhookTransport } from "@sendline/webhooks-node"
 import { Duration, Effect, Fiber, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -75,11 +75,15 @@ const run = (store: string, stores: Layer.Layer<Stores.Stores, unknown>) =>
 
 /** Runs the end-to-end bench on SQLite and PostgreSQL and prints a table. @since 0.1.0 */
 export async function runLifecycleBench(): Promise<ReadonlyArray<LifecycleResult>> {
-  console.log(`${count.toLocaleString("en")} messages sent by 64 fibers while the workers run; carrier answers at once\n`)
+  console.log(
+    `${count.toLocaleString("en")} messages sent by 64 fibers while the workers run; carrier answers at once\n`
+  )
   const results: Array<LifecycleResult> = []
   const dir = mkdtempSync(join(tmpdir(), "sendline-lifecycle-"))
   try {
-    results.push(await Effect.runPromise(run("SQLite (file)", SqliteStore.layerSqlite({ filename: join(dir, "bench.sqlite") }))))
+    results.push(
+      await Effect.runPromise(run("SQLite (file)", SqliteStore.layerSqlite({ filename: join(dir, "bench.sqlite") })))
+    )
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -102,6 +106,8 @@ export async function runLifecycleBench(): Promise<ReadonlyArray<LifecycleResult
     )
   }
   const sqlite = results[0]!
-  console.log(`\ntarget ≥ 1,000 messages/s on SQLite from send to delivered: ${sqlite.perSecond >= 1000 ? "met" : "NOT met"}`)
+  console.log(
+    `\ntarget ≥ 1,000 messages/s on SQLite from send to delivered: ${sqlite.perSecond >= 1000 ? "met" : "NOT met"}`
+  )
   return results
 }

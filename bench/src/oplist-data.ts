@@ -51,27 +51,119 @@ export const queries = {
 } as const
 
 const places = [
-  "Harbour", "Northside", "Coastal", "Summit", "Riverside", "Golden", "Southern", "Eastern", "Western",
-  "Bayside", "Highland", "Valley", "Metro", "Central", "Pacific", "Outback", "Sunrise", "Evergreen",
-  "Silverline", "Redgum", "Bluewater", "Ironbark", "Wattle", "Banksia", "Kookaburra", "Sandstone",
-  "Lakeside", "Parkside", "Hillcrest", "Greenfield", "Seaview", "Brightwater", "Stonebridge", "Oakwood",
-  "Pinecrest", "Riverbend", "Marlin", "Coral", "Jarrah", "Saltbush", "Southbank", "Northgate",
-  "Eastwood", "Kingsford", "Queensbury", "Ashgrove", "Brookvale", "Fairhaven", "Clearwater", "Tasman"
+  "Harbour",
+  "Northside",
+  "Coastal",
+  "Summit",
+  "Riverside",
+  "Golden",
+  "Southern",
+  "Eastern",
+  "Western",
+  "Bayside",
+  "Highland",
+  "Valley",
+  "Metro",
+  "Central",
+  "Pacific",
+  "Outback",
+  "Sunrise",
+  "Evergreen",
+  "Silverline",
+  "Redgum",
+  "Bluewater",
+  "Ironbark",
+  "Wattle",
+  "Banksia",
+  "Kookaburra",
+  "Sandstone",
+  "Lakeside",
+  "Parkside",
+  "Hillcrest",
+  "Greenfield",
+  "Seaview",
+  "Brightwater",
+  "Stonebridge",
+  "Oakwood",
+  "Pinecrest",
+  "Riverbend",
+  "Marlin",
+  "Coral",
+  "Jarrah",
+  "Saltbush",
+  "Southbank",
+  "Northgate",
+  "Eastwood",
+  "Kingsford",
+  "Queensbury",
+  "Ashgrove",
+  "Brookvale",
+  "Fairhaven",
+  "Clearwater",
+  "Tasman"
 ]
 // an empty one in two: half the names have no adjective
 const adjectives = [
-  "Premium", "Express", "Family", "Quality", "Smart", "Local", "United", "Prime", "Modern", "Classic",
-  "First", "Royal", "Budget", "Elite", "Trusty", "Urban"
+  "Premium",
+  "Express",
+  "Family",
+  "Quality",
+  "Smart",
+  "Local",
+  "United",
+  "Prime",
+  "Modern",
+  "Classic",
+  "First",
+  "Royal",
+  "Budget",
+  "Elite",
+  "Trusty",
+  "Urban"
 ]
 // "Coffee" is one of 32: ~3 % of the names
 const nouns = [
-  "Coffee", "Bakery", "Dental", "Plumbing", "Fitness", "Motors", "Pharmacy", "Realty", "Logistics",
-  "Florist", "Pets", "Legal", "Finance", "Energy", "Telecom", "Travel", "Insurance", "Electrical",
-  "Roofing", "Cleaning", "Catering", "Medical", "Optical", "Tutoring", "Salon", "Hardware", "Brewing",
-  "Cinemas", "Storage", "Vets", "Solar", "Bikes"
+  "Coffee",
+  "Bakery",
+  "Dental",
+  "Plumbing",
+  "Fitness",
+  "Motors",
+  "Pharmacy",
+  "Realty",
+  "Logistics",
+  "Florist",
+  "Pets",
+  "Legal",
+  "Finance",
+  "Energy",
+  "Telecom",
+  "Travel",
+  "Insurance",
+  "Electrical",
+  "Roofing",
+  "Cleaning",
+  "Catering",
+  "Medical",
+  "Optical",
+  "Tutoring",
+  "Salon",
+  "Hardware",
+  "Brewing",
+  "Cinemas",
+  "Storage",
+  "Vets",
+  "Solar",
+  "Bikes"
 ]
 const suffixes = ["Pty Ltd", "Co", "Group", "Services", "Australia", "& Sons", "Studio", "Holdings"]
-const useCases = ["Appointment reminders", "Order and delivery updates", "One-time passcodes", "Account alerts", "Offers to subscribers"]
+const useCases = [
+  "Appointment reminders",
+  "Order and delivery updates",
+  "One-time passcodes",
+  "Account alerts",
+  "Offers to subscribers"
+]
 const matchTypes = ["business_name", "company_name", "trading_name", "trademark", "domain"]
 
 /** The submitting accounts: 40 % brands, 35 % aggregators, 25 % CPaaS providers. */
@@ -163,7 +255,9 @@ const senderIdCtes = (d: Dialect) => {
       ${now - 730 * day} + h5 % 730 * ${day} + h6 % ${day} AS submitted_at,
       ${d.pick(places, `h1 % ${places.length}`)} AS place,
       ${d.pick(adjectiveOrNone, `h2 % ${adjectiveOrNone.length}`)} AS adjective,
-      CASE WHEN n % ${rareEvery} = ${rareEvery >> 1} THEN '${rareWord}' ELSE ${d.pick(nouns, `h3 % ${nouns.length}`)} END AS noun,
+      CASE WHEN n % ${rareEvery} = ${rareEvery >> 1} THEN '${rareWord}' ELSE ${
+    d.pick(nouns, `h3 % ${nouns.length}`)
+  } END AS noun,
       ${d.pick(suffixes, `h4 % ${suffixes.length}`)} AS suffix,
       h7 % ${submitterCount} AS account,
       h8 % 1000 AS digits,
@@ -174,13 +268,16 @@ const senderIdCtes = (d: Dialect) => {
 }
 
 /** The derived columns of a Sender ID over `g` (`senderIdCtes`). */
-const named = `g.place || CASE WHEN g.adjective = '' THEN '' ELSE ' ' || g.adjective END || ' ' || g.noun || ' ' || g.suffix`
+const named =
+  `g.place || CASE WHEN g.adjective = '' THEN '' ELSE ' ' || g.adjective END || ' ' || g.noun || ' ' || g.suffix`
 const senderIdString = `upper(substr(g.place, 1, 4) || substr(g.noun, 1, 4)) || CAST(g.digits AS TEXT)`
 const matchValue = `CASE WHEN g.match_type = 'domain' THEN lower(g.noun) || '.com.au' ELSE ${named} END`
 
 const accountsCte = () =>
   `accts(i, id, type, name) AS (VALUES ${
-    accounts.slice(0, submitterCount).map((a, i) => `(${i}, ${quote(a.id)}, ${quote(a.type)}, ${quote(a.name)})`).join(", ")
+    accounts.slice(0, submitterCount).map((a, i) => `(${i}, ${quote(a.id)}, ${quote(a.type)}, ${quote(a.name)})`).join(
+      ", "
+    )
   })`
 
 /** Inserts the Sender ID records numbered `first` to `last`. */
@@ -190,7 +287,8 @@ const insertSenderIds = (d: Dialect, first: number, last: number) => {
       WHEN g.s0 = 'approved' AND g.s1 = 'approved' AND g.s2 = 'approved' THEN
         CASE WHEN g.submitted_at + ${5 * day + 365 * day} <= ${now} THEN 'expired' ELSE 'registered' END
       WHEN ${anyIs("info_requested")} THEN 'info_requested' ELSE 'pending' END`
-  const decided = `(g.s0 <> 'pending_operator_review' OR g.s1 <> 'pending_operator_review' OR g.s2 <> 'pending_operator_review')`
+  const decided =
+    `(g.s0 <> 'pending_operator_review' OR g.s1 <> 'pending_operator_review' OR g.s2 <> 'pending_operator_review')`
   return `WITH RECURSIVE ${d.series(first, last)}, ${accountsCte()},
     ${senderIdCtes(d)},
     r AS (SELECT g.*, ${status} AS status FROM g)

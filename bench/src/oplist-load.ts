@@ -5,9 +5,9 @@
  * through the load, and the same indexes); triggers stay, so that whatever the store keeps through
  * them (SQLite's text index) sees every row as in production.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { AccountStore } from "@sendline/core"
 import { PgStore } from "@sendline/store-postgres"
 import { SqliteStore } from "@sendline/store-sqlite"
@@ -29,7 +29,13 @@ interface Index {
  * Writes the rows into the store's database on `sql` (migrated, with its accounts port): the
  * `indexes` dropped, the rows inserted, the indexes made again, then the statements `after`.
  */
-const fill = (sql: SqlClient.SqlClient, indexes: ReadonlyArray<Index>, size: number, progress: Progress, after: ReadonlyArray<string>) =>
+const fill = (
+  sql: SqlClient.SqlClient,
+  indexes: ReadonlyArray<Index>,
+  size: number,
+  progress: Progress,
+  after: ReadonlyArray<string>
+) =>
   Effect.gen(function*() {
     const accounts = yield* AccountStore.AccountStore
     for (const index of indexes) yield* sql.unsafe(`DROP INDEX ${index.name}`)
@@ -39,7 +45,8 @@ const fill = (sql: SqlClient.SqlClient, indexes: ReadonlyArray<Index>, size: num
   })
 
 /** The SQLite store on `filename` (migrated when built), with its client. */
-export const sqliteWithClient = (filename: string) => Layer.provideMerge(SqliteStore.layer, SqliteClient.layer({ filename }))
+export const sqliteWithClient = (filename: string) =>
+  Layer.provideMerge(SqliteStore.layer, SqliteClient.layer({ filename }))
 
 /**
  * Loads a new SQLite file, named as unfinished until it is complete: so without a journal or syncs
@@ -81,5 +88,11 @@ export const loadPg = (url: string, size: number, progress: Progress) =>
       WHERE i.schemaname = current_schema() AND i.tablename IN ${sql.in(filled)}
         AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = c.oid)
       ORDER BY i.indexname`
-    yield* fill(sql, indexes, size, progress, ["sendline_accounts", ...filled].map((table) => `VACUUM ANALYZE ${table}`))
+    yield* fill(
+      sql,
+      indexes,
+      size,
+      progress,
+      ["sendline_accounts", ...filled].map((table) => `VACUUM ANALYZE ${table}`)
+    )
   }).pipe(Effect.provide(pgWithClient(url)))

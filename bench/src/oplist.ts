@@ -20,8 +20,8 @@
  * compared), BENCH_OPLIST_FRESH=1 to make the databases again, TEST_DATABASE_URL for the
  * PostgreSQL server (skipped with one line when none answers).
  */
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { Errors, Pagination, Stores } from "@sendline/core"
 import { SenderIdStore } from "@sendline/core"
 import { PgStore } from "@sendline/store-postgres"
@@ -64,17 +64,42 @@ const q = Data.queries
 const cases: ReadonlyArray<Case> = [
   { name: "status", filter: { status: q.status }, where: `status = '${q.status}'`, page: 1 },
   { name: "market", filter: { market: q.market }, where: `market = '${q.market}'`, page: 1 },
-  { name: "sender_id substring", filter: { senderId: q.senderId }, where: `lower(sender_id) LIKE '%${q.senderId}%'`, page: 1 },
-  { name: "brand_name substring", filter: { brandName: q.brandName }, where: `lower(brand_name) LIKE '%${q.brandName}%'`, page: 1 },
+  {
+    name: "sender_id substring",
+    filter: { senderId: q.senderId },
+    where: `lower(sender_id) LIKE '%${q.senderId}%'`,
+    page: 1
+  },
+  {
+    name: "brand_name substring",
+    filter: { brandName: q.brandName },
+    where: `lower(brand_name) LIKE '%${q.brandName}%'`,
+    page: 1
+  },
   {
     name: "brand_name, rare (1 in 10k)",
     filter: { brandName: q.rareBrandName },
     where: `lower(brand_name) LIKE '%${q.rareBrandName}%'`,
     page: 1
   },
-  { name: "submitter_type", filter: { submitterType: q.submitterType }, where: `submitter_type = '${q.submitterType}'`, page: 1 },
-  { name: "submitted_after", filter: { submittedAfter: q.submittedAfter }, where: `submitted_at >= ${q.submittedAfter}`, page: 1 },
-  { name: "submitted_before", filter: { submittedBefore: q.submittedBefore }, where: `submitted_at < ${q.submittedBefore}`, page: 1 },
+  {
+    name: "submitter_type",
+    filter: { submitterType: q.submitterType },
+    where: `submitter_type = '${q.submitterType}'`,
+    page: 1
+  },
+  {
+    name: "submitted_after",
+    filter: { submittedAfter: q.submittedAfter },
+    where: `submitted_at >= ${q.submittedAfter}`,
+    page: 1
+  },
+  {
+    name: "submitted_before",
+    filter: { submittedBefore: q.submittedBefore },
+    where: `submitted_at < ${q.submittedBefore}`,
+    page: 1
+  },
   { name: "unfiltered, page 1", filter: {}, where: "TRUE", page: 1 },
   { name: "unfiltered, page 100", filter: {}, where: "TRUE", page: 100 }
 ]
@@ -221,7 +246,8 @@ const sizeOf = (name: string): number | undefined => {
 
 const seconds = (start: number) => (performance.now() - start) / 1000
 
-const quiet = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(Logger.withMinimumLogLevel(effect, LogLevel.Warning))
+const quiet = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.runPromise(Logger.withMinimumLogLevel(effect, LogLevel.Warning))
 
 /** How far each load is, shown on one line of a terminal: the loads of both stores run at once. */
 const loads = new Map<string, string>()
@@ -253,10 +279,15 @@ const sqliteDigest = Effect.flatMap(SqlClient.SqlClient, (sql) =>
  * loader a worker does not inherit (the bench runs from source).
  */
 const loadWorker = (workerData: { readonly filename: string; readonly size: number }) => {
-  if (import.meta.url.endsWith(".js")) return new Worker(new URL("./oplist-load-worker.js", import.meta.url), { workerData })
+  if (import.meta.url.endsWith(".js")) {
+    return new Worker(new URL("./oplist-load-worker.js", import.meta.url), { workerData })
+  }
   const source = JSON.stringify(new URL("./oplist-load-worker.ts", import.meta.url).href)
   const tsx = JSON.stringify(import.meta.resolve("tsx/esm/api"))
-  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${source}) })`, { eval: true, workerData })
+  return new Worker(`import(${tsx}).then((api) => { api.register(); return import(${source}) })`, {
+    eval: true,
+    workerData
+  })
 }
 
 /**
@@ -264,7 +295,11 @@ const loadWorker = (workerData: { readonly filename: string; readonly size: numb
  * goes on meanwhile: better-sqlite3 holds the thread it runs on for each statement, for up to a
  * minute (an index of three million rows).
  */
-const loadSqliteInWorker = (filename: string, size: number, progress: (written: number, of: number) => Effect.Effect<void>) =>
+const loadSqliteInWorker = (
+  filename: string,
+  size: number,
+  progress: (written: number, of: number) => Effect.Effect<void>
+) =>
   Effect.async<void, Error>((resume) => {
     const worker = loadWorker({ filename, size })
     let done = false
@@ -274,9 +309,10 @@ const loadSqliteInWorker = (filename: string, size: number, progress: (written: 
     })
     worker.on("error", (error) => resume(Effect.fail(error)))
     worker.on("exit", (code) =>
-      resume(done ? Effect.void : Effect.fail(new Error(`the SQLite load stopped (exit code ${code})`)))
+      resume(done ? Effect.void : Effect.fail(new Error(`the SQLite load stopped (exit code ${code})`))))
+    return Effect.promise(() =>
+      worker.terminate()
     )
-    return Effect.promise(() => worker.terminate())
   })
 
 /** The SQLite database of `size`, from the cache or made now. */
@@ -288,7 +324,9 @@ const prepareSqlite = (size: number) =>
     const filename = join(tmpdir(), `${prefix}${digest}.sqlite`)
     for (const file of readdirSync(tmpdir())) {
       // this size made by another version or schema, or left unfinished: stale, and gigabytes
-      if (sizeOf(file) === size && !file.startsWith(`${prefix}${digest}.sqlite`)) rmSync(join(tmpdir(), file), { force: true })
+      if (sizeOf(file) === size && !file.startsWith(`${prefix}${digest}.sqlite`)) {
+        rmSync(join(tmpdir(), file), { force: true })
+      }
     }
     if (fresh) rmSync(filename, { force: true })
     const cached = existsSync(filename)
@@ -300,8 +338,20 @@ const prepareSqlite = (size: number) =>
     const selected = yield* Effect.flatMap(SqlClient.SqlClient, countSelected).pipe(
       Effect.provide(SqliteClient.layer({ filename, readonly: true }))
     )
-    report(`SQLite ${label(size)}`, `  SQLite, ${label(size)}: ${cached ? "kept from an earlier run" : `made in ${seconds(started).toFixed(0)} s`}: ${filename}`)
-    return { store: "SQLite", size, layer: SqliteStore.layerSqlite({ filename }), selected, cached, where: filename } satisfies Prepared
+    report(
+      `SQLite ${label(size)}`,
+      `  SQLite, ${label(size)}: ${
+        cached ? "kept from an earlier run" : `made in ${seconds(started).toFixed(0)} s`
+      }: ${filename}`
+    )
+    return {
+      store: "SQLite",
+      size,
+      layer: SqliteStore.layerSqlite({ filename }),
+      selected,
+      cached,
+      where: filename
+    } satisfies Prepared
   })
 
 // ---------------------------------------------------------------------------------------------
@@ -324,7 +374,12 @@ const benchDatabase = (server: string) =>
     // pg_trgm in `public` before any schema is migrated: the store makes it in its own schema when
     // it exists nowhere, and dropping that schema (a probe, a stale size) would drop it, and the
     // text indexes of every other schema with it
-    Effect.tap((url) => Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public`), Load.pgClient(url)))
+    Effect.tap((url) =>
+      Effect.provide(
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public`),
+        Load.pgClient(url)
+      )
+    )
   )
 
 const pgDescription = (sql: SqlClient.SqlClient) =>
@@ -374,8 +429,19 @@ const preparePg = (url: string, size: number) =>
       yield* sql.unsafe(`COMMENT ON SCHEMA ${schema} IS '${complete}'`)
     }
     const where = `database ${database}, schema ${schema}`
-    report(`PostgreSQL ${label(size)}`, `  PostgreSQL, ${label(size)}: ${cached ? "kept from an earlier run" : `made in ${seconds(started).toFixed(0)} s`}: ${where}`)
-    return { store: "PostgreSQL", size, layer: PgStore.layerPg({ url: Redacted.make(inSchema) }), cached, where } satisfies Prepared
+    report(
+      `PostgreSQL ${label(size)}`,
+      `  PostgreSQL, ${label(size)}: ${
+        cached ? "kept from an earlier run" : `made in ${seconds(started).toFixed(0)} s`
+      }: ${where}`
+    )
+    return {
+      store: "PostgreSQL",
+      size,
+      layer: PgStore.layerPg({ url: Redacted.make(inSchema) }),
+      cached,
+      where
+    } satisfies Prepared
   }).pipe(Effect.provide(Load.pgClient(url)))
 
 // ---------------------------------------------------------------------------------------------
@@ -389,8 +455,10 @@ const cell = (timing: Timing | undefined) =>
 
 /** Prints the figures of the stores side by side; returns the rows that missed the target. */
 const print = (runs: ReadonlyArray<Run>, stores: ReadonlyArray<string>, small: number, large: number) => {
-  const timing = (store: string, size: number, i: number) => runs.find((r) => r.store === store && r.size === size)?.timings[i]
-  const selected = (size: number, i: number) => runs.find((r) => r.size === size && r.selected !== undefined)?.selected?.[i]
+  const timing = (store: string, size: number, i: number) =>
+    runs.find((r) => r.store === store && r.size === size)?.timings[i]
+  const selected = (size: number, i: number) =>
+    runs.find((r) => r.size === size && r.selected !== undefined)?.selected?.[i]
   const nameWidth = 28
   const countWidth = 17
   const width = 16
@@ -403,21 +471,25 @@ const print = (runs: ReadonlyArray<Run>, stores: ReadonlyArray<string>, small: n
   )
   console.log(
     `  ${"row".padEnd(nameWidth)}${`${label(small)} / ${label(large)}`.padStart(countWidth)}  ${
-      stores.map(() => `${label(small).padStart(width)}${label(large).padStart(width)}${"ratio".padStart(ratioWidth)}`).join("  ")
+      stores.map(() => `${label(small).padStart(width)}${label(large).padStart(width)}${"ratio".padStart(ratioWidth)}`)
+        .join("  ")
     }`
   )
   const missed: Array<string> = []
   const grown: Array<string> = []
   const failures: Array<string> = []
   cases.forEach((c, i) => {
-    const counts = [selected(small, i), selected(large, i)].map((n) => n === undefined ? "?" : n.toLocaleString("en")).join(" / ")
+    const counts = [selected(small, i), selected(large, i)].map((n) => n === undefined ? "?" : n.toLocaleString("en"))
+      .join(" / ")
     const columns = stores.map((store) => {
       const [a, b] = [timing(store, small, i), timing(store, large, i)]
       for (const [size, t] of [[small, a], [large, b]] as const) {
         if (t?._tag === "Failed") failures.push(`${store} ${c.name} at ${label(size)}: ${t.reason}`)
       }
       const ratio = a?._tag === "Timed" && b?._tag === "Timed" ? b.p99 / a.p99 : undefined
-      if (ratio === undefined || ratio > 2) missed.push(`${store} ${c.name}${ratio === undefined ? "" : ` ${ratio.toFixed(1)}×`}`)
+      if (ratio === undefined || ratio > 2) {
+        missed.push(`${store} ${c.name}${ratio === undefined ? "" : ` ${ratio.toFixed(1)}×`}`)
+      }
       const medians = a?._tag === "Timed" && b?._tag === "Timed" ? b.p50 / a.p50 : undefined
       if (medians !== undefined && medians > 2) grown.push(`${store} ${c.name} ${medians.toFixed(1)}×`)
       const shown = ratio === undefined ? "—  " : `${ratio.toFixed(2)} ${ratio <= 2 ? " " : "!"}`

@@ -36,15 +36,90 @@ const prng = (seed: number) => {
 }
 
 const WORDS = [
-  "your", "code", "is", "order", "has", "shipped", "delivery", "tomorrow", "between", "and", "reply", "STOP", "to",
-  "opt", "out", "appointment", "confirmed", "for", "at", "the", "clinic", "please", "arrive", "minutes", "early",
-  "verification", "expires", "in", "Hi", "thanks", "for", "your", "payment", "of", "received", "balance", "ticket",
-  "gate", "boarding", "starts", "café", "Müller", "Åsa", "señor", "Ørsted", "Ærø", "straße", "über", "déjà", "vu",
-  "@home", "100%", "£5", "$20", "¥300", "Δ", "§4", "¿qué?", "¡hola!", "#1", "(new)", "a+b", "x=y", "<ok>", "1/2"
+  "your",
+  "code",
+  "is",
+  "order",
+  "has",
+  "shipped",
+  "delivery",
+  "tomorrow",
+  "between",
+  "and",
+  "reply",
+  "STOP",
+  "to",
+  "opt",
+  "out",
+  "appointment",
+  "confirmed",
+  "for",
+  "at",
+  "the",
+  "clinic",
+  "please",
+  "arrive",
+  "minutes",
+  "early",
+  "verification",
+  "expires",
+  "in",
+  "Hi",
+  "thanks",
+  "for",
+  "your",
+  "payment",
+  "of",
+  "received",
+  "balance",
+  "ticket",
+  "gate",
+  "boarding",
+  "starts",
+  "café",
+  "Müller",
+  "Åsa",
+  "señor",
+  "Ørsted",
+  "Ærø",
+  "straße",
+  "über",
+  "déjà",
+  "vu",
+  "@home",
+  "100%",
+  "£5",
+  "$20",
+  "¥300",
+  "Δ",
+  "§4",
+  "¿qué?",
+  "¡hola!",
+  "#1",
+  "(new)",
+  "a+b",
+  "x=y",
+  "<ok>",
+  "1/2"
 ]
 const EXTENSION_TOKENS = ["€12.50", "[promo]", "{name}", "~approx", "a|b", "2^10", "C:\\path", "{ } [ ]", "€"]
 const UCS2_TOKENS = [
-  "“quoted”", "it’s", "‘single’", "😀", "🎉", "👍🏽", "❤️", "🚚", "✅", "Привет", "你好", "ç", "ğ", "…", "–", "\u00a0"
+  "“quoted”",
+  "it’s",
+  "‘single’",
+  "😀",
+  "🎉",
+  "👍🏽",
+  "❤️",
+  "🚚",
+  "✅",
+  "Привет",
+  "你好",
+  "ç",
+  "ğ",
+  "…",
+  "–",
+  "\u00a0"
 ]
 
 type Kind = "short GSM" | "long GSM" | "GSM + extension" | "UCS-2 short" | "UCS-2 long"
@@ -183,7 +258,13 @@ export async function runSegmentsBench(): Promise<void> {
     `\nthroughput (${WARMUP_MS} ms warm-up, then rounds of >= ${ROUND_MS} ms cycling through the corpus; median round):`
   )
   const results: Array<
-    { readonly name: string; readonly ours: boolean; readonly rate: number; readonly rounds: number; readonly messages: number }
+    {
+      readonly name: string
+      readonly ours: boolean
+      readonly rate: number
+      readonly rounds: number
+      readonly messages: number
+    }
   > = []
   for (const contender of contenders) {
     // Yield between contenders so pending I/O (the log lines) is flushed.

@@ -241,7 +241,9 @@ async function startServer(spec: ServerSpec): Promise<RunningServer> {
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) throw describeFailure(`GET /health did not answer 2xx within ${READY_TIMEOUT_MS / 1000} s`)
+      if (Date.now() > deadline) {
+        throw describeFailure(`GET /health did not answer 2xx within ${READY_TIMEOUT_MS / 1000} s`)
+      }
       await sleep(200)
     }
   } catch (error) {
@@ -315,8 +317,12 @@ const verifyStored = async (
   summary: autocannon.Result
 ): Promise<void> => {
   const problems: Array<string> = []
-  if (summary.non2xx > 0) problems.push(`${summary.non2xx} non-2xx responses (${JSON.stringify(summary.statusCodeStats)})`)
-  if (summary.errors > 0 || summary.timeouts > 0) problems.push(`${summary.errors} errors, ${summary.timeouts} timeouts`)
+  if (summary.non2xx > 0) {
+    problems.push(`${summary.non2xx} non-2xx responses (${JSON.stringify(summary.statusCodeStats)})`)
+  }
+  if (summary.errors > 0 || summary.timeouts > 0) {
+    problems.push(`${summary.errors} errors, ${summary.timeouts} timeouts`)
+  }
   if (summary["2xx"] === 0) problems.push("no 2xx responses at all")
   const response = await fetch(`${server.origin}${SEND_PATH}?page_size=1`, {
     headers: { authorization: request.headers["authorization"]! },
@@ -374,7 +380,11 @@ export async function runSendBench(): Promise<SendBenchResult> {
   )
 
   // Sendline on a fresh SQLite file, as `npm start` runs it; `env` adds to the server's settings.
-  const onSqlite = async (name: string, env: Readonly<Record<string, string>>, nodeFlags: ReadonlyArray<string> = []) => {
+  const onSqlite = async (
+    name: string,
+    env: Readonly<Record<string, string>>,
+    nodeFlags: ReadonlyArray<string> = []
+  ) => {
     const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-"))
     try {
       return await runServerBench(
@@ -415,7 +425,9 @@ export async function runSendBench(): Promise<SendBenchResult> {
   const schema = await Effect.runPromise(Effect.option(TestDatabase.createSchema(pgBase)))
   if (Option.isNone(schema)) {
     console.log(
-      `\nSendline (PostgreSQL) skipped: no server answers at ${PgStore.location(Redacted.make(pgBase))} (TEST_DATABASE_URL); ` +
+      `\nSendline (PostgreSQL) skipped: no server answers at ${
+        PgStore.location(Redacted.make(pgBase))
+      } (TEST_DATABASE_URL); ` +
         `start one with: ${TestDatabase.startCommand}`
     )
   } else {
@@ -452,10 +464,13 @@ export async function runSendBench(): Promise<SendBenchResult> {
   const drift = Math.abs(bareAgain.requestsPerSecond - bareFirst.requestsPerSecond) / bare.requestsPerSecond
   const trusted = drift <= MAX_DRIFT
 
-  const times = (r: ServerFigures, base: ServerFigures) => `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`
+  const times = (r: ServerFigures, base: ServerFigures) =>
+    `${(r.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`
   const servedRatio = sendline.requestsPerSecond / httpApi.requestsPerSecond
   const asleepRatio = apiOnly.requestsPerSecond / httpApi.requestsPerSecond
-  const targetsMet = trusted ? { served: servedRatio >= TARGET_SERVED, asleep: asleepRatio >= TARGET_ASLEEP } : undefined
+  const targetsMet = trusted
+    ? { served: servedRatio >= TARGET_SERVED, asleep: asleepRatio >= TARGET_ASLEEP }
+    : undefined
   const verdict = (met: boolean | undefined) => (met === undefined ? "not judged" : met ? "met" : "NOT met")
   // each row's target: a share of the HttpApi row; the bare server and HttpApi are the baselines
   const targets = new Map<ServerFigures, string>([
@@ -470,7 +485,15 @@ export async function runSendBench(): Promise<SendBenchResult> {
       "non-2xx".padStart(8)
     } ${"2xx total".padStart(10)} ${"÷ bare".padStart(7)} ${"÷ HttpApi".padStart(10)}  target`
   )
-  const rows = [bareFirst, httpApi, sendline, apiOnly, fullSync, ...(postgres === undefined ? [] : [postgres]), bareAgain]
+  const rows = [
+    bareFirst,
+    httpApi,
+    sendline,
+    apiOnly,
+    fullSync,
+    ...(postgres === undefined ? [] : [postgres]),
+    bareAgain
+  ]
   for (const r of rows) {
     console.log(
       `  ${r.name.padEnd(22)} ${format.rate(r.requestsPerSecond).padStart(12)} ${format.ms(r.p50Ms).padStart(7)} ${
@@ -485,22 +508,26 @@ export async function runSendBench(): Promise<SendBenchResult> {
   console.log(`\n÷ bare is to the mean of the two bare runs (${format.rate(bare.requestsPerSecond)} req/s).`)
   if (!trusted) {
     console.log(
-      `The bare server's two runs differ by ${Math.round(drift * 100)} %: the machine's speed drifted during this run, ` +
+      `The bare server's two runs differ by ${
+        Math.round(drift * 100)
+      } %: the machine's speed drifted during this run, ` +
         `so its ratios are not to be trusted; run the bench again.`
     )
   }
   console.log(`Sendline (SQLite) / bare node:http: ${ratio.toFixed(2)}× (reported)`)
-  if (postgresRatio !== undefined) console.log(`Sendline (PostgreSQL) / bare node:http: ${postgresRatio.toFixed(2)}× (reported)`)
+  if (postgresRatio !== undefined) {
+    console.log(`Sendline (PostgreSQL) / bare node:http: ${postgresRatio.toFixed(2)}× (reported)`)
+  }
   const drifted = trusted ? "" : " (the machine drifted)"
   console.log(
-    `Sendline (SQLite) as served / HttpApi, no storage: ${servedRatio.toFixed(2)}×, target ≥ ${TARGET_SERVED.toFixed(2)}×: ${
-      verdict(targetsMet?.served)
-    }${drifted}`
+    `Sendline (SQLite) as served / HttpApi, no storage: ${servedRatio.toFixed(2)}×, target ≥ ${
+      TARGET_SERVED.toFixed(2)
+    }×: ${verdict(targetsMet?.served)}${drifted}`
   )
   console.log(
-    `Sendline (SQLite), workers asleep / HttpApi, no storage: ${asleepRatio.toFixed(2)}×, target ≥ ${TARGET_ASLEEP.toFixed(2)}×: ${
-      verdict(targetsMet?.asleep)
-    }${drifted}`
+    `Sendline (SQLite), workers asleep / HttpApi, no storage: ${asleepRatio.toFixed(2)}×, target ≥ ${
+      TARGET_ASLEEP.toFixed(2)
+    }×: ${verdict(targetsMet?.asleep)}${drifted}`
   )
   if (profileDir !== undefined) console.log(`Sendline CPU profile written under ${profileDir}`)
   return {

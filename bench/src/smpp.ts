@@ -63,29 +63,42 @@ const measure = (
   })
 
 const simulated = (messages: number) =>
-  Effect.flatMap(CarrierMock.make({ reportDelay: 0 }), ({ carrier, inbox }) => measure("simulated carrier", messages, carrier, inbox))
+  Effect.flatMap(
+    CarrierMock.make({ reportDelay: 0 }),
+    ({ carrier, inbox }) => measure("simulated carrier", messages, carrier, inbox)
+  )
 
 const smpp = (window: number, answerDelayMillis: number, messages: number) =>
   Effect.scoped(Effect.gen(function*() {
     const smsc = yield* TestSmsc.start({ answerDelayMillis })
     const { carrier, inbox } = yield* SmppCarrier.make({ url: Redacted.make(smsc.url(`window=${window}`)) })
-    const name = `SMPP, window ${String(window).padStart(2)}${answerDelayMillis > 0 ? `, ${answerDelayMillis} ms answers` : ""}`
+    const name = `SMPP, window ${String(window).padStart(2)}${
+      answerDelayMillis > 0 ? `, ${answerDelayMillis} ms answers` : ""
+    }`
     const result = yield* measure(name, messages, carrier, inbox)
-    if (smsc.submits.length !== messages) return yield* Effect.dieMessage(`the SMSC took ${smsc.submits.length} of ${messages}`)
+    if (smsc.submits.length !== messages) {
+      return yield* Effect.dieMessage(`the SMSC took ${smsc.submits.length} of ${messages}`)
+    }
     return result
   }))
 
 /** Runs the SMPP bench and prints a table. @since 0.1.0 */
 export async function runSmppBench(): Promise<ReadonlyArray<SmppResult>> {
   const slow = Math.max(1, Math.round(count / 5))
-  console.log(`${count.toLocaleString("en")} one-part messages (${slow.toLocaleString("en")} with 5 ms answers), ${fibers} fibers submitting; submit → receipt taken\n`)
-  const results = await Effect.runPromise(Effect.all([
-    simulated(count),
-    smpp(1, 0, count),
-    smpp(10, 0, count),
-    smpp(1, 5, slow),
-    smpp(10, 5, slow)
-  ]).pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
+  console.log(
+    `${count.toLocaleString("en")} one-part messages (${
+      slow.toLocaleString("en")
+    } with 5 ms answers), ${fibers} fibers submitting; submit → receipt taken\n`
+  )
+  const results = await Effect.runPromise(
+    Effect.all([
+      simulated(count),
+      smpp(1, 0, count),
+      smpp(10, 0, count),
+      smpp(1, 5, slow),
+      smpp(10, 5, slow)
+    ]).pipe(Logger.withMinimumLogLevel(LogLevel.Warning))
+  )
   console.log("  carrier                          messages   seconds   messages/s")
   for (const r of results) {
     console.log(

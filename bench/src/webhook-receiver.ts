@@ -67,7 +67,13 @@ const ok = createHttpServer((request, response) => {
       // recorded with no subject: the parent counts it as unmatched
     }
     const signed = signedCorrectly(body, request.headers["x-service-signature"] as string | undefined)
-    received.push({ eventId, subjectId, attempt: Number(request.headers["x-service-delivery-attempt"] ?? -1), at, signed })
+    received.push({
+      eventId,
+      subjectId,
+      attempt: Number(request.headers["x-service-delivery-attempt"] ?? -1),
+      at,
+      signed
+    })
     response.writeHead(200, { "content-type": "text/plain", "content-length": 2 })
     response.end("ok")
     if (signed) distinct.add(eventId)
@@ -102,7 +108,9 @@ process.on("message", (command: Command) => {
   }
 })
 
-const listening = (server: { listen: (port: number, host: string, done: () => void) => unknown; address: () => unknown }) =>
+const listening = (
+  server: { listen: (port: number, host: string, done: () => void) => unknown; address: () => unknown }
+) =>
   new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)))
 
 const [okPort, stuckPort] = await Promise.all([listening(ok), listening(stuck)])

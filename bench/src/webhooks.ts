@@ -33,9 +33,9 @@
  * transport answering at once and with one of bare `node:http`), BENCH_WEBHOOK_SQL_TIMES=1 (the time
  * of each SQLite statement of the throughput phase, by its text).
  */
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { Account, Stores } from "@sendline/core"
 import {
   Admin,
@@ -153,7 +153,9 @@ const countingTracer = (base: Tracer.Tracer): Tracer.Tracer =>
         counts.opens++
         const event = span.event.bind(span)
         span.event = (eventName, time, attributes) => {
-          if (counts.on && (eventName === "db.transaction.commit" || eventName === "db.transaction.rollback")) counts.closes++
+          if (counts.on && (eventName === "db.transaction.commit" || eventName === "db.transaction.rollback")) {
+            counts.closes++
+          }
           event(eventName, time, attributes)
         }
       }
@@ -205,7 +207,11 @@ const countDrivers = (() => {
     probe.close()
     for (const method of ["run", "all", "get", "iterate"]) wrap(statement, method, true)
     const fromPg = createRequire(import.meta.resolve("@effect/sql-pg/PgClient"))
-    wrap((fromPg("pg") as { readonly Client: { readonly prototype: Record<string, unknown> } }).Client.prototype, "query", false)
+    wrap(
+      (fromPg("pg") as { readonly Client: { readonly prototype: Record<string, unknown> } }).Client.prototype,
+      "query",
+      false
+    )
   }
 })()
 
@@ -218,7 +224,9 @@ const checkCounting = (sql: SqlClient.SqlClient) =>
     yield* sql`INSERT INTO bench_counting (n) VALUES (1)` // 1
     yield* sql`SELECT n FROM bench_counting` // 1
     // BEGIN, INSERT, SELECT, COMMIT: 4
-    yield* sql.withTransaction(Effect.zipRight(sql`INSERT INTO bench_counting (n) VALUES (2)`, sql`SELECT n FROM bench_counting`))
+    yield* sql.withTransaction(
+      Effect.zipRight(sql`INSERT INTO bench_counting (n) VALUES (2)`, sql`SELECT n FROM bench_counting`)
+    )
     // BEGIN, SAVEPOINT, SELECT, COMMIT (a nested success sends nothing): 4
     yield* sql.withTransaction(sql.withTransaction(sql`SELECT 1`))
     // BEGIN, SELECT, ROLLBACK: 3
@@ -228,7 +236,9 @@ const checkCounting = (sql: SqlClient.SqlClient) =>
     const spans = statementsOf(counts)
     yield* sql`DROP TABLE bench_counting`
     if (spans !== expected || counts.driver !== expected) {
-      return yield* Effect.dieMessage(`statement counting is off: expected ${expected}, spans ${spans}, driver ${counts.driver}`)
+      return yield* Effect.dieMessage(
+        `statement counting is off: expected ${expected}, spans ${spans}, driver ${counts.driver}`
+      )
     }
     return expected
   })
@@ -239,7 +249,9 @@ const checkCounting = (sql: SqlClient.SqlClient) =>
 interface Receiver {
   readonly okUrl: string
   readonly stuckUrl: string
-  readonly ask: <T extends Reply["type"]>(command: Command & { readonly type: T }) => Promise<Extract<Reply, { type: T }>>
+  readonly ask: <T extends Reply["type"]>(
+    command: Command & { readonly type: T }
+  ) => Promise<Extract<Reply, { type: T }>>
   readonly stop: () => Promise<void>
 }
 
@@ -248,7 +260,11 @@ const startReceiver = (): Promise<Receiver> =>
     const child: ChildProcess = spawn(
       process.execPath,
       ["--conditions=@sendline/source", "--import", "tsx", "bench/src/webhook-receiver.ts"],
-      { cwd: REPO_ROOT, env: { ...process.env, WEBHOOK_SECRET: SECRET }, stdio: ["ignore", "inherit", "inherit", "ipc"] }
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, WEBHOOK_SECRET: SECRET },
+        stdio: ["ignore", "inherit", "inherit", "ipc"]
+      }
     )
     const pending = new Map<string, (reply: Reply) => void>()
     child.on("message", (reply: Reply) => {
@@ -315,7 +331,9 @@ const pgStore = async (server: string): Promise<StoreSpec> => {
 type Transport = "http" | "instant" | "bare"
 
 /** An in-process transport answering 200 at once: the deliverer and its store without HTTP. */
-const instantTransport = WebhookTransport.layerTest(() => Effect.succeed({ status: 200, durationMillis: 0, body: "ok" }))
+const instantTransport = WebhookTransport.layerTest(() =>
+  Effect.succeed({ status: 200, durationMillis: 0, body: "ok" })
+)
 
 /**
  * A transport of bare `node:http`: an agent per post, as `NodeWebhookTransport`'s, but no URL
@@ -335,8 +353,10 @@ const bareTransport = WebhookTransport.layerTest((request) =>
         resume(Effect.succeed({ status: response.statusCode ?? 0, durationMillis: Date.now() - started, body }))
       })
     })
-    post.on("error", (error) =>
-      resume(Effect.fail(WebhookTransport.failure("connection_reset", error.message, Date.now() - started))))
+    post.on(
+      "error",
+      (error) => resume(Effect.fail(WebhookTransport.failure("connection_reset", error.message, Date.now() - started)))
+    )
     post.end(request.body)
     return Effect.sync(() => post.destroy())
   })
@@ -366,7 +386,11 @@ const system = (spec: StoreSpec, transport: Transport) =>
 type System = Layer.Layer.Success<ReturnType<typeof system>>
 
 /** Runs `body` on a fresh `system` of `spec`, counting statements, and releases the store's database after. */
-const inPhase = <A, E>(spec: StoreSpec, body: Effect.Effect<A, E, System | Scope.Scope>, transport: Transport = "http") =>
+const inPhase = <A, E>(
+  spec: StoreSpec,
+  body: Effect.Effect<A, E, System | Scope.Scope>,
+  transport: Transport = "http"
+) =>
   Effect.runPromise(
     counted(body.pipe(Effect.provide(system(spec, transport)), Effect.scoped)).pipe(
       // the deliverer's progress lines would interleave with the tables
@@ -406,7 +430,10 @@ const accountB = Effect.gen(function*() {
 })
 
 const subscribe = (principal: Account.Principal, url: string) =>
-  Effect.flatMap(Webhooks.Webhooks, (webhooks) => webhooks.create(principal, { url, events: ["message.queued"], secret: SECRET }))
+  Effect.flatMap(
+    Webhooks.Webhooks,
+    (webhooks) => webhooks.create(principal, { url, events: ["message.queued"], secret: SECRET })
+  )
 
 /**
  * Whether the store still has work: an event not fanned out, or a pending delivery (both cheap: the
@@ -422,7 +449,10 @@ const busy = Effect.flatMap(
 /** How many deliveries the store has recorded `succeeded`, as `busy` asks. */
 const succeededCount = Effect.flatMap(
   SqlClient.SqlClient,
-  (sql) => sql<{ readonly n: number | string }>`SELECT count(*) AS n FROM sendline_webhook_deliveries WHERE state = 'succeeded'`
+  (sql) =>
+    sql<
+      { readonly n: number | string }
+    >`SELECT count(*) AS n FROM sendline_webhook_deliveries WHERE state = 'succeeded'`
 ).pipe(Effect.map((rows) => Number(rows[0]!.n)), Effect.withTracerEnabled(false))
 
 // ---------------------------------------------------------------------------------------------
@@ -484,13 +514,17 @@ const throughput = (spec: StoreSpec, receiver: Receiver, events: number, transpo
     const used = process.cpuUsage(cpu)
     yield* Fiber.interrupt(running)
     const succeeded = yield* succeededCount
-    if (succeeded !== events) return yield* Effect.dieMessage(`${spec.name}: ${succeeded} deliveries succeeded of ${events}`)
+    if (succeeded !== events) {
+      return yield* Effect.dieMessage(`${spec.name}: ${succeeded} deliveries succeeded of ${events}`)
+    }
     const report = yield* Effect.promise(() => receiver.ask({ type: "report" }))
     const name = transport === "http" ? spec.name : `${spec.name}, ${transport} transport`
     if (sqlTimes.size > 0) {
       console.log(`${name}: SQLite statements of the throughput phase (calls, ms in all, µs each)`)
       for (const [text, { calls, millis }] of [...sqlTimes].sort((x, y) => y[1].millis - x[1].millis)) {
-        console.log(`  ${int(calls).padStart(7)} ${int(millis).padStart(7)} ${int(1000 * millis / calls).padStart(6)}  ${text}`)
+        console.log(
+          `  ${int(calls).padStart(7)} ${int(millis).padStart(7)} ${int(1000 * millis / calls).padStart(6)}  ${text}`
+        )
       }
     }
     const statements = statementsOf(counts)
@@ -528,21 +562,40 @@ const transportAlone = (receiver: Receiver, posts: number, concurrency: number) 
       id: "evt_01KBENCH0000000000000000000",
       type: "message.queued",
       created_at: "2026-11-25T09:00:00.000Z",
-      data: { id: "msg_01KBENCH0000000000000000000", status: "queued", to: "+61412345678", sender_id: "Sendline", market: "AU" }
+      data: {
+        id: "msg_01KBENCH0000000000000000000",
+        status: "queued",
+        to: "+61412345678",
+        sender_id: "Sendline",
+        market: "AU"
+      }
     })
     yield* Effect.promise(() => receiver.ask({ type: "reset" }))
     const cpu = process.cpuUsage()
     const started = now()
     yield* Effect.forEach(Array.from({ length: posts }, (_, i) => i), (i) => {
       const eventId = `evt_bench_${i}`
-      const headers = Signature.headers({ secret: SECRET }, { eventId, eventType: "message.queued", attempt: 0, body, at: Date.now() })
+      const headers = Signature.headers({ secret: SECRET }, {
+        eventId,
+        eventType: "message.queued",
+        attempt: 0,
+        body,
+        at: Date.now()
+      })
       return transport.post({ url: receiver.okUrl, headers, body })
     }, { concurrency, discard: true })
     const seconds = (now() - started) / 1000
     const used = process.cpuUsage(cpu)
     const report = yield* Effect.promise(() => receiver.ask({ type: "report" }))
-    if (report.received.filter((r) => r.signed).length !== posts) return yield* Effect.dieMessage("the receiver missed posts")
-    return { concurrency, posts, perSecond: posts / seconds, cpuMicrosPerPost: (used.user + used.system) / posts } satisfies TransportResult
+    if (report.received.filter((r) => r.signed).length !== posts) {
+      return yield* Effect.dieMessage("the receiver missed posts")
+    }
+    return {
+      concurrency,
+      posts,
+      perSecond: posts / seconds,
+      cpuMicrosPerPost: (used.user + used.system) / posts
+    } satisfies TransportResult
   }).pipe(Effect.provide(transports.http))
 
 // ---------------------------------------------------------------------------------------------
@@ -566,7 +619,8 @@ interface LatencyResult {
   readonly stuckConnections: number
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? NaN
 
 /** A's events at 100/s, and B's beside them to `beside`, the deliverer running: A's commit → attempt 0. */
 const latency = (spec: StoreSpec, receiver: Receiver, beside: Beside) =>
@@ -603,7 +657,9 @@ const latency = (spec: StoreSpec, receiver: Receiver, beside: Beside) =>
     let report: Extract<Reply, { type: "report" }>
     for (;;) {
       report = yield* Effect.promise(() => receiver.ask({ type: "report" }))
-      const firsts = new Set(report.received.filter((r) => r.attempt === 0 && committed.has(r.subjectId)).map((r) => r.subjectId))
+      const firsts = new Set(
+        report.received.filter((r) => r.attempt === 0 && committed.has(r.subjectId)).map((r) => r.subjectId)
+      )
       if (firsts.size >= committed.size || now() > deadline) break
       yield* Effect.sleep(Duration.millis(200))
     }
@@ -644,18 +700,24 @@ const claimsOf = (r: ThroughputResult) => r.byKind.find(([kind]) => kind === CLA
 
 const printThroughput = (r: ThroughputResult) => {
   console.log(
-    `  ${r.store.padEnd(36)} ${int(r.events).padStart(7)} ${r.seconds.toFixed(2).padStart(8)} ${int(r.perSecond).padStart(13)} ${
-      r.perDelivery.toFixed(2).padStart(12)
-    } ${(r.events / Math.max(1, claimsOf(r))).toFixed(1).padStart(11)} ${int(r.cpuMicrosPerDelivery).padStart(9)}`
+    `  ${r.store.padEnd(36)} ${int(r.events).padStart(7)} ${r.seconds.toFixed(2).padStart(8)} ${
+      int(r.perSecond).padStart(13)
+    } ${r.perDelivery.toFixed(2).padStart(12)} ${(r.events / Math.max(1, claimsOf(r))).toFixed(1).padStart(11)} ${
+      int(r.cpuMicrosPerDelivery).padStart(9)
+    }`
   )
   console.log(
-    `    ${int(r.statements)} statements (driver: ${int(r.driverStatements)}), ${int(r.transactions)} transactions; per delivery: ${
+    `    ${int(r.statements)} statements (driver: ${int(r.driverStatements)}), ${
+      int(r.transactions)
+    } transactions; per delivery: ${
       r.byKind.map(([kind, n]) => `${kind} ${(n / r.events).toFixed(n / r.events < 0.01 ? 4 : 2)}`).join(", ")
     }`
   )
   if (r.store.includes("instant")) return
   if (r.received !== r.events || r.unsigned > 0) {
-    console.log(`    the receiver answered ${int(r.received)} requests for ${int(r.events)} events, ${r.unsigned} badly signed`)
+    console.log(
+      `    the receiver answered ${int(r.received)} requests for ${int(r.events)} events, ${r.unsigned} badly signed`
+    )
   }
 }
 
@@ -671,10 +733,14 @@ export async function runWebhooksBench(): Promise<{
   const stores: Array<() => Promise<StoreSpec>> = []
   if (STORES.includes("sqlite")) stores.push(async () => sqliteStore())
   if (Option.isSome(pg)) stores.push(() => pgStore(pg.value))
-  else if (STORES.includes("pg")) console.log("PostgreSQL: no server answered at TEST_DATABASE_URL; its runs are skipped")
+  else if (STORES.includes("pg")) {
+    console.log("PostgreSQL: no server answered at TEST_DATABASE_URL; its runs are skipped")
+  }
 
   console.log(
-    `${int(EVENTS)} events (PostgreSQL ${int(EVENTS_PG)}) written with the deliverer stopped, then delivered to a receiver answering 200;\n` +
+    `${int(EVENTS)} events (PostgreSQL ${
+      int(EVENTS_PG)
+    }) written with the deliverer stopped, then delivered to a receiver answering 200;\n` +
       `then ${RATE} events/s for ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up), alone, beside a second healthy subscription,\n` +
       `and beside one whose receiver never answers\n`
   )
@@ -685,7 +751,9 @@ export async function runWebhooksBench(): Promise<{
   const alone: Array<TransportResult> = []
   try {
     if (BREAKDOWN) {
-      for (const concurrency of [16, 64]) alone.push(await Effect.runPromise(transportAlone(receiver, Math.min(EVENTS, 5_000), concurrency)))
+      for (const concurrency of [16, 64]) {
+        alone.push(await Effect.runPromise(transportAlone(receiver, Math.min(EVENTS, 5_000), concurrency)))
+      }
     }
     for (const make of stores) {
       const checking = await make()
@@ -695,12 +763,16 @@ export async function runWebhooksBench(): Promise<{
           Effect.ensuring(Effect.promise(checking.release))
         )
       )
-      console.log(`${checking.name}: statement counting checked on a known case (${verified} statements: spans and driver agree)`)
+      console.log(
+        `${checking.name}: statement counting checked on a known case (${verified} statements: spans and driver agree)`
+      )
       const events = checking.name === "PostgreSQL" ? EVENTS_PG : EVENTS
       const spec = await make()
       const result = await inPhase(spec, throughput(spec, receiver, events))
       throughputs.push(result)
-      console.log(`${spec.name}: ${int(result.perSecond)} deliveries/s, ${result.perDelivery.toFixed(2)} statements per delivery`)
+      console.log(
+        `${spec.name}: ${int(result.perSecond)} deliveries/s, ${result.perDelivery.toFixed(2)} statements per delivery`
+      )
       if (BREAKDOWN) {
         for (const transport of ["instant", "bare"] as const) {
           const other = await make()
@@ -711,16 +783,22 @@ export async function runWebhooksBench(): Promise<{
         const phase = await make()
         const measured = await inPhase(phase, latency(phase, receiver, beside))
         latencies.push(measured)
-        console.log(`${phase.name}, ${beside === "nothing" ? "alone" : `beside a ${beside} receiver`}: p95 ${ms(measured.p95)} ms`)
+        console.log(
+          `${phase.name}, ${beside === "nothing" ? "alone" : `beside a ${beside} receiver`}: p95 ${ms(measured.p95)} ms`
+        )
       }
     }
   } finally {
     await receiver.stop()
   }
 
-  console.log("\nThroughput: signed deliveries to a receiver answering 200 (deliverer defaults: 64 in flight, 16 per destination)\n")
-  const header = "  store                                 events  seconds  deliveries/s  statements/   deliveries  CPU µs/"
-  const header2 = "                                                                          delivery    per claim   delivery"
+  console.log(
+    "\nThroughput: signed deliveries to a receiver answering 200 (deliverer defaults: 64 in flight, 16 per destination)\n"
+  )
+  const header =
+    "  store                                 events  seconds  deliveries/s  statements/   deliveries  CPU µs/"
+  const header2 =
+    "                                                                          delivery    per claim   delivery"
   console.log(`${header}\n${header2}`)
   for (const r of throughputs) printThroughput(r)
   if (BREAKDOWN) {
@@ -737,13 +815,17 @@ export async function runWebhooksBench(): Promise<{
   }
 
   console.log(`\nCommit → first attempt of account A's events at ${RATE}/s, ms\n`)
-  console.log("  store            beside                events     p50     p95     p99     max   missing   stuck connections")
+  console.log(
+    "  store            beside                events     p50     p95     p99     max   missing   stuck connections"
+  )
   for (const r of latencies) {
     const beside = r.beside === "nothing" ? "nothing" : `a ${r.beside} receiver`
     console.log(
-      `  ${r.store.padEnd(15)}  ${beside.padEnd(19)} ${int(r.events).padStart(8)} ${ms(r.p50).padStart(7)} ${ms(r.p95).padStart(7)} ${
-        ms(r.p99).padStart(7)
-      } ${ms(r.max).padStart(7)} ${String(r.missing).padStart(9)} ${String(r.stuckConnections).padStart(19)}`
+      `  ${r.store.padEnd(15)}  ${beside.padEnd(19)} ${int(r.events).padStart(8)} ${ms(r.p50).padStart(7)} ${
+        ms(r.p95).padStart(7)
+      } ${ms(r.p99).padStart(7)} ${ms(r.max).padStart(7)} ${String(r.missing).padStart(9)} ${
+        String(r.stuckConnections).padStart(19)
+      }`
     )
   }
 
@@ -751,7 +833,9 @@ export async function runWebhooksBench(): Promise<{
   const sqlite = throughputs.find((r) => r.store.startsWith("SQLite"))
   if (sqlite !== undefined) {
     console.log(
-      `  ≥ ${int(TARGET_PER_SECOND)} deliveries/s on SQLite: ${int(sqlite.perSecond)}  ${verdict(sqlite.perSecond >= TARGET_PER_SECOND)}`
+      `  ≥ ${int(TARGET_PER_SECOND)} deliveries/s on SQLite: ${int(sqlite.perSecond)}  ${
+        verdict(sqlite.perSecond >= TARGET_PER_SECOND)
+      }`
     )
   }
   for (const r of throughputs) {
@@ -771,9 +855,9 @@ export async function runWebhooksBench(): Promise<{
     )
     const ratio = stuck.p95 / quiet.p95
     console.log(
-      `  a stuck receiver raises the others' p95 ≤ ${TARGET_STUCK_RATIO}×, ${store}: ${ms(quiet.p95)} → ${ms(stuck.p95)} ms, ${
-        ratio.toFixed(2)
-      }×  ${verdict(ratio <= TARGET_STUCK_RATIO && stuck.missing === 0)}`
+      `  a stuck receiver raises the others' p95 ≤ ${TARGET_STUCK_RATIO}×, ${store}: ${ms(quiet.p95)} → ${
+        ms(stuck.p95)
+      } ms, ${ratio.toFixed(2)}×  ${verdict(ratio <= TARGET_STUCK_RATIO && stuck.missing === 0)}`
     )
   }
   return { throughput: throughputs, latency: latencies }

@@ -62,9 +62,14 @@ it.live("your server answers its own routes, Sendline answers /v1, and stopping 
       assert.strictEqual(sent.status, 201)
 
       // Sendline's rules hold as when it listens itself: paths match as written, errors in its envelope.
-      const miscased = yield* Effect.promise(() => fetch(`${origin}/v1/Messaging/messages`, { headers: { authorization: `Bearer ${secret}` } }))
+      const miscased = yield* Effect.promise(() =>
+        fetch(`${origin}/v1/Messaging/messages`, { headers: { authorization: `Bearer ${secret}` } })
+      )
       assert.strictEqual(miscased.status, 404)
-      assert.strictEqual(((yield* Effect.promise(() => miscased.json())) as { error: { code: string } }).error.code, "not_found")
+      assert.strictEqual(
+        ((yield* Effect.promise(() => miscased.json())) as { error: { code: string } }).error.code,
+        "not_found"
+      )
       return (yield* Effect.promise(() => sent.json())) as { data: { status: string } }
     }))
     assert.strictEqual(sendline.data.status, "queued")

@@ -34,7 +34,10 @@ it.live("the typed client sends, reads back, and gets refusals as core's tagged 
       identifier: { identifierType: "ABN", identifierValue: "51824753556" },
       brandName: "Acme Pty Ltd"
     })
-    const { secret } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send", "messaging:read"] })
+    const { secret } = yield* admin.createKey({
+      accountId: account.id,
+      permissions: ["messaging:send", "messaging:read"]
+    })
 
     // The client: where the server listens, and the key as a bearer token on every request.
     const client = yield* HttpServer.addressFormattedWith((baseUrl) =>

@@ -35,7 +35,10 @@ it.effect("a scheduled message goes scheduled → queued → sent → delivered 
       identifier: { identifierType: "ABN", identifierValue: "51824753556" },
       brandName: "Acme Pty Ltd"
     })
-    const { secret } = yield* admin.createKey({ accountId: account.id, permissions: ["messaging:send", "messaging:read"] })
+    const { secret } = yield* admin.createKey({
+      accountId: account.id,
+      permissions: ["messaging:send", "messaging:read"]
+    })
     const principal = yield* (yield* Auth.Auth).authenticate(`Bearer ${secret}`)
     const messaging = yield* Messaging.Messaging
 

@@ -24,7 +24,10 @@ export const silentSuffix = "5555"
 export const flakySuffix = "7777"
 
 /** The `error` of a refusal at submit. @since 0.1.0 @category rules */
-export const refusedError = { code: "destination_blocked", message: "The carrier refused the destination number." } as const
+export const refusedError = {
+  code: "destination_blocked",
+  message: "The carrier refused the destination number."
+} as const
 /** The `error` of an `undelivered` report. @since 0.1.0 @category rules */
 export const undeliveredError = {
   code: "absent_subscriber",
@@ -118,9 +121,11 @@ const parseJournal = (path: string): ReadonlyArray<JournalEntry> => {
 }
 
 /** The journal file cannot be read or written (its message names the file and the reason). @since 0.1.0 @category errors */
-export class JournalUnavailable extends Schema.TaggedError<JournalUnavailable>("@sendline/carrier-mock/JournalUnavailable")("JournalUnavailable", {
-  message: Schema.String
-}) {}
+export class JournalUnavailable
+  extends Schema.TaggedError<JournalUnavailable>("@sendline/carrier-mock/JournalUnavailable")("JournalUnavailable", {
+    message: Schema.String
+  })
+{}
 
 // Makes the journal's directory and its missing parents, its owner's only. Not Node's `recursive`
 // mkdir: it never returns where mkdir answers ENOENT for a parent that exists (under `/proc`).
@@ -152,181 +157,204 @@ export const make = (options: Options = {}): Effect.Effect<{
   readonly inbox: Context.Tag.Service<DeliveryReportInbox.DeliveryReportInbox>
   readonly mock: Context.Tag.Service<CarrierMock>
 }, JournalUnavailable> =>
-  Effect.flatMap(Effect.all([
-    options.journalPath === undefined ? Effect.succeed([]) : openJournal(options.journalPath),
-    Clock.currentTimeMillis
-  ]), ([journaled, startedAt]) => Effect.sync(() => {
-    const latency = Duration.decode(options.submitLatency ?? 0)
-    const reportDelay = Duration.toMillis(options.reportDelay ?? "2 seconds")
-    const cap = options.maxPerSecond ?? Infinity
-    const retain = options.retain === undefined ? undefined : Duration.toMillis(options.retain)
-    // remembered entries are journal[head..]; the forgotten prefix is spliced off now and then
-    const journal: Array<JournalEntry> = []
-    let head = 0
-    const accepted = new Map<string, Carrier.CarrierReceipt>()
-    const flakySeen = new Set<string>()
-    let pending: Array<DeliveryReportInbox.DeliveryReport> = []
-    let counter = 0
-    // The throughput cap: a token bucket of `cap` a second holding a second's worth (at least one
-    // token), full at start and refilled continuously from the Clock (no cap: an endless bucket).
-    const capacity = Math.max(1, cap)
-    let tokens = capacity
-    let refilledAt = startedAt
+  Effect.flatMap(
+    Effect.all([
+      options.journalPath === undefined ? Effect.succeed([]) : openJournal(options.journalPath),
+      Clock.currentTimeMillis
+    ]),
+    ([journaled, startedAt]) =>
+      Effect.sync(() => {
+        const latency = Duration.decode(options.submitLatency ?? 0)
+        const reportDelay = Duration.toMillis(options.reportDelay ?? "2 seconds")
+        const cap = options.maxPerSecond ?? Infinity
+        const retain = options.retain === undefined ? undefined : Duration.toMillis(options.retain)
+        // remembered entries are journal[head..]; the forgotten prefix is spliced off now and then
+        const journal: Array<JournalEntry> = []
+        let head = 0
+        const accepted = new Map<string, Carrier.CarrierReceipt>()
+        const flakySeen = new Set<string>()
+        let pending: Array<DeliveryReportInbox.DeliveryReport> = []
+        let counter = 0
+        // The throughput cap: a token bucket of `cap` a second holding a second's worth (at least one
+        // token), full at start and refilled continuously from the Clock (no cap: an endless bucket).
+        const capacity = Math.max(1, cap)
+        let tokens = capacity
+        let refilledAt = startedAt
 
-    const schedule = (entry: JournalEntry, carrierMessageId: string) => {
-      const rule = ruleFor(entry.to)
-      if (rule === "silent") return
-      const report: DeliveryReportInbox.DeliveryReport = {
-        reference: entry.reference,
-        accountId: entry.accountId,
-        carrierMessageId,
-        outcome: rule === "undeliver" ? "undelivered" : "delivered",
-        ...(rule === "undeliver" ? { error: { ...undeliveredError } } : {}),
-        at: entry.at + reportDelay
-      }
-      pending.push(report)
-    }
-
-    const remember = (entry: JournalEntry) => {
-      journal.push(entry)
-      if (entry.decision === "unavailable") flakySeen.add(entry.reference)
-      if (entry.decision === "accepted" && entry.carrierMessageId !== undefined) {
-        accepted.set(entry.reference, { carrierMessageId: entry.carrierMessageId, acceptedAt: entry.at, duplicate: false })
-        schedule(entry, entry.carrierMessageId)
-      }
-    }
-
-    // Forgets, oldest first, the entries answered before `now - retain`. Entries are journaled in
-    // about `at` order (a throttled answer can come before a slower accepted one), so this stops at
-    // the first entry still in the window: an out-of-order one is forgotten a little later.
-    const forget = (now: number) => {
-      if (retain === undefined) return
-      const cutoff = now - retain
-      while (head < journal.length && journal[head]!.at < cutoff) {
-        const entry = journal[head++]!
-        if (entry.decision === "accepted" && accepted.get(entry.reference)?.carrierMessageId === entry.carrierMessageId) {
-          accepted.delete(entry.reference)
+        const schedule = (entry: JournalEntry, carrierMessageId: string) => {
+          const rule = ruleFor(entry.to)
+          if (rule === "silent") return
+          const report: DeliveryReportInbox.DeliveryReport = {
+            reference: entry.reference,
+            accountId: entry.accountId,
+            carrierMessageId,
+            outcome: rule === "undeliver" ? "undelivered" : "delivered",
+            ...(rule === "undeliver" ? { error: { ...undeliveredError } } : {}),
+            at: entry.at + reportDelay
+          }
+          pending.push(report)
         }
-        if (entry.decision === "unavailable") flakySeen.delete(entry.reference)
-      }
-      if (head === journal.length) {
-        journal.length = 0
-        head = 0
-      } else if (head > 64 && head * 2 > journal.length) {
-        journal.splice(0, head)
-        head = 0
-      }
-    }
 
-    // The file keeps every submission; the mock takes back only those still in its window (their
-    // dedupe and their reports), and counts every acceptance so that carrier ids stay unique.
-    const loadedFrom = retain === undefined ? -Infinity : startedAt - retain
-    for (const entry of journaled) {
-      if (entry.at >= loadedFrom) remember(entry)
-      if (entry.decision === "accepted") counter++
-    }
-
-    const record = (entry: JournalEntry) => {
-      remember(entry)
-      if (options.journalPath !== undefined) fs.appendFileSync(options.journalPath, JSON.stringify(entry) + "\n")
-    }
-
-    const takeToken = (now: number): boolean => {
-      if (now > refilledAt) {
-        tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * cap)
-        refilledAt = now
-      }
-      if (tokens < 1) return false
-      tokens -= 1
-      return true
-    }
-
-    const entryFor = (message: Carrier.Outbound, at: number, decision: Decision, extra: Partial<JournalEntry> = {}) => ({
-      at,
-      reference: message.reference,
-      accountId: message.accountId,
-      to: message.to,
-      segments: message.segments,
-      decision,
-      ...extra
-    })
-
-    // The answer is decided in one synchronous step, so that concurrent submissions of one
-    // reference see each other: the first is accepted, the others are duplicates.
-    const decide = (message: Carrier.Outbound, now: number) =>
-      Effect.suspend((): Effect.Effect<Carrier.CarrierReceipt, Carrier.CarrierRefused | Carrier.CarrierUnavailable> => {
-        forget(now) // before the lookup, so that a reference past the window is new again
-        const first = accepted.get(message.reference)
-        if (first !== undefined) {
-          record(entryFor(message, now, "duplicate", { carrierMessageId: first.carrierMessageId }))
-          return Effect.succeed({ ...first, duplicate: true })
+        const remember = (entry: JournalEntry) => {
+          journal.push(entry)
+          if (entry.decision === "unavailable") flakySeen.add(entry.reference)
+          if (entry.decision === "accepted" && entry.carrierMessageId !== undefined) {
+            accepted.set(entry.reference, {
+              carrierMessageId: entry.carrierMessageId,
+              acceptedAt: entry.at,
+              duplicate: false
+            })
+            schedule(entry, entry.carrierMessageId)
+          }
         }
-        const rule = ruleFor(message.to)
-        if (rule === "refuse") {
-          record(entryFor(message, now, "refused", { code: refusedError.code }))
-          return Effect.fail(new Carrier.CarrierRefused(refusedError))
+
+        // Forgets, oldest first, the entries answered before `now - retain`. Entries are journaled in
+        // about `at` order (a throttled answer can come before a slower accepted one), so this stops at
+        // the first entry still in the window: an out-of-order one is forgotten a little later.
+        const forget = (now: number) => {
+          if (retain === undefined) return
+          const cutoff = now - retain
+          while (head < journal.length && journal[head]!.at < cutoff) {
+            const entry = journal[head++]!
+            if (
+              entry.decision === "accepted" &&
+              accepted.get(entry.reference)?.carrierMessageId === entry.carrierMessageId
+            ) {
+              accepted.delete(entry.reference)
+            }
+            if (entry.decision === "unavailable") flakySeen.delete(entry.reference)
+          }
+          if (head === journal.length) {
+            journal.length = 0
+            head = 0
+          } else if (head > 64 && head * 2 > journal.length) {
+            journal.splice(0, head)
+            head = 0
+          }
         }
-        if (rule === "flaky" && !flakySeen.has(message.reference)) {
-          record(entryFor(message, now, "unavailable"))
-          return Effect.fail(
-            new Carrier.CarrierUnavailable({ reason: "unavailable", message: "The route is temporarily unavailable." })
+
+        // The file keeps every submission; the mock takes back only those still in its window (their
+        // dedupe and their reports), and counts every acceptance so that carrier ids stay unique.
+        const loadedFrom = retain === undefined ? -Infinity : startedAt - retain
+        for (const entry of journaled) {
+          if (entry.at >= loadedFrom) remember(entry)
+          if (entry.decision === "accepted") counter++
+        }
+
+        const record = (entry: JournalEntry) => {
+          remember(entry)
+          if (options.journalPath !== undefined) fs.appendFileSync(options.journalPath, JSON.stringify(entry) + "\n")
+        }
+
+        const takeToken = (now: number): boolean => {
+          if (now > refilledAt) {
+            tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * cap)
+            refilledAt = now
+          }
+          if (tokens < 1) return false
+          tokens -= 1
+          return true
+        }
+
+        const entryFor = (
+          message: Carrier.Outbound,
+          at: number,
+          decision: Decision,
+          extra: Partial<JournalEntry> = {}
+        ) => ({
+          at,
+          reference: message.reference,
+          accountId: message.accountId,
+          to: message.to,
+          segments: message.segments,
+          decision,
+          ...extra
+        })
+
+        // The answer is decided in one synchronous step, so that concurrent submissions of one
+        // reference see each other: the first is accepted, the others are duplicates.
+        const decide = (message: Carrier.Outbound, now: number) =>
+          Effect.suspend(
+            (): Effect.Effect<Carrier.CarrierReceipt, Carrier.CarrierRefused | Carrier.CarrierUnavailable> => {
+              forget(now) // before the lookup, so that a reference past the window is new again
+              const first = accepted.get(message.reference)
+              if (first !== undefined) {
+                record(entryFor(message, now, "duplicate", { carrierMessageId: first.carrierMessageId }))
+                return Effect.succeed({ ...first, duplicate: true })
+              }
+              const rule = ruleFor(message.to)
+              if (rule === "refuse") {
+                record(entryFor(message, now, "refused", { code: refusedError.code }))
+                return Effect.fail(new Carrier.CarrierRefused(refusedError))
+              }
+              if (rule === "flaky" && !flakySeen.has(message.reference)) {
+                record(entryFor(message, now, "unavailable"))
+                return Effect.fail(
+                  new Carrier.CarrierUnavailable({
+                    reason: "unavailable",
+                    message: "The route is temporarily unavailable."
+                  })
+                )
+              }
+              const carrierMessageId = `mock_${String(++counter).padStart(8, "0")}`
+              record(entryFor(message, now, "accepted", { carrierMessageId }))
+              return Effect.succeed({ carrierMessageId, acceptedAt: now, duplicate: false })
+            }
           )
-        }
-        const carrierMessageId = `mock_${String(++counter).padStart(8, "0")}`
-        record(entryFor(message, now, "accepted", { carrierMessageId }))
-        return Effect.succeed({ carrierMessageId, acceptedAt: now, duplicate: false })
-      })
 
-    const submit = (message: Carrier.Outbound) =>
-      Effect.gen(function*() {
-        const arrived = yield* Clock.currentTimeMillis
-        if (!takeToken(arrived)) {
-          forget(arrived)
-          record(entryFor(message, arrived, "throttled"))
-          return yield* new Carrier.CarrierUnavailable({
-            reason: "throttled",
-            message: `Over the carrier's limit of ${cap} submissions per second.`
+        const submit = (message: Carrier.Outbound) =>
+          Effect.gen(function*() {
+            const arrived = yield* Clock.currentTimeMillis
+            if (!takeToken(arrived)) {
+              forget(arrived)
+              record(entryFor(message, arrived, "throttled"))
+              return yield* new Carrier.CarrierUnavailable({
+                reason: "throttled",
+                message: `Over the carrier's limit of ${cap} submissions per second.`
+              })
+            }
+            if (Duration.toMillis(latency) > 0) yield* Effect.sleep(latency)
+            return yield* decide(message, yield* Clock.currentTimeMillis)
           })
-        }
-        if (Duration.toMillis(latency) > 0) yield* Effect.sleep(latency)
-        return yield* decide(message, yield* Clock.currentTimeMillis)
-      })
 
-    const take = (max: number) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        const due = pending.filter((r) => r.at <= now).sort((a, b) => a.at - b.at).slice(0, Math.max(0, max))
-        if (due.length > 0) {
-          const taken = new Set(due)
-          pending = pending.filter((r) => !taken.has(r))
-        }
-        return due
-      })
+        const take = (max: number) =>
+          Effect.map(Clock.currentTimeMillis, (now) => {
+            const due = pending.filter((r) => r.at <= now).sort((a, b) => a.at - b.at).slice(0, Math.max(0, max))
+            if (due.length > 0) {
+              const taken = new Set(due)
+              pending = pending.filter((r) => !taken.has(r))
+            }
+            return due
+          })
 
-    const carrier = Carrier.Carrier.of({ submit })
-    const inbox = DeliveryReportInbox.DeliveryReportInbox.of({ take })
-    const mock = CarrierMock.of({
-      journal: Effect.sync(() => journal.slice(head)),
-      pendingReports: Effect.sync(() => [...pending].sort((a, b) => a.at - b.at)),
-      charged: Effect.sync(() => {
-        let sum = 0
-        for (let i = head; i < journal.length; i++) if (isAccepted(journal[i]!)) sum += journal[i]!.segments
-        return sum
-      }),
-      injectReport: (report) => Effect.sync(() => void pending.push(report))
-    })
-    return { carrier, inbox, mock }
-  }))
+        const carrier = Carrier.Carrier.of({ submit })
+        const inbox = DeliveryReportInbox.DeliveryReportInbox.of({ take })
+        const mock = CarrierMock.of({
+          journal: Effect.sync(() => journal.slice(head)),
+          pendingReports: Effect.sync(() => [...pending].sort((a, b) => a.at - b.at)),
+          charged: Effect.sync(() => {
+            let sum = 0
+            for (let i = head; i < journal.length; i++) if (isAccepted(journal[i]!)) sum += journal[i]!.segments
+            return sum
+          }),
+          injectReport: (report) => Effect.sync(() => void pending.push(report))
+        })
+        return { carrier, inbox, mock }
+      })
+  )
 
 /** The ports the mock provides, with its test view. @since 0.1.0 @category models */
 export type Provides = Carrier.Carrier | DeliveryReportInbox.DeliveryReportInbox | CarrierMock
 
 /** The mock as the `Carrier` and its `DeliveryReportInbox`, with its `CarrierMock` test view. @since 0.1.0 @category layers */
 export const layer = (options: Options = {}): Layer.Layer<Provides, JournalUnavailable> =>
-  Layer.effectContext(Effect.map(make(options), ({ carrier, inbox, mock }) =>
-    Context.make(Carrier.Carrier, carrier).pipe(
-      Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
-      Context.add(CarrierMock, mock)
-    )))
+  Layer.effectContext(
+    Effect.map(make(options), ({ carrier, inbox, mock }) =>
+      Context.make(Carrier.Carrier, carrier).pipe(
+        Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
+        Context.add(CarrierMock, mock)
+      ))
+  )
 
 /** `layer` with the options read from `config`. @since 0.1.0 @category layers */
 export const layerConfig = (

@@ -17,7 +17,8 @@ const outbound = (reference: string, to: string, segments = 1): Carrier.Outbound
   market: "AU"
 })
 
-const submit = (message: Carrier.Outbound) => Effect.flatMap(Carrier.Carrier, (carrier) => Effect.either(carrier.submit(message)))
+const submit = (message: Carrier.Outbound) =>
+  Effect.flatMap(Carrier.Carrier, (carrier) => Effect.either(carrier.submit(message)))
 const take = (max = 100) => Effect.flatMap(DeliveryReportInbox.DeliveryReportInbox, (inbox) => inbox.take(max))
 const journal = Effect.flatMap(CarrierMock.CarrierMock, (mock) => mock.journal)
 
@@ -36,7 +37,10 @@ describe("CarrierMock", () => {
     Effect.gen(function*() {
       const start = yield* Clock.currentTimeMillis
       const receipt = yield* submit(outbound("msg_1", "+61412345678"))
-      assert.deepStrictEqual(receipt, Either.right({ carrierMessageId: "mock_00000001", acceptedAt: start, duplicate: false }))
+      assert.deepStrictEqual(
+        receipt,
+        Either.right({ carrierMessageId: "mock_00000001", acceptedAt: start, duplicate: false })
+      )
       assert.deepStrictEqual(yield* take(), [])
       yield* TestClock.adjust("2999 millis")
       assert.deepStrictEqual(yield* take(), [])
@@ -69,7 +73,9 @@ describe("CarrierMock", () => {
       const first = yield* submit(outbound("msg_r", "+61412349999"))
       const again = yield* submit(outbound("msg_r", "+61412349999"))
       for (const answer of [first, again]) {
-        assert.isTrue(Either.isLeft(answer) && answer.left._tag === "CarrierRefused" && answer.left.code === "destination_blocked")
+        assert.isTrue(
+          Either.isLeft(answer) && answer.left._tag === "CarrierRefused" && answer.left.code === "destination_blocked"
+        )
       }
       assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["refused", "refused"])
       assert.strictEqual(yield* Effect.flatMap(CarrierMock.CarrierMock, (m) => m.charged), 0)
@@ -80,7 +86,9 @@ describe("CarrierMock", () => {
   it.effect("7777 is unavailable on its first submission and accepted on the next", () =>
     Effect.gen(function*() {
       const first = yield* submit(outbound("msg_f", "+61412347777"))
-      assert.isTrue(Either.isLeft(first) && first.left._tag === "CarrierUnavailable" && first.left.reason === "unavailable")
+      assert.isTrue(
+        Either.isLeft(first) && first.left._tag === "CarrierUnavailable" && first.left.reason === "unavailable"
+      )
       assert.isTrue(Either.isRight(yield* submit(outbound("msg_f", "+61412347777"))))
       assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["unavailable", "accepted"])
     }).pipe(withMock()))
@@ -107,7 +115,13 @@ describe("CarrierMock", () => {
       })
       yield* TestClock.adjust("100 millis")
       assert.isTrue(answers.every(Either.isRight))
-      assert.deepStrictEqual((yield* journal).map((e) => e.decision).sort(), ["accepted", "duplicate", "duplicate", "duplicate", "duplicate"])
+      assert.deepStrictEqual((yield* journal).map((e) => e.decision).sort(), [
+        "accepted",
+        "duplicate",
+        "duplicate",
+        "duplicate",
+        "duplicate"
+      ])
     }).pipe(withMock()))
 
   it.effect("submit latency runs on the Clock", () =>
@@ -123,8 +137,11 @@ describe("CarrierMock", () => {
 
   it.effect("the throughput cap throttles past N per second and refills with the Clock", () =>
     Effect.gen(function*() {
-      const burst = yield* Effect.forEach(Array.from({ length: 7 }, (_, i) => `msg_t${i}`), (ref) => submit(outbound(ref, "+61412345678")))
-      const throttled = burst.filter((a) => Either.isLeft(a) && a.left._tag === "CarrierUnavailable" && a.left.reason === "throttled")
+      const burst = yield* Effect.forEach(Array.from({ length: 7 }, (_, i) => `msg_t${i}`), (ref) =>
+        submit(outbound(ref, "+61412345678")))
+      const throttled = burst.filter((a) =>
+        Either.isLeft(a) && a.left._tag === "CarrierUnavailable" && a.left.reason === "throttled"
+      )
       assert.strictEqual(burst.filter(Either.isRight).length, 5)
       assert.strictEqual(throttled.length, 2)
       yield* TestClock.adjust("200 millis") // one token back
@@ -132,14 +149,19 @@ describe("CarrierMock", () => {
       assert.isTrue(Either.isLeft(yield* submit(outbound("msg_t6", "+61412345678"))))
       yield* TestClock.adjust("1 second")
       assert.isTrue(Either.isRight(yield* submit(outbound("msg_t6", "+61412345678"))))
-      const decisions = (yield* journal).map((e) => e.decision)
+      const decisions = (yield* journal).map((e) =>
+        e.decision
+      )
       assert.strictEqual(decisions.filter((d) => d === "throttled").length, 3)
       assert.strictEqual(decisions.filter((d) => d === "accepted").length, 7)
     }).pipe(withMock({ maxPerSecond: 5 })))
 
   it.effect("layerConfig reads the options from a Config", () =>
     Effect.gen(function*() {
-      const burst = yield* Effect.forEach(["msg_c1", "msg_c2", "msg_c3"], (ref) => submit(outbound(ref, "+61412345678")))
+      const burst = yield* Effect.forEach(
+        ["msg_c1", "msg_c2", "msg_c3"],
+        (ref) => submit(outbound(ref, "+61412345678"))
+      )
       assert.deepStrictEqual(burst.map(Either.isRight), [true, true, false])
     }).pipe(
       Effect.provide(CarrierMock.layerConfig({ maxPerSecond: Config.integer("CAP") })),
@@ -168,7 +190,9 @@ describe("CarrierMock", () => {
       const blocker = path.join(dir, "a-file")
       fs.writeFileSync(blocker, "")
       for (const unusable of [dir, path.join(blocker, "journal.jsonl")]) {
-        const refused = yield* Effect.flip(Layer.build(CarrierMock.layer({ journalPath: unusable })).pipe(Effect.scoped))
+        const refused = yield* Effect.flip(
+          Layer.build(CarrierMock.layer({ journalPath: unusable })).pipe(Effect.scoped)
+        )
         assert.instanceOf(refused, CarrierMock.JournalUnavailable)
         assert.include(refused.message, `Cannot use the carrier journal at ${unusable} (`)
       }
@@ -189,7 +213,9 @@ describe("CarrierMock", () => {
       const second = CarrierMock.layer({ journalPath })
       yield* Effect.gen(function*() {
         const again = yield* submit(outbound("msg_a", "+61412345678"))
-        assert.isTrue(Either.isRight(again) && again.right.duplicate && again.right.carrierMessageId === "mock_00000001")
+        assert.isTrue(
+          Either.isRight(again) && again.right.duplicate && again.right.carrierMessageId === "mock_00000001"
+        )
         const fresh = yield* submit(outbound("msg_c", "+61412345678"))
         assert.isTrue(Either.isRight(fresh) && fresh.right.carrierMessageId === "mock_00000002")
         yield* TestClock.adjust("1 minute")
@@ -224,7 +250,10 @@ describe("CarrierMock", () => {
       assert.strictEqual(yield* charged, 1)
 
       const again = yield* submit(outbound("msg_old", "+61412345678", 2))
-      assert.deepStrictEqual(again, Either.right({ carrierMessageId: "mock_00000003", acceptedAt: 61_000, duplicate: false }))
+      assert.deepStrictEqual(
+        again,
+        Either.right({ carrierMessageId: "mock_00000003", acceptedAt: 61_000, duplicate: false })
+      )
       assert.strictEqual(yield* charged, 3)
     }).pipe(withMock({ retain: "1 minute" })))
 
@@ -257,7 +286,9 @@ describe("CarrierMock", () => {
       assert.isTrue(Either.isLeft(yield* submit(outbound("msg_f", "+61412347777"))))
       yield* TestClock.adjust("61 seconds")
       const again = yield* submit(outbound("msg_f", "+61412347777"))
-      assert.isTrue(Either.isLeft(again) && again.left._tag === "CarrierUnavailable" && again.left.reason === "unavailable")
+      assert.isTrue(
+        Either.isLeft(again) && again.left._tag === "CarrierUnavailable" && again.left.reason === "unavailable"
+      )
       assert.isTrue(Either.isRight(yield* submit(outbound("msg_f", "+61412347777"))))
     }).pipe(withMock({ retain: "1 minute" })))
 
@@ -270,8 +301,14 @@ describe("CarrierMock", () => {
       yield* Effect.gen(function*() {
         assert.deepStrictEqual(yield* take(), [], "the report of a submission past the window is not queued again")
         const again = yield* submit(outbound("msg_a", "+61412345678"))
-        assert.isTrue(Either.isRight(again) && !again.right.duplicate && again.right.carrierMessageId === "mock_00000002")
-        assert.deepStrictEqual((yield* journal).map((e) => [e.reference, e.decision, e.at]), [["msg_a", "accepted", 120_000]])
+        assert.isTrue(
+          Either.isRight(again) && !again.right.duplicate && again.right.carrierMessageId === "mock_00000002"
+        )
+        assert.deepStrictEqual((yield* journal).map((e) => [e.reference, e.decision, e.at]), [[
+          "msg_a",
+          "accepted",
+          120_000
+        ]])
       }).pipe(Effect.provide(CarrierMock.layer({ journalPath, retain: "1 minute" })))
       fs.rmSync(dir, { recursive: true, force: true })
     }))
@@ -299,7 +336,13 @@ describe("CarrierMock", () => {
     Effect.gen(function*() {
       const mock = yield* CarrierMock.CarrierMock
       const now = yield* Clock.currentTimeMillis
-      yield* mock.injectReport({ reference: "msg_x", accountId: "acct_x", carrierMessageId: "c", outcome: "delivered", at: now })
+      yield* mock.injectReport({
+        reference: "msg_x",
+        accountId: "acct_x",
+        carrierMessageId: "c",
+        outcome: "delivered",
+        at: now
+      })
       assert.strictEqual((yield* mock.pendingReports).length, 1)
       assert.deepStrictEqual((yield* take()).map((r) => r.reference), ["msg_x"])
     }).pipe(withMock()))

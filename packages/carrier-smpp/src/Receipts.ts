@@ -26,14 +26,22 @@ export type FinalStat = typeof finalStats[number]
 
 /** The `message_state` TLV's values (SMPP 3.4 §5.2.28) as the states a receipt's text names. @since 0.1.0 @category constants */
 export const messageStates: ReadonlyMap<number, string> = new Map([
-  [1, "ENROUTE"], [2, "DELIVRD"], [3, "EXPIRED"], [4, "DELETED"], [5, "UNDELIV"], [6, "ACCEPTD"], [7, "UNKNOWN"], [8, "REJECTD"]
+  [1, "ENROUTE"],
+  [2, "DELIVRD"],
+  [3, "EXPIRED"],
+  [4, "DELETED"],
+  [5, "UNDELIV"],
+  [6, "ACCEPTD"],
+  [7, "UNKNOWN"],
+  [8, "REJECTD"]
 ])
 
 /** Whether `esm_class` marks a `deliver_sm` as a delivery receipt (message type bits 2–5 = 0001). @since 0.1.0 @category parsing */
 export const isReceipt = (esmClass: number): boolean => (esmClass & 0x3c) === 0x04
 
 /** The value of `key:` in a receipt text, up to the next space. */
-const field = (text: string, key: string): string | undefined => new RegExp(`(?:^|\\s)${key}:(\\S*)`, "i").exec(text)?.[1]
+const field = (text: string, key: string): string | undefined =>
+  new RegExp(`(?:^|\\s)${key}:(\\S*)`, "i").exec(text)?.[1]
 
 /**
  * Reads a receipt from its text and TLVs; `undefined` when it names no id or no state.
@@ -61,7 +69,9 @@ export const outcome = (stat: string): "delivered" | "undelivered" | undefined =
 /** The message's `error` for a final state other than `DELIVRD`: the state, lower case, as its code. @since 0.1.0 @category parsing */
 export const error = (receipt: Receipt): { readonly code: string; readonly message: string } => ({
   code: receipt.stat.toLowerCase(),
-  message: `The network reported the message ${receipt.stat}${receipt.err === undefined ? "" : ` (err ${receipt.err})`}.`
+  message: `The network reported the message ${receipt.stat}${
+    receipt.err === undefined ? "" : ` (err ${receipt.err})`
+  }.`
 })
 
 /** Receipt text, as an SMSC writes it (for the test SMSC and for tests). @since 0.1.0 @category formatting */

@@ -106,11 +106,15 @@ export const transientStatuses: ReadonlySet<number> = Status.transient
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: Options): Effect.Effect<{
-  readonly carrier: Context.Tag.Service<Carrier.Carrier>
-  readonly inbox: Context.Tag.Service<DeliveryReportInbox.DeliveryReportInbox>
-  readonly view: Context.Tag.Service<SmppCarrier>
-}, SmppBindRefused | SmppUrlInvalid, Scope.Scope> =>
+export const make = (options: Options): Effect.Effect<
+  {
+    readonly carrier: Context.Tag.Service<Carrier.Carrier>
+    readonly inbox: Context.Tag.Service<DeliveryReportInbox.DeliveryReportInbox>
+    readonly view: Context.Tag.Service<SmppCarrier>
+  },
+  SmppBindRefused | SmppUrlInvalid,
+  Scope.Scope
+> =>
   Effect.gen(function*() {
     const account = yield* Either.match(SmppUrl.parse(options.url), {
       onLeft: (problem) => Effect.fail(new SmppUrlInvalid({ message: `CARRIER_URL ${problem}` })),
@@ -121,22 +125,30 @@ export const make = (options: Options): Effect.Effect<{
     const inDoubt = InDoubt.make(where, responseTimeout)
     const submitted = Submitted.make(Duration.toMillis(options.retain ?? defaults.retain))
     const receipts = yield* ReceiptInbox.make(options.receiptCapacity ?? defaults.receiptCapacity, submitted)
-    const session = yield* Session.make({
-      account,
-      where,
-      tls: options.tls,
-      responseTimeout,
-      reconnectMin: Duration.toMillis(options.reconnectMin ?? defaults.reconnectMin),
-      reconnectMax: Duration.toMillis(options.reconnectMax ?? defaults.reconnectMax)
-    }, inDoubt, receipts.receive).pipe(Effect.mapError((refusal) => new SmppBindRefused(refusal)))
-    const window = yield* SubmitWindow.make({
-      where,
-      window: account.window,
-      maxPerSecond: account.maxPerSecond,
-      throttlePause: Duration.toMillis(options.throttlePause ?? defaults.throttlePause),
-      attempts: Math.max(1, options.attempts ?? defaults.attempts),
-      responseTimeout
-    }, session, inDoubt)
+    const session = yield* Session.make(
+      {
+        account,
+        where,
+        tls: options.tls,
+        responseTimeout,
+        reconnectMin: Duration.toMillis(options.reconnectMin ?? defaults.reconnectMin),
+        reconnectMax: Duration.toMillis(options.reconnectMax ?? defaults.reconnectMax)
+      },
+      inDoubt,
+      receipts.receive
+    ).pipe(Effect.mapError((refusal) => new SmppBindRefused(refusal)))
+    const window = yield* SubmitWindow.make(
+      {
+        where,
+        window: account.window,
+        maxPerSecond: account.maxPerSecond,
+        throttlePause: Duration.toMillis(options.throttlePause ?? defaults.throttlePause),
+        attempts: Math.max(1, options.attempts ?? defaults.attempts),
+        responseTimeout
+      },
+      session,
+      inDoubt
+    )
     let concatenation = 0
 
     const submit = (message: Carrier.Outbound) =>
@@ -158,7 +170,12 @@ export const make = (options: Options): Effect.Effect<{
     return {
       carrier: Carrier.Carrier.of({ submit }),
       inbox: DeliveryReportInbox.DeliveryReportInbox.of({ take: receipts.take }),
-      view: SmppCarrier.of({ location: where, state: session.state, inDoubt: inDoubt.total, outstanding: session.outstanding })
+      view: SmppCarrier.of({
+        location: where,
+        state: session.state,
+        inDoubt: inDoubt.total,
+        outstanding: session.outstanding
+      })
     }
   })
 
@@ -167,11 +184,13 @@ export type Provides = Carrier.Carrier | DeliveryReportInbox.DeliveryReportInbox
 
 /** The SMPP carrier as the `Carrier` and its `DeliveryReportInbox`, with its `SmppCarrier` view. @since 0.1.0 @category layers */
 export const layer = (options: Options): Layer.Layer<Provides, SmppBindRefused | SmppUrlInvalid> =>
-  Layer.scopedContext(Effect.map(make(options), ({ carrier, inbox, view }) =>
-    Context.make(Carrier.Carrier, carrier).pipe(
-      Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
-      Context.add(SmppCarrier, view)
-    )))
+  Layer.scopedContext(
+    Effect.map(make(options), ({ carrier, inbox, view }) =>
+      Context.make(Carrier.Carrier, carrier).pipe(
+        Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
+        Context.add(SmppCarrier, view)
+      ))
+  )
 
 /** `layer` with the options read from `config`. @since 0.1.0 @category layers */
 export const layerConfig = (

@@ -60,7 +60,9 @@ export const parse = (url: Redacted.Redacted<string>): Either.Either<Account, st
   const window = query.has("window") ? positiveInteger(query.get("window")!, 1000) : 10
   if (window === undefined) return Either.left("window must be an integer from 1 to 1000")
   const rate = query.has("rate") ? Number(query.get("rate")) : undefined
-  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) return Either.left("rate must be a number of submits a second above 0")
+  if (rate !== undefined && !(Number.isFinite(rate) && rate > 0)) {
+    return Either.left("rate must be a number of submits a second above 0")
+  }
   const enquireLink = query.has("enquire_link") ? positiveInteger(query.get("enquire_link")!, 3600) : 30
   if (enquireLink === undefined) return Either.left("enquire_link must be a number of seconds from 1 to 3600")
   const tls = parsed.protocol === "smpps:"

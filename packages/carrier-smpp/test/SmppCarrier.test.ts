@@ -30,14 +30,22 @@ const carrierOn = (smsc: TestSmsc.Smsc, query?: string, options: Partial<SmppCar
 
 /** The lines logged while `effect` runs (its forks too), in `lines`. */
 const capturingLogs = (lines: Array<string>) =>
-  Logger.replace(Logger.defaultLogger, Logger.make(({ logLevel, message }) => {
-    lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
-  }))
+  Logger.replace(
+    Logger.defaultLogger,
+    Logger.make(({ logLevel, message }) => {
+      lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+    })
+  )
 
 /** Waits, in real time, until `condition` holds: for what the carrier does on events of its own. */
 const eventually = (condition: Effect.Effect<boolean>): Effect.Effect<void> =>
-  Effect.flatMap(condition, (holds) =>
-    holds ? Effect.void : Effect.zipRight(Effect.promise(() => new Promise((r) => setTimeout(r, 5))), eventually(condition)))
+  Effect.flatMap(
+    condition,
+    (holds) =>
+      holds
+        ? Effect.void
+        : Effect.zipRight(Effect.promise(() => new Promise((r) => setTimeout(r, 5))), eventually(condition))
+  )
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
 const bytes = (...chunks: ReadonlyArray<ReadonlyArray<number> | Buffer>) =>
@@ -46,7 +54,11 @@ const repeat = (byte: ReadonlyArray<number>, times: number) => Array.from({ leng
 
 describe("SmppUrl", () => {
   it("reads the account, the query's settings and the defaults", () => {
-    const account = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpp://my%20id:p%40ss@smsc.example.com?system_type=SMPP&window=4&rate=50&enquire_link=15")))
+    const account = Either.getOrThrow(
+      SmppUrl.parse(
+        Redacted.make("smpp://my%20id:p%40ss@smsc.example.com?system_type=SMPP&window=4&rate=50&enquire_link=15")
+      )
+    )
     assert.deepStrictEqual({ ...account, password: Redacted.value(account.password) }, {
       host: "smsc.example.com",
       port: 2775,
@@ -59,14 +71,24 @@ describe("SmppUrl", () => {
       enquireLinkSeconds: 15
     })
     const tls = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpps://id:pw@[::1]")))
-    assert.deepStrictEqual([tls.host, tls.port, tls.tls, tls.window, tls.maxPerSecond], ["::1", 3550, true, 10, undefined])
+    assert.deepStrictEqual([tls.host, tls.port, tls.tls, tls.window, tls.maxPerSecond], [
+      "::1",
+      3550,
+      true,
+      10,
+      undefined
+    ])
     assert.strictEqual(SmppUrl.location(tls), "smpps://id@[::1]:3550")
   })
 
   it("refuses what it cannot use, naming the problem and never the password", () => {
     const problems = [
-      "http://id:hunter2@host", "smpp://:hunter2@host", "smpp://id:hunter2@host?window=0", "smpp://id:hunter2@host?rate=-1",
-      "smpp://id:hunter2@host?colour=blue", "not a url hunter2"
+      "http://id:hunter2@host",
+      "smpp://:hunter2@host",
+      "smpp://id:hunter2@host?window=0",
+      "smpp://id:hunter2@host?rate=-1",
+      "smpp://id:hunter2@host?colour=blue",
+      "not a url hunter2"
     ].map((url) => Either.getLeft(SmppUrl.parse(Redacted.make(url))))
     assert.deepStrictEqual(problems.map((p) => p._tag === "Some"), [true, true, true, true, true, true])
     for (const problem of problems) assert.notInclude(problem._tag === "Some" ? problem.value : "", "hunter2")
@@ -114,7 +136,10 @@ describe("SmppCarrier: the session", () => {
       }).pipe(Effect.provide(capturingLogs(lines)))
       assert.strictEqual(yield* view.state, "unreachable")
       const refused = yield* Effect.either(carrier.submit(outbound("Hello")))
-      assert.isTrue(Either.isLeft(refused) && refused.left._tag === "CarrierUnavailable", "not bound: left to the lease")
+      assert.isTrue(
+        Either.isLeft(refused) && refused.left._tag === "CarrierUnavailable",
+        "not bound: left to the lease"
+      )
       const smsc = yield* TestSmsc.start({ port })
       yield* smsc.until(() => smsc.boundSessions() === 1)
       yield* eventually(Effect.map(view.state, (state) => state === "bound"))
@@ -161,8 +186,21 @@ describe("SmppCarrier: smpps://", () => {
   // a self-signed certificate for 127.0.0.1, made for this run
   const dir = mkdtempSync(join(tmpdir(), "sendline-smpps-"))
   execFileSync("openssl", [
-    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=127.0.0.1",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1",
+    "-keyout",
+    join(dir, "key.pem"),
+    "-out",
+    join(dir, "cert.pem")
   ], { stdio: "ignore" })
   const tls = { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") }
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -210,7 +248,27 @@ describe("SmppCarrier: submit_sm PDUs", () => {
         registeredDelivery: 1,
         dataCoding: 0,
         shortMessage: hex(bytes(
-          [0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x1b, 0x28, 0x77, 0x6f, 0x72, 0x6c, 0x64, 0x1b, 0x29, 0x20, 0x1b, 0x65, 0x35]
+          [
+            0x48,
+            0x65,
+            0x6c,
+            0x6c,
+            0x6f,
+            0x20,
+            0x1b,
+            0x28,
+            0x77,
+            0x6f,
+            0x72,
+            0x6c,
+            0x64,
+            0x1b,
+            0x29,
+            0x20,
+            0x1b,
+            0x65,
+            0x35
+          ]
         ))
       })
     }))
@@ -221,10 +279,36 @@ describe("SmppCarrier: submit_sm PDUs", () => {
       const { carrier } = yield* carrierOn(smsc)
       yield* carrier.submit(outbound("Привет 👋"))
       const [submit] = smsc.submits
-      assert.deepStrictEqual([submit!.dataCoding, submit!.esmClass, submit!.sourceAddrTon, submit!.destAddrTon], [8, 0, 5, 1])
+      assert.deepStrictEqual([submit!.dataCoding, submit!.esmClass, submit!.sourceAddrTon, submit!.destAddrTon], [
+        8,
+        0,
+        5,
+        1
+      ])
       assert.strictEqual(
         hex(submit!.shortMessage),
-        hex(bytes([0x04, 0x1f, 0x04, 0x40, 0x04, 0x38, 0x04, 0x32, 0x04, 0x35, 0x04, 0x42, 0x00, 0x20, 0xd8, 0x3d, 0xdc, 0x4b]))
+        hex(
+          bytes([
+            0x04,
+            0x1f,
+            0x04,
+            0x40,
+            0x04,
+            0x38,
+            0x04,
+            0x32,
+            0x04,
+            0x35,
+            0x04,
+            0x42,
+            0x00,
+            0x20,
+            0xd8,
+            0x3d,
+            0xdc,
+            0x4b
+          ])
+        )
       )
     }))
 
@@ -238,7 +322,11 @@ describe("SmppCarrier: submit_sm PDUs", () => {
       assert.strictEqual(smsc.submits.length, 3)
       assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0), "the first part's id is the message's")
       const ref = smsc.submits[0]!.shortMessage[3]!
-      assert.deepStrictEqual(smsc.submits.map((s) => [s.esmClass, s.dataCoding, s.registeredDelivery]), [[0x40, 0, 1], [0x40, 0, 1], [0x40, 0, 1]])
+      assert.deepStrictEqual(smsc.submits.map((s) => [s.esmClass, s.dataCoding, s.registeredDelivery]), [[0x40, 0, 1], [
+        0x40,
+        0,
+        1
+      ], [0x40, 0, 1]])
       assert.deepStrictEqual(smsc.submits.map((s) => hex(s.shortMessage)), [
         hex(bytes(udh(ref, 3, 1), repeat([0x61], 152))),
         hex(bytes(udh(ref, 3, 2), [0x1b, 0x65], repeat([0x62], 151))),
@@ -256,9 +344,17 @@ describe("SmppCarrier: submit_sm PDUs", () => {
       yield* carrier.submit(outbound(body))
       const [first, second, third] = smsc.submits
       const ref = first!.shortMessage[3]!
-      assert.deepStrictEqual([first!.dataCoding, first!.esmClass, second!.dataCoding, second!.esmClass], [8, 0x40, 8, 0x40])
+      assert.deepStrictEqual([first!.dataCoding, first!.esmClass, second!.dataCoding, second!.esmClass], [
+        8,
+        0x40,
+        8,
+        0x40
+      ])
       assert.strictEqual(hex(first!.shortMessage), hex(bytes(udh(ref, 2, 1), repeat([0x04, 0x36], 66))))
-      assert.strictEqual(hex(second!.shortMessage), hex(bytes(udh(ref, 2, 2), [0xd8, 0x3d, 0xde, 0x00], repeat([0x04, 0x36], 5))))
+      assert.strictEqual(
+        hex(second!.shortMessage),
+        hex(bytes(udh(ref, 2, 2), [0xd8, 0x3d, 0xde, 0x00], repeat([0x04, 0x36], 5)))
+      )
       assert.notStrictEqual(third!.shortMessage[3], ref, "the next message's parts have another reference")
     }))
 })
@@ -314,12 +410,20 @@ describe("SmppCarrier: delivery receipts", () => {
       smsc.sendReceipt(ids[4]!, { stat: "EXPIRED" })
       yield* smsc.until(() => smsc.receiptsAcknowledged() === 3)
       const early = yield* inbox.take(10)
-      assert.deepStrictEqual(early.map((r) => [r.reference, r.outcome, r.carrierMessageId]), [["msg_long_failing", "undelivered", ids[3]]])
+      assert.deepStrictEqual(early.map((r) => [r.reference, r.outcome, r.carrierMessageId]), [[
+        "msg_long_failing",
+        "undelivered",
+        ids[3]
+      ]])
       smsc.sendReceipt(ids[2]!, { stat: "DELIVRD" })
       smsc.sendReceipt(ids[3]!, { stat: "DELIVRD" }) // after the failing part reported: nothing more
       yield* smsc.until(() => smsc.receiptsAcknowledged() === 5)
       const done = yield* inbox.take(10)
-      assert.deepStrictEqual(done.map((r) => [r.reference, r.outcome, r.carrierMessageId]), [["msg_long", "delivered", ids[0]]])
+      assert.deepStrictEqual(done.map((r) => [r.reference, r.outcome, r.carrierMessageId]), [[
+        "msg_long",
+        "delivered",
+        ids[0]
+      ]])
     }))
 
   it.scoped("a receipt for an id this process did not submit (before a restart) reports the carrier's id alone", () =>
@@ -367,7 +471,9 @@ describe("SmppCarrier: answers, window and rate", () => {
       }
       const answer = yield* Fiber.join(fiber)
       assert.deepStrictEqual(
-        Either.getLeft(answer).pipe((e) => e._tag === "Some" ? [e.value._tag, (e.value as Carrier.CarrierUnavailable).reason] : []),
+        Either.getLeft(answer).pipe((e) =>
+          e._tag === "Some" ? [e.value._tag, (e.value as Carrier.CarrierUnavailable).reason] : []
+        ),
         ["CarrierUnavailable", "throttled"]
       )
       assert.strictEqual(smsc.submits.length, 3)
@@ -416,7 +522,9 @@ describe("SmppCarrier: answers, window and rate", () => {
     Effect.gen(function*() {
       const smsc = yield* TestSmsc.start()
       const { carrier } = yield* carrierOn(smsc, "rate=2")
-      const fiber = yield* Effect.fork(Effect.forEach([1, 2, 3, 4], (i) => carrier.submit(outbound(`paced ${i}`)), { concurrency: 4 }))
+      const fiber = yield* Effect.fork(
+        Effect.forEach([1, 2, 3, 4], (i) => carrier.submit(outbound(`paced ${i}`)), { concurrency: 4 })
+      )
       yield* smsc.until(() => smsc.submits.length === 1)
       yield* Effect.yieldNow().pipe(Effect.repeatN(50))
       assert.strictEqual(smsc.submits.length, 1)
@@ -459,7 +567,9 @@ describe("SmppCarrier: submits in doubt", () => {
       assert.strictEqual(yield* view.inDoubt, 3)
       assert.deepStrictEqual(lines.filter((line) => line.includes("lost")), [
         `WARN SMPP: the session with smpp://sendline@127.0.0.1:${smsc.port} was lost (the SMSC closed the connection); ` +
-        `3 submits in doubt (${messages.map((m) => m.reference).join(", ")}): each message stays queued and is submitted ` +
+        `3 submits in doubt (${
+          messages.map((m) => m.reference).join(", ")
+        }): each message stays queued and is submitted ` +
         "again after its lease, at least once; 3 in doubt since start; binding again"
       ])
       assert.isFalse(lines.some((line) => line.includes("secret")), "the password is in no line")
@@ -484,7 +594,9 @@ describe("SmppCarrier: submits in doubt", () => {
       yield* smsc.until(() => smsc.held() === 1)
       yield* TestClock.adjust("10 seconds")
       const answer = yield* Fiber.join(fiber)
-      assert.isTrue(Either.isLeft(answer) && answer.left._tag === "CarrierUnavailable" && answer.left.reason === "timeout")
+      assert.isTrue(
+        Either.isLeft(answer) && answer.left._tag === "CarrierUnavailable" && answer.left.reason === "timeout"
+      )
       assert.strictEqual(yield* view.inDoubt, 1)
       smsc.release()
       yield* smsc.until(() => smsc.receiptsAcknowledged() === 1)

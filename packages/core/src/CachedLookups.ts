@@ -98,8 +98,11 @@ export const make = (
     if (settings.ttlMillis <= 0) return Context.make(AccountStore, accounts).pipe(Context.add(SenderIdStore, senderIds))
     const keys = makeCache<ApiKey>(settings, true)
     const registered = makeCache<SenderId.SenderIdRecord>(settings, false)
-    const clearing = <Args extends ReadonlyArray<unknown>, A, E>(cache: { clear: () => void }, write: (...args: Args) => Effect.Effect<A, E>) =>
-      (...args: Args) => Effect.ensuring(write(...args), Effect.sync(cache.clear))
+    const clearing = <Args extends ReadonlyArray<unknown>, A, E>(
+      cache: { clear: () => void },
+      write: (...args: Args) => Effect.Effect<A, E>
+    ) =>
+    (...args: Args) => Effect.ensuring(write(...args), Effect.sync(cache.clear))
     return Context.make(AccountStore, {
       ...accounts,
       findKeyByDigest: (digest) => keys.through(digest, accounts.findKeyByDigest(digest)),
@@ -117,5 +120,6 @@ export const make = (
   })
 
 /** `make` as a layer over the stores of the context. @since 0.1.0 @category layers */
-export const layer = (options: Partial<Options> = {}): Layer.Layer<AccountStore | SenderIdStore, never, AccountStore | SenderIdStore> =>
-  Layer.effectContext(make(options))
+export const layer = (
+  options: Partial<Options> = {}
+): Layer.Layer<AccountStore | SenderIdStore, never, AccountStore | SenderIdStore> => Layer.effectContext(make(options))

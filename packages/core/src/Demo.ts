@@ -14,14 +14,14 @@
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import type { Account, Principal } from "./accounts/Account.js"
-import { Brands } from "./brands/Brands.js"
 import { AccountStore } from "./accounts/AccountStore.js"
+import * as Permission from "./accounts/Permission.js"
 import { Admin } from "./admin/Admin.js"
+import { Brands } from "./brands/Brands.js"
 import { StoreUnavailable } from "./Errors.js"
 import { encodeUlid } from "./Ids.js"
-import { Markets } from "./Markets.js"
-import * as Permission from "./accounts/Permission.js"
 import * as KeyedLock from "./internal/keyedLock.js"
+import { Markets } from "./Markets.js"
 import { OperatorReview } from "./senderIds/OperatorReview.js"
 import * as SenderId from "./senderIds/SenderId.js"
 import { SenderIds } from "./senderIds/SenderIds.js"
@@ -53,7 +53,8 @@ const fixedId = (prefix: "acct" | "sid", name: string): string =>
   `${prefix}_${encodeUlid(0, createHash("sha256").update(`sendline-demo/${name}`).digest().subarray(0, 10))}`
 
 /** The demo operator account of `network` in `market`. @since 0.1.0 @category constants */
-export const operatorIdOf = (market: string, network: string): string => fixedId("acct", `operator/${market}/${network}`)
+export const operatorIdOf = (market: string, network: string): string =>
+  fixedId("acct", `operator/${market}/${network}`)
 
 /** The market whose demo Sender ID is registered through the registry (the demo brand is Australian); the others are imported. @since 0.1.0 @category constants */
 export const registeredMarket = "AU"
@@ -95,15 +96,22 @@ const registerThroughRegistry = Effect.gen(function*() {
   const registry = yield* SenderIds
   const review = yield* OperatorReview
   const markets = yield* Markets
-  if (Option.isSome(yield* findSendable(senderIds, accountId, senderId, registeredMarket, yield* Clock.currentTimeMillis))) return
+  if (
+    Option.isSome(yield* findSendable(senderIds, accountId, senderId, registeredMarket, yield* Clock.currentTimeMillis))
+  ) return
   const organisation = actingAs(accountId, Permission.all)
   const owner = actingAs(brandOwnerId, ["brands:read", "brands:write"])
   const { identifierType, identifierValue } = brandOwnerIdentifier
   const relationships = yield* orDie(brands.listRelationships(organisation, { pageSize: 100 }))
   const linked = relationships.items.find(({ brand, relationship }) =>
     brand.identifierValue === identifierValue && brand.name === demoBrand.name && relationship.status !== "rejected"
-  ) ?? (yield* orDie(brands.create(organisation, { ...demoBrand, identifierType, identifierValue, market: registeredMarket })))
-  if (linked.relationship.status === "pending") yield* orDie(brands.approve(owner, linked.relationship.id))
+  ) ??
+    (yield* orDie(
+      brands.create(organisation, { ...demoBrand, identifierType, identifierValue, market: registeredMarket })
+    ))
+  if (linked.relationship.status === "pending") {
+    yield* orDie(brands.approve(owner, linked.relationship.id))
+  }
   const submitted = yield* orDie(registry.list(organisation, { market: registeredMarket, pageSize: 100 }))
   const live = submitted.items.find(({ record }) =>
     record.senderId === senderId && (record.status === "pending" || record.status === "info_requested")
@@ -117,7 +125,9 @@ const registerThroughRegistry = Effect.gen(function*() {
   })))
   const market = Option.getOrThrow(markets.get(registeredMarket))
   for (const registration of live.registrations) {
-    if (registration.status !== "pending_operator_review" && registration.status !== "resubmitted") continue
+    if (registration.status !== "pending_operator_review" && registration.status !== "resubmitted") {
+      continue
+    }
     const operator = actingAs(operatorIdOf(market.code, registration.network), ["operator:read", "operator:write"])
     yield* orDie(review.decide(operator, registration.id, { status: "approved" }))
   }
@@ -134,8 +144,10 @@ const ensureOne = <A>(
   Effect.flatMap(find, (found) =>
     Option.isSome(found)
       ? Effect.void
-      : Effect.catchAll(insert, (error) =>
-        Effect.flatMap(find, (again) => (Option.isSome(again) ? Effect.void : Effect.fail(error)))))
+      : Effect.catchAll(
+        insert,
+        (error) => Effect.flatMap(find, (again) => (Option.isSome(again) ? Effect.void : Effect.fail(error)))
+      ))
 
 /**
  * Creates whatever demo data is missing (each piece has a fixed id, so a start that stopped half
@@ -151,7 +163,8 @@ export const ensure = Effect.gen(function*() {
   const markets = yield* Markets
   const now = yield* Clock.currentTimeMillis
   // Only the Brand Owner owns a legal identifier, and only it can find it taken (below).
-  const insertAccount = (account: Account) => Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", Effect.die)
+  const insertAccount = (account: Account) =>
+    Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", Effect.die)
   yield* ensureOne(
     accounts.findAccount(accountId),
     insertAccount({
@@ -179,7 +192,10 @@ export const ensure = Effect.gen(function*() {
         createdAt: now
       }),
       "IdentifierTaken",
-      ({ accountId }) => Effect.logWarning(`Demo: ABN ${brandOwnerIdentifier.identifierValue} is owned by ${accountId}; no demo Brand Owner`)
+      ({ accountId }) =>
+        Effect.logWarning(
+          `Demo: ABN ${brandOwnerIdentifier.identifierValue} is owned by ${accountId}; no demo Brand Owner`
+        )
     )
   )
   for (const market of markets.all) {
@@ -211,21 +227,27 @@ export const ensure = Effect.gen(function*() {
     yield* ensureOne(
       // by what it is, so that the Sender IDs of a database made before the ids were fixed count too
       findSendable(senderIds, accountId, senderId, market.code, now),
-      senderIds.insert({
-        id: fixedId("sid", `sender-id/${market.code}/${term}`),
-        accountId,
-        senderId,
-        market: market.code,
-        brandName: "Sendline Demo",
-        ...brandOwnerIdentifier,
-        status: "registered",
-        createdAt: now,
-        registeredAt: now,
-        expiresAt: now + SenderId.termMillis,
-        version: 0
-      }, [], []).pipe(Effect.catchTags({
+      senderIds.insert(
+        {
+          id: fixedId("sid", `sender-id/${market.code}/${term}`),
+          accountId,
+          senderId,
+          market: market.code,
+          brandName: "Sendline Demo",
+          ...brandOwnerIdentifier,
+          status: "registered",
+          createdAt: now,
+          registeredAt: now,
+          expiresAt: now + SenderId.termMillis,
+          version: 0
+        },
+        [],
+        []
+      ).pipe(Effect.catchTags({
         SenderIdTaken: () =>
-          Effect.logWarning(`Demo: Sender ID ${senderId} in ${market.code} is held by another legal entity; no demo Sender ID there`),
+          Effect.logWarning(
+            `Demo: Sender ID ${senderId} in ${market.code} is held by another legal entity; no demo Sender ID there`
+          ),
         PendingLimitReached: Effect.die // registered, and no limit given
       }))
     )

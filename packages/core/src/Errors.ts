@@ -127,7 +127,16 @@ export type SendlineError =
 /** Every code a core error can carry (CONTRACT §8). @since 0.1.0 @category models */
 export type Code = SendlineError["code"]
 
-const classes = [RuleViolation, InvalidRequest, Unauthenticated, PermissionDenied, NotFound, Conflict, RateLimited, StoreUnavailable]
+const classes = [
+  RuleViolation,
+  InvalidRequest,
+  Unauthenticated,
+  PermissionDenied,
+  NotFound,
+  Conflict,
+  RateLimited,
+  StoreUnavailable
+]
 
 /** Whether `u` is one of core's errors (by class: other libraries have errors of the same tags). @since 0.1.0 @category guards */
 export const isSendlineError = (u: unknown): u is SendlineError => classes.some((error) => u instanceof error)

@@ -19,7 +19,10 @@ export interface EventFilter {
 /** Reads events. @since 0.1.0 @category ports */
 export class EventStore extends Context.Tag("@sendline/core/EventStore")<EventStore, {
   /** The events of one subject (a message, a Sender ID…), oldest first: createdAt, then id. */
-  readonly listBySubject: (accountId: string, subjectId: string) => Effect.Effect<ReadonlyArray<Event>, StoreUnavailable>
+  readonly listBySubject: (
+    accountId: string,
+    subjectId: string
+  ) => Effect.Effect<ReadonlyArray<Event>, StoreUnavailable>
   /** The event `id` of `accountId`, if any. */
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<Event>, StoreUnavailable>
   /** The account's events, newest first (createdAt desc, id desc), after `after`, by `filter`. */

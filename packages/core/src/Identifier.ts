@@ -68,7 +68,9 @@ const uenCharacters = "ABCDEFGHJKLMNPQRSTUVWX0123456789"
 
 /** The check letter a UEN of one of the three forms ends with. */
 const uenCheckLetter = (uen: string): string | undefined => {
-  if (businessUen.test(uen)) return "XMKECAWLJDB"[weightedSum(digitsOf(uen.slice(0, 8)), [10, 4, 9, 3, 8, 2, 7, 1]) % 11]
+  if (businessUen.test(uen)) {
+    return "XMKECAWLJDB"[weightedSum(digitsOf(uen.slice(0, 8)), [10, 4, 9, 3, 8, 2, 7, 1]) % 11]
+  }
   if (localCompanyUen.test(uen)) {
     return "ZKCMDNERGWH"[weightedSum(digitsOf(uen.slice(0, 9)), [10, 8, 6, 4, 9, 7, 5, 3, 1]) % 11]
   }
@@ -83,8 +85,44 @@ const uenCheckLetter = (uen: string): string | undefined => {
  * organisations), SG (Scottish qualifying partnerships) and OE (overseas entities, since 2022).
  */
 const crnPrefixes = [
-  "AC", "CE", "CS", "EN", "ES", "FC", "GE", "GN", "GS", "IC", "IP", "LP", "NA", "NC", "NF", "NI", "NL", "NO", "NP",
-  "NR", "NV", "NZ", "OC", "OE", "R0", "RC", "SA", "SC", "SE", "SF", "SG", "SI", "SL", "SO", "SP", "SR", "SZ", "ZC"
+  "AC",
+  "CE",
+  "CS",
+  "EN",
+  "ES",
+  "FC",
+  "GE",
+  "GN",
+  "GS",
+  "IC",
+  "IP",
+  "LP",
+  "NA",
+  "NC",
+  "NF",
+  "NI",
+  "NL",
+  "NO",
+  "NP",
+  "NR",
+  "NV",
+  "NZ",
+  "OC",
+  "OE",
+  "R0",
+  "RC",
+  "SA",
+  "SC",
+  "SE",
+  "SF",
+  "SG",
+  "SI",
+  "SL",
+  "SO",
+  "SP",
+  "SR",
+  "SZ",
+  "ZC"
 ]
 const crn = new RegExp(`^(?:\\d{8}|(?:${crnPrefixes.join("|")})\\d{6})$`)
 
@@ -105,7 +143,10 @@ interface Rule {
    * letters and years aside) all zero, which passes a weighted-sum check and numbers no entity.
    */
   readonly degenerate: (value: string) => boolean
-  readonly check?: { readonly name: "check digits" | "check digit" | "check letter"; readonly passes: (value: string) => boolean }
+  readonly check?: {
+    readonly name: "check digits" | "check digit" | "check letter"
+    readonly passes: (value: string) => boolean
+  }
 }
 
 const rules: { readonly [T in IdentifierType]: Rule } = {
@@ -160,9 +201,13 @@ export const check = (type: string, value: string): Either.Either<string, RuleVi
   }
   const { check: digits, degenerate, form, hasForm } = rules[type]
   const normalised = normalise(value)
-  if (!hasForm(normalised)) return Either.left(rule("invalid_identifier", "identifier_value", `${form} (spaces are ignored).`))
+  if (!hasForm(normalised)) {
+    return Either.left(rule("invalid_identifier", "identifier_value", `${form} (spaces are ignored).`))
+  }
   if (digits !== undefined && !digits.passes(normalised)) {
-    return Either.left(rule("invalid_identifier", "identifier_value", `${type} ${normalised} fails its ${digits.name}.`))
+    return Either.left(
+      rule("invalid_identifier", "identifier_value", `${type} ${normalised} fails its ${digits.name}.`)
+    )
   }
   if (degenerate(normalised)) {
     return Either.left(rule(

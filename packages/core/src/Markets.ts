@@ -45,9 +45,34 @@ export interface Market {
  * @category constants
  */
 export const acmaRestrictedWords: ReadonlyArray<string> = [
-  "account", "alert", "anti-fraud", "assist", "assistance", "bank", "banking", "bill", "billing", "delivery",
-  "help", "important", "info", "information", "message", "notice", "notify", "package", "password", "sale",
-  "secure", "security", "service", "support", "tax", "urgent", "verified", "verify"
+  "account",
+  "alert",
+  "anti-fraud",
+  "assist",
+  "assistance",
+  "bank",
+  "banking",
+  "bill",
+  "billing",
+  "delivery",
+  "help",
+  "important",
+  "info",
+  "information",
+  "message",
+  "notice",
+  "notify",
+  "package",
+  "password",
+  "sale",
+  "secure",
+  "security",
+  "service",
+  "support",
+  "tax",
+  "urgent",
+  "verified",
+  "verify"
 ]
 
 /** AU's Sender ID rules, those of ACMA's SMS Sender ID Register: 2–11 characters, never `Unverified`, not restricted words alone. @since 0.1.0 @category constants */
@@ -59,10 +84,35 @@ export const acmaSenderIdRules: SenderIdRules = {
 
 /** The default markets of CONTRACT §3. @since 0.1.0 @category constants */
 export const defaults: ReadonlyArray<Market> = [
-  { code: "AU", currency: "AUD", pricePerSegment: "0.0500", identifierTypes: ["ABN", "ACN"], networks: ["telstra", "optus", "vodafone"], senderIdRules: acmaSenderIdRules },
-  { code: "NZ", currency: "NZD", pricePerSegment: "0.0600", identifierTypes: ["NZBN"], networks: ["spark", "one", "2degrees"] },
-  { code: "SG", currency: "SGD", pricePerSegment: "0.0400", identifierTypes: ["UEN"], networks: ["singtel", "starhub", "m1"] },
-  { code: "GB", currency: "GBP", pricePerSegment: "0.0350", identifierTypes: ["CRN"], networks: ["ee", "vodafone", "o2", "three"] }
+  {
+    code: "AU",
+    currency: "AUD",
+    pricePerSegment: "0.0500",
+    identifierTypes: ["ABN", "ACN"],
+    networks: ["telstra", "optus", "vodafone"],
+    senderIdRules: acmaSenderIdRules
+  },
+  {
+    code: "NZ",
+    currency: "NZD",
+    pricePerSegment: "0.0600",
+    identifierTypes: ["NZBN"],
+    networks: ["spark", "one", "2degrees"]
+  },
+  {
+    code: "SG",
+    currency: "SGD",
+    pricePerSegment: "0.0400",
+    identifierTypes: ["UEN"],
+    networks: ["singtel", "starhub", "m1"]
+  },
+  {
+    code: "GB",
+    currency: "GBP",
+    pricePerSegment: "0.0350",
+    identifierTypes: ["CRN"],
+    networks: ["ee", "vodafone", "o2", "three"]
+  }
 ]
 
 /** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`. @since 0.1.0 @category models */
@@ -125,5 +175,7 @@ export const layerFrom = (markets: ReadonlyArray<Market>): Layer.Layer<Markets> 
 export const layer: Layer.Layer<Markets> = layerFrom(defaults)
 
 /** Markets read from `markets`; the default markets when it has none. @since 0.1.0 @category layers */
-export const layerConfig = (markets: Config.Config<ReadonlyArray<Market>>): Layer.Layer<Markets, ConfigError.ConfigError> =>
+export const layerConfig = (
+  markets: Config.Config<ReadonlyArray<Market>>
+): Layer.Layer<Markets, ConfigError.ConfigError> =>
   Layer.unwrapEffect(Effect.map(Config.withDefault(markets, defaults), layerFrom))

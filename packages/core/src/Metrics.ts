@@ -57,7 +57,11 @@ const keep = <M extends Counter | Gauge>(metric: M): M => {
  * @category constructors
  */
 export const counter = (name: string, description: string, pairs: Readonly<Record<string, string>> = {}): Counter =>
-  keep(Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.counter(name, { description, incremental: true }), labels(pairs))))
+  keep(
+    Metric.fromMetricKey(
+      MetricKey.taggedWithLabels(MetricKey.counter(name, { description, incremental: true }), labels(pairs))
+    )
+  )
 
 const gauge = (name: string, description: string, pairs: Readonly<Record<string, string>>): Gauge =>
   keep(Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.gauge(name, { description }), labels(pairs))))
@@ -73,7 +77,19 @@ export const increment = (counter: Counter): void => counter.unsafeUpdate(1, noL
 
 /** The request latency histogram's buckets, in seconds: 1 ms to 10 s. @since 0.1.0 @category constants */
 export const requestDurationBoundaries: MetricBoundaries.MetricBoundaries = MetricBoundaries.fromIterable([
-  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+  0.001,
+  0.0025,
+  0.005,
+  0.01,
+  0.025,
+  0.05,
+  0.1,
+  0.25,
+  0.5,
+  1,
+  2.5,
+  5,
+  10
 ])
 
 /** The request counter and latency histogram of one method, route template and status. @since 0.1.0 @category models */
@@ -126,14 +142,17 @@ export const queueReadLimit = 10_000
 /** `sendline_queue_depth{queue}`: the items due now, at most `queueReadLimit`. @since 0.1.0 @category metrics */
 export const queueDepth: Readonly<Record<Queue, Gauge>> = byLabel(
   queues,
-  (queue) => gauge("sendline_queue_depth", `Items due in a worker's queue (at most ${queueReadLimit} counted)`, { queue })
+  (queue) =>
+    gauge("sendline_queue_depth", `Items due in a worker's queue (at most ${queueReadLimit} counted)`, { queue })
 )
 
 /** `sendline_queue_oldest_due_age_seconds{queue}`: how long the longest due item has waited (0 when none). @since 0.1.0 @category metrics */
 export const queueOldestDueAge: Readonly<Record<Queue, Gauge>> = byLabel(
   queues,
   (queue) =>
-    gauge("sendline_queue_oldest_due_age_seconds", "Seconds since the longest due item of a worker's queue fell due", { queue })
+    gauge("sendline_queue_oldest_due_age_seconds", "Seconds since the longest due item of a worker's queue fell due", {
+      queue
+    })
 )
 
 /** Sets `queue`'s gauges: `due` items, the longest due since `oldestDueAt` (epoch ms), at `now`. @since 0.1.0 @category updates */
@@ -149,11 +168,15 @@ export const queueObserved = (queue: Queue, due: number, oldestDueAt: number | u
  * @since 0.1.0
  * @category updates
  */
-export const observeStoredQueues: Effect.Effect<void, StoreUnavailable, QueueDepths.QueueDepths> = Effect.gen(function*() {
-  const store = yield* QueueDepths.QueueDepths
-  const now = yield* Clock.currentTimeMillis
-  for (const depth of yield* store.read(now, queueReadLimit)) queueObserved(depth.queue, depth.due, depth.oldestDueAt, now)
-})
+export const observeStoredQueues: Effect.Effect<void, StoreUnavailable, QueueDepths.QueueDepths> = Effect.gen(
+  function*() {
+    const store = yield* QueueDepths.QueueDepths
+    const now = yield* Clock.currentTimeMillis
+    for (const depth of yield* store.read(now, queueReadLimit)) {
+      queueObserved(depth.queue, depth.due, depth.oldestDueAt, now)
+    }
+  }
+)
 
 // --- webhooks ------------------------------------------------------------------------------------
 

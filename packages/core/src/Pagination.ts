@@ -7,7 +7,7 @@
  */
 import { Effect, Option } from "effect"
 import * as Cursor from "./Cursor.js"
-import { InvalidRequest, invalidParameter } from "./Errors.js"
+import { invalidParameter, InvalidRequest } from "./Errors.js"
 
 /** One page of a keyset-paginated list. @since 0.1.0 @category models */
 export interface Page<A> {
@@ -62,7 +62,11 @@ export const after = (
   return Option.match(Cursor.decode(cursor, filters), {
     onNone: () =>
       Effect.fail(
-        new InvalidRequest({ code: "invalid_cursor", field: "cursor", message: "cursor is not valid for this list and these filters." })
+        new InvalidRequest({
+          code: "invalid_cursor",
+          field: "cursor",
+          message: "cursor is not valid for this list and these filters."
+        })
       ),
     onSome: (position) => Effect.succeed(Option.some({ createdAt: position.sortKey, id: position.id }))
   })
@@ -88,7 +92,9 @@ export const of = <A>(
   return {
     items,
     hasMore,
-    nextCursor: hasMore && position !== undefined ? Cursor.encode({ sortKey: position.createdAt, id: position.id }, filters) : null,
+    nextCursor: hasMore && position !== undefined
+      ? Cursor.encode({ sortKey: position.createdAt, id: position.id }, filters)
+      : null,
     pageSize
   }
 }

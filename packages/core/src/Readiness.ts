@@ -42,9 +42,15 @@ export const timeout: Duration.Duration = Duration.seconds(2)
  * @since 0.1.0
  * @category checks
  */
-export const ready: Effect.Effect<Ready, NotReady, Readiness> = Effect.flatMap(Readiness, (readiness) =>
-  Effect.timeoutFail(readiness.check, {
-    duration: timeout,
-    onTimeout: () =>
-      new NotReady({ reason: "TimedOut", message: `The store did not answer within ${Duration.toSeconds(timeout)} seconds` })
-  }))
+export const ready: Effect.Effect<Ready, NotReady, Readiness> = Effect.flatMap(
+  Readiness,
+  (readiness) =>
+    Effect.timeoutFail(readiness.check, {
+      duration: timeout,
+      onTimeout: () =>
+        new NotReady({
+          reason: "TimedOut",
+          message: `The store did not answer within ${Duration.toSeconds(timeout)} seconds`
+        })
+    })
+)

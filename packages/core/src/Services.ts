@@ -14,20 +14,20 @@
  * @since 0.1.0
  */
 import { FiberRef, Layer } from "effect"
-import * as Admin from "./admin/Admin.js"
 import * as Auth from "./accounts/Auth.js"
-import * as CachedLookups from "./CachedLookups.js"
+import * as Admin from "./admin/Admin.js"
 import * as Brands from "./brands/Brands.js"
 import * as BrandVerifier from "./brands/BrandVerifier.js"
+import * as CachedLookups from "./CachedLookups.js"
 import * as Idempotency from "./idempotency/Idempotency.js"
 import * as Ids from "./Ids.js"
 import * as Mailer from "./mail/Mailer.js"
-import type { Stores } from "./Stores.js"
 import * as Markets from "./Markets.js"
 import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
 import * as OperatorReview from "./senderIds/OperatorReview.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
+import type { Stores } from "./Stores.js"
 import * as EventLog from "./webhooks/EventLog.js"
 import * as Webhooks from "./webhooks/Webhooks.js"
 
@@ -75,7 +75,12 @@ export const layerWithoutDefaults: Layer.Layer<
  * @category layers
  */
 export const layer: Layer.Layer<
-  UseCases | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier | Mailer.Mailer,
+  | UseCases
+  | Markets.Markets
+  | Ids.IdGenerator
+  | MessagingConfig.MessagingConfig
+  | BrandVerifier.BrandVerifier
+  | Mailer.Mailer,
   never,
   Stores
 > = Layer.provideMerge(

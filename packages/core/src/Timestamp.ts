@@ -100,4 +100,7 @@ export const FromString = Schema.transformOrFail(
 ).annotations({ identifier: "Timestamp", description: "RFC 3339 date-time" })
 
 /** A timestamp out (CONTRACT §1): RFC 3339, `+00:00`, milliseconds. @since 0.1.0 @category schemas */
-export const TimestampJson = Schema.String.annotations({ jsonSchema: { format: "date-time" }, examples: ["2026-11-22T07:00:00.000+00:00"] })
+export const TimestampJson = Schema.String.annotations({
+  jsonSchema: { format: "date-time" },
+  examples: ["2026-11-22T07:00:00.000+00:00"]
+})

@@ -3,8 +3,8 @@
  *
  * @since 0.1.0
  */
-import type { ConfigError } from "effect"
-import { Config, Context, Effect, Layer } from "effect"
+import type { Config, ConfigError } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { BlockList, isIPv4, isIPv6 } from "node:net"
 
 /** What the server allows beyond public https hosts. @since 0.1.0 @category models */
@@ -127,7 +127,17 @@ const ipv6Private = (ip: string): boolean => {
 
 // Names for local networks by convention or reservation (RFC 6761, 6762, 8375; ICANN's .internal;
 // and the undelegated suffixes home networks and clusters use).
-const localSuffixes = [".localhost", ".local", ".internal", ".home.arpa", ".localdomain", ".lan", ".home", ".corp", ".svc"]
+const localSuffixes = [
+  ".localhost",
+  ".local",
+  ".internal",
+  ".home.arpa",
+  ".localdomain",
+  ".lan",
+  ".home",
+  ".corp",
+  ".svc"
+]
 
 /**
  * Whether `host` (a URL hostname) is loopback, private, link-local, multicast, reserved or for

@@ -11,21 +11,21 @@
 import type { ConfigError } from "effect"
 import { Config, Effect, Layer } from "effect"
 import type * as Scope from "effect/Scope"
+import type { AccountStore } from "./accounts/AccountStore.js"
+import * as IdempotencyPurger from "./idempotency/IdempotencyPurger.js"
+import type { IdempotencyStore } from "./idempotency/IdempotencyStore.js"
+import type { IdGenerator } from "./Ids.js"
+import type { Mailer } from "./mail/Mailer.js"
+import * as MailSender from "./mail/MailSender.js"
+import type { MailStore } from "./mail/MailStore.js"
 import type { Carrier } from "./messaging/Carrier.js"
 import type { DeliveryReportInbox } from "./messaging/DeliveryReportInbox.js"
 import * as DeliveryReports from "./messaging/DeliveryReports.js"
 import * as Dispatcher from "./messaging/Dispatcher.js"
-import type { IdempotencyStore } from "./idempotency/IdempotencyStore.js"
-import * as IdempotencyPurger from "./idempotency/IdempotencyPurger.js"
-import type { IdGenerator } from "./Ids.js"
-import * as MailSender from "./mail/MailSender.js"
-import type { Mailer } from "./mail/Mailer.js"
-import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import * as Scheduler from "./messaging/Scheduler.js"
 import * as ExpiryWatcher from "./senderIds/ExpiryWatcher.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
-import type { AccountStore } from "./accounts/AccountStore.js"
 import type { DeliveryStore } from "./webhooks/DeliveryStore.js"
 import type { SubscriptionStore } from "./webhooks/SubscriptionStore.js"
 import * as WebhookDeliverer from "./webhooks/WebhookDeliverer.js"
@@ -124,4 +124,5 @@ export const layer = (options: Options = {}): Layer.Layer<Workers, never, Requir
 /** `layer` with the options read from `config`. @since 0.1.0 @category layers */
 export const layerConfig = (
   config: Config.Config.Wrap<Options>
-): Layer.Layer<Workers, ConfigError.ConfigError, Requirements> => Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))
+): Layer.Layer<Workers, ConfigError.ConfigError, Requirements> =>
+  Layer.unwrapEffect(Effect.map(Config.unwrap(config), layer))

@@ -7,7 +7,18 @@ const ttl = CachedLookups.defaults.ttlMillis
 
 /** A registered Sender ID record of `accountId` in AU, of the legal entity every test imports (one entity holds a Sender ID). */
 const registration = (accountId: string, id: string, senderId: string, at: number) =>
-  ({ id, accountId, senderId, market: "AU", brandName: "Acme Pty Ltd", ...TestCore.acme, status: "registered", createdAt: at, registeredAt: at, version: 0 }) as const
+  ({
+    id,
+    accountId,
+    senderId,
+    market: "AU",
+    brandName: "Acme Pty Ltd",
+    ...TestCore.acme,
+    status: "registered",
+    createdAt: at,
+    registeredAt: at,
+    version: 0
+  }) as const
 
 /** A fresh key, once authenticated (so cached), and how to authenticate it again. */
 const cachedKey = Effect.gen(function*() {
@@ -75,8 +86,14 @@ layer(TestCore.layer)("CachedLookups", (it) => {
       // Written through the cached store: read at once.
       yield* TestClock.adjust(1)
       yield* Effect.provide(
-        Effect.flatMap(SenderIdStore.SenderIdStore, (s) =>
-          Effect.flatMap(Clock.currentTimeMillis, (at) => s.insert(registration(account.id, "sid_here", "Acme", at), [], []))),
+        Effect.flatMap(
+          SenderIdStore.SenderIdStore,
+          (s) =>
+            Effect.flatMap(
+              Clock.currentTimeMillis,
+              (at) => s.insert(registration(account.id, "sid_here", "Acme", at), [], [])
+            )
+        ),
         cached
       )
       assert.deepStrictEqual(yield* idOf, Option.some("sid_here"))
@@ -104,9 +121,14 @@ layer(TestCore.layer)("CachedLookups", (it) => {
       const looked: Array<string> = []
       const counting = AccountStore.AccountStore.of({
         ...store,
-        findKeyByDigest: (digest) => Effect.zipRight(Effect.sync(() => looked.push(digest)), store.findKeyByDigest(digest))
+        findKeyByDigest: (digest) =>
+          Effect.zipRight(Effect.sync(() => looked.push(digest)), store.findKeyByDigest(digest))
       })
-      const cached = yield* Effect.provideService(CachedLookups.make({ capacity: 2 }), AccountStore.AccountStore, counting)
+      const cached = yield* Effect.provideService(
+        CachedLookups.make({ capacity: 2 }),
+        AccountStore.AccountStore,
+        counting
+      )
       const find = (digest: string) =>
         Effect.provide(Effect.flatMap(AccountStore.AccountStore, (s) => s.findKeyByDigest(digest)), cached)
       const unknown = Auth.digest("sk_" + "0".repeat(40))

@@ -23,12 +23,14 @@ const recording = Layer.effectContext(Effect.gen(function*() {
   const accounts = yield* AccountStore.AccountStore
   const senderIds = yield* SenderIdStore.SenderIdStore
   const recorder: Context.Tag.Service<Recorder> = { accounts: [], senderIds: [], slow: false, refuse: [] }
-  const look = <A, E>(effect: Effect.Effect<A, E>) => Effect.suspend(() => recorder.slow ? Effect.zipLeft(effect, Effect.yieldNow()) : effect)
+  const look = <A, E>(effect: Effect.Effect<A, E>) =>
+    Effect.suspend(() => recorder.slow ? Effect.zipLeft(effect, Effect.yieldNow()) : effect)
   return Context.make(Recorder, recorder).pipe(
     Context.add(AccountStore.AccountStore, {
       ...accounts,
       findAccount: (id) => look(accounts.findAccount(id)),
-      insertAccount: (account) => Effect.tap(accounts.insertAccount(account), () => void recorder.accounts.push(account))
+      insertAccount: (account) =>
+        Effect.tap(accounts.insertAccount(account), () => void recorder.accounts.push(account))
     }),
     Context.add(SenderIdStore.SenderIdStore, {
       ...senderIds,
@@ -91,13 +93,21 @@ it.effect("the AU demo Sender ID went through the registry: the demo brand appro
   Effect.gen(function*() {
     yield* Demo.ensure
     const senderIds = yield* SenderIdStore.SenderIdStore
-    const registered = Option.getOrThrow(yield* senderIds.findRegistered(Demo.accountId, Demo.senderId, Demo.registeredMarket))
+    const registered = Option.getOrThrow(
+      yield* senderIds.findRegistered(Demo.accountId, Demo.senderId, Demo.registeredMarket)
+    )
     const { record, registrations } = Option.getOrThrow(yield* senderIds.findById(registered.id))
     assert.isDefined(record.brandId)
     assert.strictEqual(record.matchType, "domain")
     const networks = Option.getOrThrow((yield* Markets.Markets).get(Demo.registeredMarket)).networks
-    assert.deepStrictEqual(registrations.map((r) => [r.network, r.status]).sort(), networks.map((n) => [n, "approved"]).sort())
-    assert.deepStrictEqual(registrations.map((r) => r.brand.identifierValue), networks.map(() => Demo.brandOwnerIdentifier.identifierValue))
+    assert.deepStrictEqual(
+      registrations.map((r) => [r.network, r.status]).sort(),
+      networks.map((n) => [n, "approved"]).sort()
+    )
+    assert.deepStrictEqual(
+      registrations.map((r) => r.brand.identifierValue),
+      networks.map(() => Demo.brandOwnerIdentifier.identifierValue)
+    )
     const keys = yield* Demo.issueOperatorKeys
     assert.deepStrictEqual(keys.map((k) => k.network), networks)
     const auth = yield* Auth.Auth
@@ -180,7 +190,10 @@ it.effect("the demo Brand Owner owns the ABR's example ABN, is created once, and
     yield* Effect.all([Demo.ensure, Demo.ensure], { concurrency: "unbounded" })
     const accounts = yield* AccountStore.AccountStore
     const { identifierType, identifierValue } = Demo.brandOwnerIdentifier
-    assert.deepStrictEqual(yield* accounts.findBrandOwner(identifierType, identifierValue), Option.some(Demo.brandOwnerId))
+    assert.deepStrictEqual(
+      yield* accounts.findBrandOwner(identifierType, identifierValue),
+      Option.some(Demo.brandOwnerId)
+    )
     assert.strictEqual((yield* Recorder).accounts.filter((a) => a.id === Demo.brandOwnerId).length, 1)
     const issued = Option.getOrThrow(yield* Demo.issueBrandOwnerKey)
     const principal = yield* (yield* Auth.Auth).authenticate(`Bearer ${issued.secret}`)

@@ -51,13 +51,50 @@ describe("Identifier", () => {
 
   it("ACN: ASIC's published examples pass, the last digit the complement of a mod 10 sum; a digit changed fails", () => {
     assertValid("ACN", [
-      "000 000 019", "000 250 000", "000 500 005", "000 750 005", "001 000 004", "001 250 004", "001 500 009",
-      "001 749 999", "001 999 999", "002 249 998", "002 499 998", "002 749 993", "002 999 993", "003 249 992",
-      "003 499 992", "003 749 988", "003 999 988", "004 249 987", "004 499 987", "004 749 982", "004 999 982",
-      "005 249 981", "005 499 981", "005 749 986", "005 999 977", "006 249 976", "006 499 976", "006 749 980",
-      "006 999 980", "007 249 989", "007 499 989", "007 749 975", "007 999 975", "008 249 974", "008 499 974",
-      "008 749 979", "008 999 979", "009 249 969", "009 499 969", "009 749 964", "009 999 964", "010 249 966",
-      "010 499 966", "010 749 961"
+      "000 000 019",
+      "000 250 000",
+      "000 500 005",
+      "000 750 005",
+      "001 000 004",
+      "001 250 004",
+      "001 500 009",
+      "001 749 999",
+      "001 999 999",
+      "002 249 998",
+      "002 499 998",
+      "002 749 993",
+      "002 999 993",
+      "003 249 992",
+      "003 499 992",
+      "003 749 988",
+      "003 999 988",
+      "004 249 987",
+      "004 499 987",
+      "004 749 982",
+      "004 999 982",
+      "005 249 981",
+      "005 499 981",
+      "005 749 986",
+      "005 999 977",
+      "006 249 976",
+      "006 499 976",
+      "006 749 980",
+      "006 999 980",
+      "007 249 989",
+      "007 499 989",
+      "007 749 975",
+      "007 999 975",
+      "008 249 974",
+      "008 499 974",
+      "008 749 979",
+      "008 999 979",
+      "009 249 969",
+      "009 499 969",
+      "009 749 964",
+      "009 999 964",
+      "010 249 966",
+      "010 499 966",
+      "010 749 961"
     ])
     assertFailsCheck("ACN", "check digit", ["000 000 018", "010 499 967", "010 499 696"])
     assertNotOfForm("ACN", "An ACN is 9 digits", ["00000019", "0000000190", "A00000019"])
@@ -73,7 +110,16 @@ describe("Identifier", () => {
   it("UEN: the three forms with their check letters: a business, a local company, another entity", () => {
     // businesses (8 digits), local companies (a year and 5 digits: DBS Bank, Singtel), other
     // entities (T/S/R, year, entity type: LLPs, foreign companies, societies)
-    assertValid("UEN", ["00192200M", "53143018M", "196800306E", "199201624D", "T08LL0003B", "S16FC0121D", "T01FC6132D", "S65SS0033F"])
+    assertValid("UEN", [
+      "00192200M",
+      "53143018M",
+      "196800306E",
+      "199201624D",
+      "T08LL0003B",
+      "S16FC0121D",
+      "T01FC6132D",
+      "S65SS0033F"
+    ])
     assertFailsCheck("UEN", "check letter", ["00192200C", "53143018L", "196800306F", "T08LL0003A", "S16FC0121E"])
     assertNotOfForm("UEN", "A UEN is 8 or 9 digits and a letter", [
       "1234567A", // 7 digits
@@ -86,9 +132,28 @@ describe("Identifier", () => {
   })
 
   it("CRN: 8 digits, or a Companies House prefix and 6 digits; nothing else (it has no check digit)", () => {
-    assertValid("CRN", ["00445790", "SC123456", "NI123456", "OC301540", "SO300010", "NC000123", "R0000123", "LP012345", "SL001234", "FC031234", "OE000123"])
+    assertValid("CRN", [
+      "00445790",
+      "SC123456",
+      "NI123456",
+      "OC301540",
+      "SO300010",
+      "NC000123",
+      "R0000123",
+      "LP012345",
+      "SL001234",
+      "FC031234",
+      "OE000123"
+    ])
     assert.strictEqual(checked("CRN", "sc 123 456"), "SC123456")
-    assertNotOfForm("CRN", "A CRN is 8 digits, or a Companies House prefix", ["0044579", "004457901", "XY123456", "SC12345", "SC12345A", "S1234567"])
+    assertNotOfForm("CRN", "A CRN is 8 digits, or a Companies House prefix", [
+      "0044579",
+      "004457901",
+      "XY123456",
+      "SC12345",
+      "SC12345A",
+      "S1234567"
+    ])
   })
 
   it("degenerate values that pass their check digits are refused: the digits that number the entity all zero", () => {

@@ -3,9 +3,16 @@ import { Markets, MessagingConfig } from "@sendline/core"
 import { Cause, Config, ConfigProvider, Effect, Either, Exit, Layer } from "effect"
 
 /** Configuration read from `env` alone. */
-const withEnv = (env: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+const withEnv = (env: Record<string, string>) =>
+  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
-const nz: Markets.Market = { code: "NZ", currency: "NZD", pricePerSegment: "0.1000", identifierTypes: ["NZBN"], networks: ["spark"] }
+const nz: Markets.Market = {
+  code: "NZ",
+  currency: "NZD",
+  pricePerSegment: "0.1000",
+  identifierTypes: ["NZBN"],
+  networks: ["spark"]
+}
 
 /** A market list given as JSON in MARKETS. */
 const marketsJson = Config.map(Config.string("MARKETS"), (json): ReadonlyArray<Markets.Market> => JSON.parse(json))
@@ -16,7 +23,9 @@ describe("layerConfig", () => {
       const layer = MessagingConfig.layerConfig({
         maxSegments: Config.integer("MAX_SEGMENTS")
       })
-      const settings = yield* Effect.provide(MessagingConfig.MessagingConfig, layer).pipe(withEnv({ MAX_SEGMENTS: "3" }))
+      const settings = yield* Effect.provide(MessagingConfig.MessagingConfig, layer).pipe(
+        withEnv({ MAX_SEGMENTS: "3" })
+      )
       assert.deepStrictEqual(settings, { ...MessagingConfig.defaults, maxSegments: 3 })
       const refused = yield* Effect.either(Layer.build(layer).pipe(Effect.scoped, withEnv({ MAX_SEGMENTS: "many" })))
       assert.isTrue(Either.isLeft(refused))
@@ -24,10 +33,16 @@ describe("layerConfig", () => {
 
   it.effect("MessagingConfig refuses a maxSegments past mostSegments, given or read, as a defect: a larger send answer would not fit its idempotency key", () =>
     Effect.gen(function*() {
-      const build = (layer: Layer.Layer<MessagingConfig.MessagingConfig, unknown>) => Effect.exit(Effect.scoped(Layer.build(layer)))
+      const build = (layer: Layer.Layer<MessagingConfig.MessagingConfig, unknown>) =>
+        Effect.exit(Effect.scoped(Layer.build(layer)))
       const read = MessagingConfig.layerConfig({ maxSegments: Config.integer("MAX_SEGMENTS") })
       assert.isTrue(Exit.isSuccess(yield* build(MessagingConfig.layer({ maxSegments: MessagingConfig.mostSegments }))))
-      for (const refused of [MessagingConfig.layer({ maxSegments: MessagingConfig.mostSegments + 1 }), MessagingConfig.layer({ maxSegments: 0 })]) {
+      for (
+        const refused of [
+          MessagingConfig.layer({ maxSegments: MessagingConfig.mostSegments + 1 }),
+          MessagingConfig.layer({ maxSegments: 0 })
+        ]
+      ) {
         const exit = yield* build(refused)
         assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))
       }

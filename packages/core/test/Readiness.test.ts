@@ -6,7 +6,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Readiness } from "@sendline/core"
 import { type Context, Effect, Either, Fiber, Option, TestClock } from "effect"
 
-const answering = (check: Context.Tag.Service<Readiness.Readiness>["check"]) => Effect.provideService(Readiness.ready, Readiness.Readiness, { check })
+const answering = (check: Context.Tag.Service<Readiness.Readiness>["check"]) =>
+  Effect.provideService(Readiness.ready, Readiness.Readiness, { check })
 
 describe("Readiness", () => {
   it.effect("the store's answer, ready or not, as it gives it", () =>
@@ -14,7 +15,10 @@ describe("Readiness", () => {
       assert.deepStrictEqual(yield* answering(Effect.succeed({ migration: "0015_webhook_deliveries" })), {
         migration: "0015_webhook_deliveries"
       })
-      const behind = new Readiness.NotReady({ reason: "MigrationsBehind", message: "The test database lacks 1 of the 15 migrations" })
+      const behind = new Readiness.NotReady({
+        reason: "MigrationsBehind",
+        message: "The test database lacks 1 of the 15 migrations"
+      })
       assert.deepStrictEqual(yield* Effect.either(answering(Effect.fail(behind))), Either.left(behind))
     }))
 

@@ -1,5 +1,15 @@
 import { assert, layer } from "@effect/vitest"
-import { Admin, Auth, BrandVerifier, Idempotency, Ids, Markets, Messaging, MessagingConfig, Services } from "@sendline/core"
+import {
+  Admin,
+  Auth,
+  BrandVerifier,
+  Idempotency,
+  Ids,
+  Markets,
+  Messaging,
+  MessagingConfig,
+  Services
+} from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Layer, Tracer } from "effect"
 import * as TestCore from "./TestCore.js"
@@ -26,7 +36,11 @@ layer(TestCore.layer)("use case spans", (it) => {
         const principal = yield* (yield* Auth.Auth).authenticate(`Bearer ${issued.secret}`)
         const messaging = yield* Messaging.Messaging
         const scheduledAt = (yield* Clock.currentTimeMillis) + 3_600_000
-        const message = yield* messaging.send(principal, { ...TestCore.auMessage, idempotencyKey: Idempotency.Key.make("k"), scheduledAt })
+        const message = yield* messaging.send(principal, {
+          ...TestCore.auMessage,
+          idempotencyKey: Idempotency.Key.make("k"),
+          scheduledAt
+        })
         yield* messaging.preview(principal, { body: "Hi" })
         yield* messaging.get(principal, message.id)
         yield* messaging.list(principal, { filter: {} })

@@ -30,7 +30,13 @@ export const seedAccount = (permissions: ReadonlyArray<Permission.Permission> = 
   Effect.gen(function*() {
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Acme", type: "cpaas", adminEmail: "ops@acme.test" })
-    yield* admin.importSenderId({ accountId: account.id, senderId: "Acme", market: "AU", identifier: acme, brandName: "Acme Pty Ltd" })
+    yield* admin.importSenderId({
+      accountId: account.id,
+      senderId: "Acme",
+      market: "AU",
+      identifier: acme,
+      brandName: "Acme Pty Ltd"
+    })
     const issued = yield* admin.createKey({ accountId: account.id, permissions })
     const principal: Account.Principal = {
       accountId: account.id,

@@ -18,7 +18,9 @@ export interface LayerOptions {
 /** Workers not started (tests call `runOnce`), the carrier mock, a capturing mailer and the use cases over a fresh `store`. */
 export const layer = (options: LayerOptions = {}, store: TestStores.TestStore) =>
   Workers.layerServices(options.workers).pipe(
-    Layer.provideMerge(Layer.mergeAll(CarrierMock.layer(options.carrier), CapturingMailer.layer, CapturingTransport.layer)),
+    Layer.provideMerge(
+      Layer.mergeAll(CarrierMock.layer(options.carrier), CapturingMailer.layer, CapturingTransport.layer)
+    ),
     Layer.provideMerge(TestCore.layerOn(store.layer()))
   )
 
@@ -33,8 +35,7 @@ export const load = (message: Message.Message) =>
   )
 
 /** The types of the message's events, oldest first. */
-export const eventTypes = (message: Message.Message) =>
-  Effect.map(events(message), (all) => all.map((e) => e.type))
+export const eventTypes = (message: Message.Message) => Effect.map(events(message), (all) => all.map((e) => e.type))
 
 /** The message's events, oldest first. */
 export const events = (message: Message.Message) =>

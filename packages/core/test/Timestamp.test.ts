@@ -15,7 +15,9 @@ describe("Timestamp", () => {
   })
 
   it("refuses what is not RFC 3339", () => {
-    for (const bad of ["2026-11-22", "2026-11-22T07:00:00", "2026-02-30T00:00:00Z", "tomorrow", "2026-11-22T24:00:00Z"]) {
+    for (
+      const bad of ["2026-11-22", "2026-11-22T07:00:00", "2026-02-30T00:00:00Z", "tomorrow", "2026-11-22T24:00:00Z"]
+    ) {
       expect(Timestamp.parse(bad)).toEqual(Option.none())
     }
   })

@@ -4,21 +4,23 @@ import { UrlPolicy } from "@sendline/core"
 describe("UrlPolicy", () => {
   it("allows https on public hosts only, by default", () => {
     assert.isTrue(UrlPolicy.allows("https://hooks.example.com/sms", UrlPolicy.strict))
-    for (const url of [
-      "http://hooks.example.com/sms",
-      "https://localhost/x",
-      "https://127.0.0.1/x",
-      "https://10.1.2.3/x",
-      "https://172.20.0.1/x",
-      "https://192.168.1.1/x",
-      "https://169.254.169.254/latest",
-      "https://[::1]/x",
-      "https://[fe80::1]/x",
-      "https://224.0.0.1/x",
-      "https://user:pw@example.com/x",
-      "ftp://example.com/x",
-      "not a url"
-    ]) assert.isFalse(UrlPolicy.allows(url, UrlPolicy.strict), url)
+    for (
+      const url of [
+        "http://hooks.example.com/sms",
+        "https://localhost/x",
+        "https://127.0.0.1/x",
+        "https://10.1.2.3/x",
+        "https://172.20.0.1/x",
+        "https://192.168.1.1/x",
+        "https://169.254.169.254/latest",
+        "https://[::1]/x",
+        "https://[fe80::1]/x",
+        "https://224.0.0.1/x",
+        "https://user:pw@example.com/x",
+        "ftp://example.com/x",
+        "not a url"
+      ]
+    ) assert.isFalse(UrlPolicy.allows(url, UrlPolicy.strict), url)
   })
 
   it("judges an IPv6 address that carries an IPv4 one by that IPv4 address, in any spelling", () => {
@@ -40,7 +42,15 @@ describe("UrlPolicy", () => {
         "198.18.0.1"
       ]
     ) assert.isFalse(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
-    for (const host of ["[::ffff:8.8.8.8]", "[64:ff9b::8.8.8.8]", "[2002:808:808::1]", "[2001:4860:4860::8888]", "[2606:4700::1111]"]) {
+    for (
+      const host of [
+        "[::ffff:8.8.8.8]",
+        "[64:ff9b::8.8.8.8]",
+        "[2002:808:808::1]",
+        "[2001:4860:4860::8888]",
+        "[2606:4700::1111]"
+      ]
+    ) {
       assert.isTrue(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
     }
   })
@@ -67,7 +77,16 @@ describe("UrlPolicy", () => {
         "[::ffff:0:7f00:1]"
       ]
     ) assert.isFalse(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
-    for (const host of ["192.0.3.1", "198.51.101.1", "203.0.114.1", "[2001:4860::1]", "hooks.example.co.uk", "[::ffff:0:8.8.8.8]"]) {
+    for (
+      const host of [
+        "192.0.3.1",
+        "198.51.101.1",
+        "203.0.114.1",
+        "[2001:4860::1]",
+        "hooks.example.co.uk",
+        "[::ffff:0:8.8.8.8]"
+      ]
+    ) {
       assert.isTrue(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), host)
     }
   })
@@ -125,8 +144,19 @@ describe("UrlPolicy", () => {
   ]
 
   it("refuses an address in every entry of IANA's special-purpose registries", () => {
-    for (const [host, entry] of registries) assert.isFalse(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), entry)
-    for (const host of ["192.88.100.1", "192.31.197.1", "[2001:200::1]", "[3fff:1000::1]", "[5f01::1]", "[2620:4f:8001::1]"]) {
+    for (const [host, entry] of registries) {
+      assert.isFalse(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), entry)
+    }
+    for (
+      const host of [
+        "192.88.100.1",
+        "192.31.197.1",
+        "[2001:200::1]",
+        "[3fff:1000::1]",
+        "[5f01::1]",
+        "[2620:4f:8001::1]"
+      ]
+    ) {
       assert.isTrue(UrlPolicy.allows(`https://${host}/x`, UrlPolicy.strict), `${host}, just outside`)
     }
   })

@@ -6,16 +6,16 @@
  * @since 0.1.0
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import * as ApiDocs from "./envelope/ApiDocs.js"
 import { BrandRelationshipsApi } from "./brands/BrandRelationshipsApi.js"
 import { BrandsApi } from "./brands/BrandsApi.js"
+import * as ApiDocs from "./envelope/ApiDocs.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
-import { EventsApi } from "./webhooks/EventsApi.js"
 import { HealthApi } from "./health/HealthApi.js"
-import { MetricsApi } from "./metrics/MetricsApi.js"
 import { MessagesApi } from "./messaging/MessagesApi.js"
+import { MetricsApi } from "./metrics/MetricsApi.js"
 import { OperatorRegistrationsApi } from "./senderIds/OperatorRegistrationsApi.js"
 import { SenderIdsApi } from "./senderIds/SenderIdsApi.js"
+import { EventsApi } from "./webhooks/EventsApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /** The whole API. @since 0.1.0 @category api */
@@ -38,5 +38,8 @@ export class Api extends HttpApi.make("sendline")
     "Outbound SMS through registered alphanumeric Sender IDs. Every /v1 request takes an API key as a bearer token; answers come in the { ok, data, meta } envelope."
   )
   .annotate(OpenApi.License, { name: "MIT", url: "https://opensource.org/license/mit" })
-  .annotate(OpenApi.Servers, [{ url: "http://127.0.0.1:3000", description: "The quick start's local server (sendline serve --demo)" }])
+  .annotate(OpenApi.Servers, [{
+    url: "http://127.0.0.1:3000",
+    description: "The quick start's local server (sendline serve --demo)"
+  }])
 {}

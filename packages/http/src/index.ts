@@ -6,8 +6,6 @@
  * @since 0.1.0
  */
 export * as Api from "./Api.js"
-export * as Cli from "./server/Cli.js"
-export * as Config from "./server/Config.js"
 export * as Envelope from "./envelope/Envelope.js"
 export * as ErrorCodes from "./envelope/ErrorCodes.js"
 export * as ErrorResponse from "./envelope/ErrorResponse.js"
@@ -16,5 +14,7 @@ export * as Middleware from "./middleware/Middleware.js"
 export * as Pipeline from "./middleware/Pipeline.js"
 export * as RateLimiter from "./middleware/RateLimiter.js"
 export * as RequestBody from "./middleware/RequestBody.js"
+export * as Cli from "./server/Cli.js"
+export * as Config from "./server/Config.js"
 export * as Server from "./server/Server.js"
 export * as Store from "./server/Store.js"

@@ -60,7 +60,10 @@ const call = (endpoint: { readonly method: string; readonly path: string }, path
  * How to make a resource of `owner` for the endpoints under a path: by the path before its first
  * parameter. A scheduled message, so that every endpoint on it (cancel included) could act on it.
  */
-const fixtures: Record<string, (owner: TestAccounts.Caller) => Effect.Effect<string, never, TestServer.TestServer | Admin.Admin>> = {
+const fixtures: Record<
+  string,
+  (owner: TestAccounts.Caller) => Effect.Effect<string, never, TestServer.TestServer | Admin.Admin>
+> = {
   // a Sender ID pending its operators' review, of an approved brand of the owner's
   "/v1/sids": (owner) => Effect.map(TestSenderIds.registeredSid(owner), (sid) => sid.id),
   // the telstra registration of a Sender ID some provider registered: the resource of telstra's operator
@@ -87,13 +90,18 @@ const fixtures: Record<string, (owner: TestAccounts.Caller) => Effect.Effect<str
       const sent = yield* TestMessages.send(TestMessages.validSend, { key: owner.key })
       assert.strictEqual(sent.status, 201, sent.text)
       const events = yield* Http.request("GET", "/v1/events?type=message.queued", { key: owner.key })
-      const event = (events.json.data as Array<{ id: string; data: { id: string } }>).find((e) => e.data.id === sent.json.data.id)
+      const event = (events.json.data as Array<{ id: string; data: { id: string } }>).find((e) =>
+        e.data.id === sent.json.data.id
+      )
       assert.isDefined(event, events.text)
       return event!.id
     }),
   "/v1/messaging/messages": (owner) =>
     Effect.map(
-      TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(TestServer.start + 3_600_000).toISOString() }, { key: owner.key }),
+      TestMessages.send({
+        ...TestMessages.validSend,
+        scheduled_at: new Date(TestServer.start + 3_600_000).toISOString()
+      }, { key: owner.key }),
       (reply) => {
         assert.strictEqual(reply.status, 201, reply.text)
         return reply.json.data.id as string
@@ -110,7 +118,10 @@ const actorsOf = (path: string) =>
     : path.startsWith("/v1/sids")
     // no imported Sender ID, so that each lists its fixture's alone
     ? Effect.all({ owner: TestAccounts.newCaller(), stranger: TestAccounts.newCaller() })
-    : Effect.all({ owner: TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] }), stranger: TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] }) })
+    : Effect.all({
+      owner: TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] }),
+      stranger: TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
+    })
 
 /**
  * What the Brand Owner of the provider's brand may do on it, by endpoint (its relationship already
@@ -134,7 +145,10 @@ layer(TestServer.layer())("access matrix", (it) => {
     it.effect(`${endpoint.name} without ${endpoint.permission}: 403 permission_denied, naming it`, () =>
       Effect.gen(function*() {
         const { main } = yield* TestServer.TestServer
-        const lacking = yield* TestAccounts.newKey(main.accountId, Permission.all.filter((p) => p !== endpoint.permission))
+        const lacking = yield* TestAccounts.newKey(
+          main.accountId,
+          Permission.all.filter((p) => p !== endpoint.permission)
+        )
         const reply = yield* call(endpoint, withId(endpoint.path, "msg_00000000000000000000000000"), lacking.key)
         Replies.assertError(reply, 403, "permission_denied")
         assert.include(reply.json.error.message, endpoint.permission!)
@@ -155,7 +169,11 @@ layer(TestServer.layer())("access matrix", (it) => {
       }))
   }
 
-  for (const endpoint of endpoints.filter((e) => e.method === "GET" && fixtureOf(e.path) !== undefined && !e.path.includes("/:"))) {
+  for (
+    const endpoint of endpoints.filter((e) =>
+      e.method === "GET" && fixtureOf(e.path) !== undefined && !e.path.includes("/:")
+    )
+  ) {
     it.effect(`${endpoint.name} never lists another account's resources`, () =>
       Effect.gen(function*() {
         const { owner, stranger } = yield* actorsOf(endpoint.path)
@@ -178,7 +196,11 @@ layer(TestServer.layer())("access matrix", (it) => {
         const provider = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
         const { brandId, owner, relationshipId } = yield* TestBrands.approvedBrand(provider)
         const prefix = endpoint.path.split("/:")[0]!
-        const id = prefix === "/v1/brands" ? brandId : prefix === "/v1/brand-relationships" ? relationshipId : yield* fixtureOf(endpoint.path)!(provider)
+        const id = prefix === "/v1/brands"
+          ? brandId
+          : prefix === "/v1/brand-relationships"
+          ? relationshipId
+          : yield* fixtureOf(endpoint.path)!(provider)
         const reply = yield* call(endpoint, withId(endpoint.path, id), owner.key)
         assert.strictEqual(reply.status, expected, reply.text)
       }))

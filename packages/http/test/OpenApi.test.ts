@@ -122,7 +122,10 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
       for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
         const post = operations["post"]
         if (post === undefined) continue
-        assert.deepInclude(post.parameters.map((p: { name: string; in: string }) => [p.in, p.name]), ["header", "Idempotency-Key"], path)
+        assert.deepInclude(post.parameters.map((p: { name: string; in: string }) => [p.in, p.name]), [
+          "header",
+          "Idempotency-Key"
+        ], path)
         if (post.requestBody === undefined) continue
         assert.containsAllKeys(post.responses, ["413", "415"], path)
         const schema = doc.components.schemas[post.requestBody.content["application/json"].schema.$ref.split("/").pop()]
@@ -140,8 +143,9 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
         for (const [method, operation] of Object.entries<Record<string, any>>(operations)) {
           for (const parameter of operation.parameters ?? []) {
             if (parameter.in !== "path") continue
-            prefixes[`${method} ${path}`] = /^\^([a-z]+)_\[0-9a-hjkmnp-tv-z\]\{26\}\$$/.exec(parameter.schema.pattern)?.[1] ??
-              `no id pattern: ${JSON.stringify(parameter.schema)}`
+            prefixes[`${method} ${path}`] =
+              /^\^([a-z]+)_\[0-9a-hjkmnp-tv-z\]\{26\}\$$/.exec(parameter.schema.pattern)?.[1] ??
+                `no id pattern: ${JSON.stringify(parameter.schema)}`
           }
         }
       }
@@ -187,7 +191,10 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
       const now = yield* Clock.currentTimeMillis
       const reader = yield* TestAccounts.newKey((yield* TestServer.TestServer).main.accountId, ["messaging:read"])
       const sent = yield* TestMessages.send({ ...TestMessages.validSend, reference: "r-1" })
-      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
+      const scheduled = yield* TestMessages.send({
+        ...TestMessages.validSend,
+        scheduled_at: new Date(now + 3_600_000).toISOString()
+      })
       const cases: ReadonlyArray<readonly [string, string, Http.Reply]> = [
         ["post", "/v1/messaging/messages", sent],
         ["post", "/v1/messaging/messages", scheduled],
@@ -200,7 +207,11 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
         ["get", "/v1/messaging/messages", yield* TestMessages.list({ page_size: "1" })],
         ["get", "/v1/messaging/messages", yield* TestMessages.list({ page_size: "0" })],
         ["get", "/v1/messaging/messages", yield* TestMessages.list({ cursor: "cur_x" })],
-        ["get", "/v1/messaging/messages/{id}", yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`)],
+        [
+          "get",
+          "/v1/messaging/messages/{id}",
+          yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`)
+        ],
         ["get", "/v1/messaging/messages/{id}", yield* Http.request("GET", "/v1/messaging/messages/msg_unknown")],
         [
           "post",
@@ -240,30 +251,61 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
         ["post", "/v1/events/{id}/redeliver"]
       ] as const
       for (const [method, path] of operations) {
-        assert.strictEqual(doc.paths[path]?.[method]?.description, "Needs the webhooks:manage permission.", `${method} ${path}`)
+        assert.strictEqual(
+          doc.paths[path]?.[method]?.description,
+          "Needs the webhooks:manage permission.",
+          `${method} ${path}`
+        )
       }
       const query = (path: string) =>
-        doc.paths[path].get.parameters.filter((p: { in: string }) => p.in === "query").map((p: { name: string }) => p.name)
+        doc.paths[path].get.parameters.filter((p: { in: string }) => p.in === "query").map((p: { name: string }) =>
+          p.name
+        )
       assert.sameMembers(query("/v1/webhooks/{id}/deliveries"), ["event_type", "state", "cursor", "page_size"])
       assert.sameMembers(query("/v1/events"), ["type", "created_after", "cursor", "page_size"])
       assert.containsAllKeys(doc.paths["/v1/events/{id}/redeliver"].post.responses, ["200", "404", "422"])
       assert.containsAllKeys(doc.paths["/v1/webhooks/{id}/redeliver"].post.responses, ["200", "400", "404", "409"])
-      assert.containsAllKeys(doc.components.schemas, ["Delivery", "Event", "EventRedelivered", "RedeliverWebhook", "WebhookRedelivered"])
+      assert.containsAllKeys(doc.components.schemas, [
+        "Delivery",
+        "Event",
+        "EventRedelivered",
+        "RedeliverWebhook",
+        "WebhookRedelivered"
+      ])
 
       // a caller of its own: the main caller's earlier events would be delivered to the subscription too
       const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
       const key = caller.key
       const webhook = yield* TestWebhooks.subscribe(caller, { url: "https://hooks.acme.example/openapi" })
-      yield* Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.answerWith(CapturingTransport.status(500, "down")))
+      yield* Effect.flatMap(
+        CapturingTransport.CapturingTransport,
+        (t) => t.answerWith(CapturingTransport.status(500, "down"))
+      )
       const sent = yield* TestMessages.send(TestMessages.validSend, { key })
       yield* TestWebhooks.deliver
       const listed = yield* Http.request("GET", "/v1/events?type=message.queued", { key })
       const event = listed.json.data.find((e: { data: { id: string } }) => e.data.id === sent.json.data.id).id as string
       const cases: ReadonlyArray<readonly [string, string, Http.Reply]> = [
-        ["get", "/v1/webhooks/{id}/deliveries", yield* Http.request("GET", `/v1/webhooks/${webhook}/deliveries`, { key })],
-        ["get", "/v1/webhooks/{id}/deliveries", yield* Http.request("GET", `/v1/webhooks/${webhook}/deliveries?state=lost`, { key })],
-        ["post", "/v1/webhooks/{id}/redeliver", yield* Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: { since: "2026-11-22" } })],
-        ["post", "/v1/webhooks/{id}/redeliver", yield* Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: {} })],
+        [
+          "get",
+          "/v1/webhooks/{id}/deliveries",
+          yield* Http.request("GET", `/v1/webhooks/${webhook}/deliveries`, { key })
+        ],
+        [
+          "get",
+          "/v1/webhooks/{id}/deliveries",
+          yield* Http.request("GET", `/v1/webhooks/${webhook}/deliveries?state=lost`, { key })
+        ],
+        [
+          "post",
+          "/v1/webhooks/{id}/redeliver",
+          yield* Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: { since: "2026-11-22" } })
+        ],
+        [
+          "post",
+          "/v1/webhooks/{id}/redeliver",
+          yield* Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key, json: {} })
+        ],
         ["get", "/v1/events", listed],
         ["get", "/v1/events", yield* Http.request("GET", "/v1/events?created_after=soon", { key })],
         ["get", "/v1/events/{id}", yield* Http.request("GET", `/v1/events/${event}`, { key })],

@@ -2,8 +2,8 @@
  * The typed client derived from `Api` (HttpApiClient) against the real server: successes decode
  * as the envelope, and error envelopes decode into core's tagged errors.
  */
-import { assert, layer } from "@effect/vitest"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { assert, layer } from "@effect/vitest"
 import { Errors } from "@sendline/core"
 import { Effect } from "effect"
 import { Api } from "../src/Api.js"
@@ -42,7 +42,9 @@ layer(TestServer.layer())("the typed client derived from Api", (it) => {
       const missing = yield* Effect.flip(client.messages.get({ path: { id: "msg_00000000000000000000000000" } }))
       assert.instanceOf(missing, Errors.NotFound)
 
-      const cancelled = yield* Effect.flip(client.messages.cancel({ path: { id: (yield* client.messages.send({ payload })).data.id } }))
+      const cancelled = yield* Effect.flip(
+        client.messages.cancel({ path: { id: (yield* client.messages.send({ payload })).data.id } })
+      )
       assert.instanceOf(cancelled, Errors.Conflict)
       assert.strictEqual((cancelled as Errors.Conflict).code, "invalid_state_transition")
 

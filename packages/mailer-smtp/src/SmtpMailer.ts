@@ -80,7 +80,8 @@ export const parse = (url: Redacted.Redacted<string>): Either.Either<Server, str
 export const location = (url: Redacted.Redacted<string>): string =>
   Either.match(parse(url), {
     onLeft: () => "an unreadable SMTP URL",
-    onRight: ({ host, port, secure }) => `${secure ? "smtps" : "smtp"}://${host.includes(":") ? `[${host}]` : host}:${port}`
+    onRight: ({ host, port, secure }) =>
+      `${secure ? "smtps" : "smtp"}://${host.includes(":") ? `[${host}]` : host}:${port}`
   })
 
 /** What nodemailer's errors carry beside their message. */

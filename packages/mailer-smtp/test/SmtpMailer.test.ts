@@ -8,8 +8,11 @@ import { Effect, Either, Layer, Logger, LogLevel, Option, Redacted, TestClock } 
 const from = "Sendline <sendline@sendline.example>"
 
 /** A mail to `to`, as `Mail.make` makes it. */
-const mailTo = (to: string, subject = "Approve Acme's Sender ID", text = "Acme asks to send as \"Acme\" in AU.\nApprove: POST /v1/…\n") =>
-  Mail.make({ to, subject, text }).pipe(Effect.provide(Ids.layer))
+const mailTo = (
+  to: string,
+  subject = "Approve Acme's Sender ID",
+  text = "Acme asks to send as \"Acme\" in AU.\nApprove: POST /v1/…\n"
+) => Mail.make({ to, subject, text }).pipe(Effect.provide(Ids.layer))
 
 /** Sends `mail` through an SMTP mailer on `url`: its failure, if any. */
 const send = (url: string, mail: Mail.Mail) =>
@@ -23,7 +26,9 @@ describe("SmtpMailer against a real SMTP server", () => {
       const server = yield* TestSmtpServer.start()
       const mail = yield* mailTo("legal@acme.example")
       const unicode = yield* mailTo("zoë@acme.example", "Grüße 👋 — approve “Acme”", "Zoë,\n\nÇa va? 👋 Approve it.\n")
-      for (const each of [mail, unicode]) assert.deepStrictEqual(yield* send(`smtp://127.0.0.1:${server.port}`, each), Either.right(undefined))
+      for (const each of [mail, unicode]) {
+        assert.deepStrictEqual(yield* send(`smtp://127.0.0.1:${server.port}`, each), Either.right(undefined))
+      }
 
       const [first, second] = server.received
       assert.deepStrictEqual(first!.to, ["legal@acme.example"])
@@ -53,7 +58,10 @@ describe("SmtpMailer against a real SMTP server", () => {
   it.effect("credentials the server refuses: Unavailable (sent once they are fixed), never naming the password", () =>
     Effect.gen(function*() {
       const server = yield* TestSmtpServer.start({ users: { mailer: "right" } })
-      const failed = yield* send(`smtp://mailer:wrong-secret@127.0.0.1:${server.port}`, yield* mailTo("legal@acme.example"))
+      const failed = yield* send(
+        `smtp://mailer:wrong-secret@127.0.0.1:${server.port}`,
+        yield* mailTo("legal@acme.example")
+      )
       assert.isTrue(Either.isLeft(failed))
       const error = Either.getLeft(failed).pipe(Option.getOrThrow)
       assert.strictEqual(error.reason, "Unavailable")
@@ -85,12 +93,23 @@ describe("SmtpMailer against a real SMTP server", () => {
 describe("SmtpMailer URLs", () => {
   it("smtp:// is STARTTLS on 587, smtps:// TLS on 465 unless a port is given; credentials percent-decoded", () => {
     const parse = (url: string) => SmtpMailer.parse(Redacted.make(url))
-    assert.deepStrictEqual(parse("smtp://mail.example.com"), Either.right({ host: "mail.example.com", port: 587, secure: false, auth: undefined }))
+    assert.deepStrictEqual(
+      parse("smtp://mail.example.com"),
+      Either.right({ host: "mail.example.com", port: 587, secure: false, auth: undefined })
+    )
     assert.deepStrictEqual(
       parse("smtps://me%40x.example:s%3Acret@mail.example.com"),
-      Either.right({ host: "mail.example.com", port: 465, secure: true, auth: { user: "me@x.example", pass: "s:cret" } })
+      Either.right({
+        host: "mail.example.com",
+        port: 465,
+        secure: true,
+        auth: { user: "me@x.example", pass: "s:cret" }
+      })
     )
-    assert.deepStrictEqual(parse("smtp://[::1]:2525"), Either.right({ host: "::1", port: 2525, secure: false, auth: undefined }))
+    assert.deepStrictEqual(
+      parse("smtp://[::1]:2525"),
+      Either.right({ host: "::1", port: 2525, secure: false, auth: undefined })
+    )
   })
 
   it("a URL it cannot use is refused, naming the problem, never the URL", () => {
@@ -101,7 +120,10 @@ describe("SmtpMailer URLs", () => {
   })
 
   it("location names the server, never the user or password", () => {
-    assert.strictEqual(SmtpMailer.location(Redacted.make("smtps://me:hunter2@mail.example.com")), "smtps://mail.example.com:465")
+    assert.strictEqual(
+      SmtpMailer.location(Redacted.make("smtps://me:hunter2@mail.example.com")),
+      "smtps://mail.example.com:465"
+    )
     assert.strictEqual(SmtpMailer.location(Redacted.make("smtp://me:hunter2@[::1]:25")), "smtp://[::1]:25")
     assert.strictEqual(SmtpMailer.location(Redacted.make("ftp://me:hunter2@x")), "an unreadable SMTP URL")
   })
@@ -142,14 +164,18 @@ describe("MailSender through SMTP", () => {
       yield* program.pipe(
         Effect.provide(
           MailSender.layer().pipe(
-            Layer.provideMerge(SmtpMailer.layer({ url: Redacted.make(`smtp://127.0.0.1:${port}`), from, timeout: "5 seconds" })),
+            Layer.provideMerge(
+              SmtpMailer.layer({ url: Redacted.make(`smtp://127.0.0.1:${port}`), from, timeout: "5 seconds" })
+            ),
             Layer.provideMerge(Layer.merge(Ids.layerTest, SqliteStore.layerSqlite({ filename: ":memory:" })))
           )
         ),
         Effect.provide(Logger.replace(
           Logger.defaultLogger,
           Logger.make(({ logLevel, message }) => {
-            if (logLevel === LogLevel.Warning) warnings.push(Array.isArray(message) ? message.join(" ") : String(message))
+            if (logLevel === LogLevel.Warning) {
+              warnings.push(Array.isArray(message) ? message.join(" ") : String(message))
+            }
           })
         ))
       )

@@ -101,7 +101,9 @@ const boundedClient = (timeoutMillis: number): typeof Pg.Client =>
       const bounded = (error: unknown, result: unknown) => {
         clearTimeout(timer)
         callback(
-          timedOut ? new Error(`PostgreSQL did not answer within ${timeoutMillis} ms; the connection is closed`) : error,
+          timedOut
+            ? new Error(`PostgreSQL did not answer within ${timeoutMillis} ms; the connection is closed`)
+            : error,
           result
         )
       }

@@ -7,9 +7,9 @@
  *
  * @since 0.1.0
  */
-import type { Errors, Stores } from "@sendline/core"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Errors, Stores } from "@sendline/core"
 import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Context, Scope } from "effect"
 import { Config, Effect, Layer, Option, Redacted } from "effect"

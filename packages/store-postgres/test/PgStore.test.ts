@@ -1,16 +1,16 @@
-import type { Account, Message } from "@sendline/core"
-import { AccountStore, Errors, IdempotencyStore, MessageStore } from "@sendline/core"
-import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
-import { assert, describe, it } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
-import { Migrations } from "@sendline/store-sql"
+import { assert, describe, it } from "@effect/vitest"
+import type { Account, Message } from "@sendline/core"
+import { AccountStore, Errors, IdempotencyStore, MessageStore } from "@sendline/core"
+import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
 import { PgPool, PgStore } from "@sendline/store-postgres"
 import { FreezingProxy, TestDatabase } from "@sendline/store-postgres/testing"
+import { Migrations } from "@sendline/store-sql"
 import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
-import { afterAll } from "vitest"
 import * as net from "node:net"
+import { afterAll } from "vitest"
 import * as PgTableReader from "./PgTableReader.js"
 
 // One schema for this file (dropped afterwards), so that runs and other files never collide.
@@ -97,7 +97,10 @@ if (Option.isNone(database)) {
     it.effect("an unreachable server is Errors.StoreUnavailable when the layer is built, naming where and why, never the credentials", () =>
       Effect.gen(function*() {
         const error = yield* Effect.flip(
-          Effect.provide(AccountStore.AccountStore, PgStore.layerPg({ url: Redacted.make("postgres://postgres:s3cret@127.0.0.1:1/none") }))
+          Effect.provide(
+            AccountStore.AccountStore,
+            PgStore.layerPg({ url: Redacted.make("postgres://postgres:s3cret@127.0.0.1:1/none") })
+          )
         )
         assert.instanceOf(error, Errors.StoreUnavailable)
         assert.match(error.message, /^Cannot use PostgreSQL at 127\.0\.0\.1:1\/none \(.*ECONNREFUSED.*\)$/)
@@ -114,9 +117,15 @@ if (Option.isNone(database)) {
         const port = (silent.address() as net.AddressInfo).port
         const url = Redacted.make(`postgres://postgres@127.0.0.1:${port}/test`)
         const started = Date.now()
-        const error = yield* Effect.flip(Effect.provide(AccountStore.AccountStore, PgStore.layerPg({ url, connectTimeout: "300 millis" })))
+        const error = yield* Effect.flip(
+          Effect.provide(AccountStore.AccountStore, PgStore.layerPg({ url, connectTimeout: "300 millis" }))
+        )
         assert.instanceOf(error, Errors.StoreUnavailable)
-        assert.isBelow(Date.now() - started, Duration.toMillis(PgPool.defaults.connectTimeout), "gave up after the timeout set, not the default")
+        assert.isBelow(
+          Date.now() - started,
+          Duration.toMillis(PgPool.defaults.connectTimeout),
+          "gave up after the timeout set, not the default"
+        )
       }).pipe(Effect.scoped))
 
     it.live("a query on a connection whose server went silent fails Errors.StoreUnavailable after queryTimeout, and the next one gets a new connection", () =>
@@ -141,7 +150,11 @@ if (Option.isNone(database)) {
         assert.instanceOf(error.cause, SqlError)
         assert.match(String(error.cause.cause), /PostgreSQL did not answer within 1000 ms; the connection is closed/)
         assert.isAtLeast(waited, 1_000)
-        assert.isBelow(waited, Duration.toMillis(PgPool.defaults.queryTimeout), "failed at the query timeout set, not the default")
+        assert.isBelow(
+          waited,
+          Duration.toMillis(PgPool.defaults.queryTimeout),
+          "failed at the query timeout set, not the default"
+        )
         // The same store, not restarted, answers again: on a new connection (the silenced one is
         // still open at the proxy, and would never answer).
         assert.deepStrictEqual(yield* accounts.findAccount(id), Option.some(account(id)))
@@ -169,7 +182,7 @@ if (Option.isNone(database)) {
       assert.isBelow(millis("queryTimeout"), 10_000)
     })
 
-        it.effect("the message list and the claims of messages and mails read an index for every filter, never a sort", () =>
+    it.effect("the message list and the claims of messages and mails read an index for every filter, never a sort", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const plan = (query: string) =>
@@ -180,7 +193,13 @@ if (Option.isNone(database)) {
             const rows = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${query}`)
             return rows.map((row) => row["QUERY PLAN"]).join("\n")
           }))
-        const filters = ["", "AND market = 'AU'", "AND status = 'queued'", "AND sender_id = 'Acme'", "AND reference = 'r'"]
+        const filters = [
+          "",
+          "AND market = 'AU'",
+          "AND status = 'queued'",
+          "AND sender_id = 'Acme'",
+          "AND reference = 'r'"
+        ]
         for (const filter of filters) {
           const text = yield* plan(`SELECT * FROM sendline_messages
             WHERE account_id = 'acct' ${filter} AND created_at >= 1 AND (created_at, id) < (5, 'msg')
@@ -189,14 +208,23 @@ if (Option.isNone(database)) {
           assert.notMatch(text, /Sort|Seq Scan/, text)
         }
         const claims = [
-          ["sendline_messages_dispatch", "sendline_messages",
-            `status = 'queued' AND (claimed_until IS NULL OR claimed_until <= 5) ORDER BY created_at, id`],
-          ["sendline_messages_schedule", "sendline_messages",
+          [
+            "sendline_messages_dispatch",
+            "sendline_messages",
+            `status = 'queued' AND (claimed_until IS NULL OR claimed_until <= 5) ORDER BY created_at, id`
+          ],
+          [
+            "sendline_messages_schedule",
+            "sendline_messages",
             `status = 'scheduled' AND scheduled_at <= 5 AND (claimed_until IS NULL OR claimed_until <= 5)
-           ORDER BY scheduled_at, id`],
-          ["sendline_mails_due", "sendline_mails",
+           ORDER BY scheduled_at, id`
+          ],
+          [
+            "sendline_mails_due",
+            "sendline_mails",
             `status = 'pending' AND next_attempt_at <= 5 AND (claimed_until IS NULL OR claimed_until <= 5)
-           ORDER BY next_attempt_at, id`]
+           ORDER BY next_attempt_at, id`
+          ]
         ] as const
         for (const [index, table, where] of claims) {
           const text = yield* plan(`SELECT id FROM ${table} WHERE ${where} LIMIT 10 FOR UPDATE SKIP LOCKED`)

@@ -2,9 +2,9 @@
  * The store suite's `TableReader` on PostgreSQL: this test's own SELECTs, never the store's
  * queries, on a pool of its own (it sees what the store committed, as another process would).
  */
-import { TableReader } from "@sendline/core/testing"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { TableReader } from "@sendline/core/testing"
 import { Effect, Layer, Option, Redacted } from "effect"
 
 type Row = Readonly<Record<string, unknown>>

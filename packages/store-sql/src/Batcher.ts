@@ -100,14 +100,16 @@ export const make = <A, B, E>(options: {
       if (running || waiting.length === 0) return
       running = true
       const batch = waiting.splice(0, options.maxBatch)
-      runFork(runBatch(batch).pipe(
-        // A submitter resumed twice keeps the first result: this only reaches those still waiting.
-        Effect.onInterrupt(() => Effect.sync(() => batch.forEach((waiter) => waiter.resume(Effect.interrupt)))),
-        Effect.ensuring(Effect.sync(() => {
-          running = false
-          if (waiting.length > 0 && !closed) cancelFlush ??= schedule(flush)
-        }))
-      ))
+      runFork(
+        runBatch(batch).pipe(
+          // A submitter resumed twice keeps the first result: this only reaches those still waiting.
+          Effect.onInterrupt(() => Effect.sync(() => batch.forEach((waiter) => waiter.resume(Effect.interrupt)))),
+          Effect.ensuring(Effect.sync(() => {
+            running = false
+            if (waiting.length > 0 && !closed) cancelFlush ??= schedule(flush)
+          }))
+        )
+      )
     }
 
     yield* Effect.addFinalizer(() =>
@@ -127,7 +129,8 @@ export const make = <A, B, E>(options: {
 
     return {
       submit: traced
-        ? (item: A) => Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (span) => enqueue(item, Option.getOrUndefined(span)))
+        ? (item: A) =>
+          Effect.flatMap(Effect.serviceOption(Tracer.ParentSpan), (span) => enqueue(item, Option.getOrUndefined(span)))
         : (item: A) => enqueue(item, undefined)
     }
   })

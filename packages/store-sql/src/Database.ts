@@ -7,10 +7,10 @@
  *
  * @since 0.1.0
  */
-import { Errors, Metrics } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Errors, Metrics } from "@sendline/core"
 import type { Option } from "effect"
 import { Effect } from "effect"
 import type * as Migrations from "./Migrations.js"

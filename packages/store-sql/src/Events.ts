@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Event, EventStore } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
+import { Event, EventStore } from "@sendline/core"
 import type { Context } from "effect"
 import { Effect, Option, Schema } from "effect"
 import type * as Database from "./Database.js"

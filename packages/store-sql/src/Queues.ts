@@ -9,9 +9,9 @@
  *
  * @since 0.1.0
  */
-import { QueueDepths } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
+import { QueueDepths } from "@sendline/core"
 import { Effect, Schema } from "effect"
 import type * as Database from "./Database.js"
 import * as Rows from "./Rows.js"
@@ -30,7 +30,13 @@ interface Source {
 
 const sources: ReadonlyArray<Source> = [
   { queue: "dispatch", table: "sendline_messages", pending: "status = 'queued'", dueAt: "created_at", timed: false },
-  { queue: "scheduled", table: "sendline_messages", pending: "status = 'scheduled'", dueAt: "scheduled_at", timed: true },
+  {
+    queue: "scheduled",
+    table: "sendline_messages",
+    pending: "status = 'scheduled'",
+    dueAt: "scheduled_at",
+    timed: true
+  },
   { queue: "mail", table: "sendline_mails", pending: "status = 'pending'", dueAt: "next_attempt_at", timed: true },
   {
     queue: "webhook_deliveries",

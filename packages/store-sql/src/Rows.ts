@@ -138,8 +138,13 @@ const codec = <A, I>(schema: Schema.Schema<A, I>): {
   readonly encode: (value: A) => I
 } => {
   const ast = schema.ast
-  if (!(AST.isTransformation(ast) && AST.isTypeLiteralTransformation(ast.transformation) && AST.isTypeLiteral(ast.from))) {
-    return { decode: Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" }), encode: Schema.encodeSync(schema) }
+  if (
+    !(AST.isTransformation(ast) && AST.isTypeLiteralTransformation(ast.transformation) && AST.isTypeLiteral(ast.from))
+  ) {
+    return {
+      decode: Schema.decodeUnknownEither(schema, { onExcessProperty: "ignore" }),
+      encode: Schema.encodeSync(schema)
+    }
   }
   const renames = ast.transformation.propertySignatureTransformations
   const fields = (ast.to as AST.TypeLiteral).propertySignatures.map(({ name }) => ({
@@ -151,9 +156,12 @@ const codec = <A, I>(schema: Schema.Schema<A, I>): {
     rename: renames.find((rename) => rename.from === name),
     encode: AST.encodedAST(type) === type ? undefined : encodeColumn(type)
   }))
-  const decodeColumns = Schema.decodeUnknownEither(Schema.make<Record<PropertyKey, unknown>, unknown, never>(ast.from), {
-    onExcessProperty: "ignore"
-  })
+  const decodeColumns = Schema.decodeUnknownEither(
+    Schema.make<Record<PropertyKey, unknown>, unknown, never>(ast.from),
+    {
+      onExcessProperty: "ignore"
+    }
+  )
   return {
     decode: (row) =>
       Either.map(decodeColumns(row), (decoded) => {

@@ -7,6 +7,9 @@
  *
  * @since 0.1.0
  */
+import type { MigrationError } from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import type { Stores } from "@sendline/core"
 import {
   AccountStore,
@@ -22,22 +25,19 @@ import {
   SenderIdStore,
   SubscriptionStore
 } from "@sendline/core"
-import type { MigrationError } from "@effect/sql/Migrator"
-import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import type { Scope } from "effect"
 import { Cause, Context, Effect, Layer } from "effect"
 import * as Accounts from "./accounts/Accounts.js"
 import * as Brands from "./brands/Brands.js"
 import * as Database from "./Database.js"
-import * as Deliveries from "./webhooks/Deliveries.js"
 import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./idempotency/IdempotencyKeys.js"
 import * as Mails from "./mail/Mails.js"
 import * as Messages from "./messaging/Messages.js"
-import * as Queues from "./Queues.js"
 import * as Migrations from "./Migrations.js"
+import * as Queues from "./Queues.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
+import * as Deliveries from "./webhooks/Deliveries.js"
 import * as Subscriptions from "./webhooks/Subscriptions.js"
 
 /**
@@ -70,13 +70,13 @@ const rootMessage = (error: unknown): string =>
  * @since 0.1.0
  * @category constructors
  */
-export const failingToStartAs = (what: string) =>
-<A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, Errors.StoreUnavailable, R> =>
-  Layer.catchAllCause(layer, (cause) => {
-    if (Cause.isInterruptedOnly(cause)) return Layer.failCause(cause as Cause.Cause<never>)
-    const error = Cause.squash(cause)
-    return Layer.fail(new Errors.StoreUnavailable({ message: `${what} (${rootMessage(error)})`, cause: error }))
-  })
+export const failingToStartAs =
+  (what: string) => <A, E, R>(layer: Layer.Layer<A, E, R>): Layer.Layer<A, Errors.StoreUnavailable, R> =>
+    Layer.catchAllCause(layer, (cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Layer.failCause(cause as Cause.Cause<never>)
+      const error = Cause.squash(cause)
+      return Layer.fail(new Errors.StoreUnavailable({ message: `${what} (${rootMessage(error)})`, cause: error }))
+    })
 
 /**
  * The store `name` ("SQLite") is not ready: it cannot be reached or read, for the driver's `cause`.
@@ -160,4 +160,3 @@ export const make = (
         Effect.fail(new Errors.StoreUnavailable({ message: `The ${options.name} store could not migrate`, cause }))
     })
   )
-

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as Batcher from "../src/Batcher.js"
 import { Deferred, Effect, Exit, Fiber, Option, Scope, Tracer } from "effect"
+import * as Batcher from "../src/Batcher.js"
 
 describe("Batcher", () => {
   it.scoped("concurrent submitters share batches and each gets its own result", () =>
@@ -11,7 +11,9 @@ describe("Batcher", () => {
         maxBatch: 8,
         run: (items: ReadonlyArray<number>) => Effect.sync(() => (batches.push(items.length), items.map((n) => n * 2)))
       })
-      const results = yield* Effect.all(Array.from({ length: 20 }, (_, i) => doubler.submit(i)), { concurrency: "unbounded" })
+      const results = yield* Effect.all(Array.from({ length: 20 }, (_, i) => doubler.submit(i)), {
+        concurrency: "unbounded"
+      })
       assert.deepStrictEqual(results, Array.from({ length: 20 }, (_, i) => i * 2))
       assert.isBelow(batches.length, 20, "some items shared a batch")
       assert.isTrue(batches.every((size) => size <= 8), "no batch over maxBatch")
@@ -64,8 +66,11 @@ describe("Batcher", () => {
           Effect.map(Effect.serviceOption(Tracer.ParentSpan), (span) => (parents.push(span), items))
       })
       // each submitter in a span of its own, answering it
-      const submit = (name: string, i: number) => Effect.withSpan(Effect.zipLeft(Effect.orDie(Effect.currentSpan), batcher.submit(i)), name)
-      const spans = yield* Effect.all([submit("first", 1), submit("second", 2), submit("third", 3)], { concurrency: "unbounded" })
+      const submit = (name: string, i: number) =>
+        Effect.withSpan(Effect.zipLeft(Effect.orDie(Effect.currentSpan), batcher.submit(i)), name)
+      const spans = yield* Effect.all([submit("first", 1), submit("second", 2), submit("third", 3)], {
+        concurrency: "unbounded"
+      })
       assert.strictEqual(parents.length, 1, "one batch")
       const batch = Option.getOrThrow(parents[0]!) as Tracer.Span
       assert.strictEqual(batch.name, "Test.batch")
@@ -79,12 +84,15 @@ describe("Batcher", () => {
   it.scoped("built with tracing off, a batch makes no span and reads no submitter's", () =>
     Effect.gen(function*() {
       const parents: Array<Option.Option<Tracer.AnySpan>> = []
-      const batcher = yield* Effect.withTracerEnabled(Batcher.make({
-        name: "Test.batch",
-        maxBatch: 8,
-        run: (items: ReadonlyArray<number>) =>
-          Effect.map(Effect.serviceOption(Tracer.ParentSpan), (span) => (parents.push(span), items))
-      }), false)
+      const batcher = yield* Effect.withTracerEnabled(
+        Batcher.make({
+          name: "Test.batch",
+          maxBatch: 8,
+          run: (items: ReadonlyArray<number>) =>
+            Effect.map(Effect.serviceOption(Tracer.ParentSpan), (span) => (parents.push(span), items))
+        }),
+        false
+      )
       yield* Effect.withSpan(batcher.submit(1), "caller")
       assert.deepStrictEqual(parents, [Option.none()])
     }))

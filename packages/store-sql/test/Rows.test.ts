@@ -1,5 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Accounts, Deliveries, Events, IdempotencyKeys, Mails, Messages, type Rows, SenderIds } from "@sendline/store-sql"
+import {
+  Accounts,
+  Deliveries,
+  Events,
+  IdempotencyKeys,
+  Mails,
+  Messages,
+  type Rows,
+  SenderIds
+} from "@sendline/store-sql"
 import { Arbitrary, Effect, Either, Exit, FastCheck, Schema } from "effect"
 
 // Every table, as its module describes it: their codecs must do what Schema does with their schema.
@@ -51,7 +60,9 @@ describe("Rows", () => {
           // as PostgreSQL returns it: BIGINT as digits, and a column the schema does not read
           const row: Record<string, unknown> = { ...written.right, claimed_until: null }
           for (const [column, cell] of Object.entries(row)) {
-            if (column.endsWith("_at") && typeof cell === "number" && Number.isSafeInteger(cell)) row[column] = String(cell)
+            if (column.endsWith("_at") && typeof cell === "number" && Number.isSafeInteger(cell)) {
+              row[column] = String(cell)
+            }
           }
           const exit = Effect.runSyncExit(table.decode([row]))
           const expected = outcome(() => decode(row))

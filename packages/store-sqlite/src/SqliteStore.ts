@@ -5,10 +5,10 @@
  *
  * @since 0.1.0
  */
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
 import type { Errors, Stores } from "@sendline/core"
 import { Readiness } from "@sendline/core"
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { type Database, Migrations, SqlStore } from "@sendline/store-sql"
 import type { ConfigError, Scope } from "effect"
 import { Config, Context, Effect, Layer, Option } from "effect"
@@ -51,7 +51,8 @@ const ddl: Migrations.Ddl = {
         `CREATE TRIGGER ${index.name}_delete AFTER DELETE ON ${index.table} BEGIN
           DELETE FROM ${index.name} WHERE ${index.key} = old.${index.key};
         END`
-      ], (statement) => sql.unsafe(statement), { discard: true }))
+      ], (statement) =>
+        sql.unsafe(statement), { discard: true }))
   },
   // Nothing: SQLite's planner cannot weigh the FTS5 table (a virtual table has no statistics), so
   // the store chooses between it and the ordered index itself (`textCandidates`), by counting.
@@ -122,7 +123,9 @@ export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   isUniqueViolation: (error, index) => {
     const message = (error.cause as { readonly message?: unknown } | undefined)?.message
     return typeof message === "string" &&
-      message.endsWith(`UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`)
+      message.endsWith(
+        `UNIQUE constraint failed: ${index.columns.map((column) => `${index.table}.${column}`).join(", ")}`
+      )
   },
   // SQLite's LIKE ignores the case of ASCII letters already (PostgreSQL's needs ILIKE).
   likeIgnoringCase: "LIKE",
@@ -137,7 +140,9 @@ export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   textCandidates: (index, terms) => {
     const probe = (query: string) =>
       Effect.map(
-        sql<{ readonly key: string }>`SELECT ${sql(index.key)} AS key FROM ${sql(index.name)} WHERE ${sql(index.name)} MATCH ${query}
+        sql<{ readonly key: string }>`SELECT ${sql(index.key)} AS key FROM ${sql(index.name)} WHERE ${
+          sql(index.name)
+        } MATCH ${query}
           LIMIT ${textCandidatesLimit + 1}`,
         (found) => found.length <= textCandidatesLimit ? Option.some(found.map((row) => row.key)) : Option.none()
       )
@@ -157,7 +162,9 @@ export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
  * every character literal), all of them required.
  */
 const matchQuery = (terms: ReadonlyArray<readonly [column: string, texts: ReadonlyArray<string>]>) =>
-  terms.flatMap(([column, texts]) => texts.map((text) => `${column} : "${text.replaceAll("\"", "\"\"")}"`)).join(" AND ")
+  terms.flatMap(([column, texts]) => texts.map((text) => `${column} : "${text.replaceAll("\"", "\"\"")}"`)).join(
+    " AND "
+  )
 
 /**
  * The characters from the most common to the least in English text, the space (between the words
@@ -184,7 +191,9 @@ const rarestTrigrams = (text: string): ReadonlyArray<string> => {
     rarity: characters.slice(i, i + 3).reduce((sum, character) => sum + rarityOf(character), 0)
   }))
   const distinct = trigrams.filter(({ trigram }, i) => trigrams.findIndex((t) => t.trigram === trigram) === i)
-  return distinct.sort((a, b) => b.rarity - a.rarity).slice(0, 2).sort((a, b) => a.at - b.at).map(({ trigram }) => trigram)
+  return distinct.sort((a, b) => b.rarity - a.rarity).slice(0, 2).sort((a, b) => a.at - b.at).map(({ trigram }) =>
+    trigram
+  )
 }
 
 /**
@@ -272,10 +281,14 @@ export const layerSqlite = (
 ): Layer.Layer<Stores.Stores, Errors.StoreUnavailable> =>
   Layer.provide(
     layerWith(options),
-    SqliteClient.layer({ filename: options.filename }).pipe(Layer.provide(Layer.effectDiscard(createPrivately(options.filename))))
+    SqliteClient.layer({ filename: options.filename }).pipe(
+      Layer.provide(Layer.effectDiscard(createPrivately(options.filename)))
+    )
   ).pipe(
     // a `:memory:` database is the connection's own: its readiness is the store's, on it
-    isFile(options.filename) ? Layer.map(Context.add(Readiness.Readiness, fileReadiness(options.filename))) : (layer) => layer,
+    isFile(options.filename)
+      ? Layer.map(Context.add(Readiness.Readiness, fileReadiness(options.filename)))
+      : (layer) => layer,
     SqlStore.failingToStartAs(`Cannot open SQLite at ${options.filename}`)
   )
 

@@ -1,10 +1,10 @@
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { SqlError } from "@effect/sql/SqlError"
+import { assert, describe, it } from "@effect/vitest"
 import type { Account, Message } from "@sendline/core"
 import { AccountStore, Errors, MessageStore, Readiness, SenderId, SenderIdStore } from "@sendline/core"
 import { Fixtures, SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing"
-import { assert, describe, it } from "@effect/vitest"
-import * as SqlClient from "@effect/sql/SqlClient"
-import { SqlError } from "@effect/sql/SqlError"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Accounts, Migrations, Rows, SenderIds } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Cause, Clock, Context, Effect, Exit, Layer, Option } from "effect"
@@ -35,7 +35,8 @@ const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
     `DROP INDEX sendline_messages_carrier_message_id`,
     `ALTER TABLE sendline_messages DROP COLUMN carrier_message_id`
-  ], (statement) => sql.unsafe(statement), { discard: true })
+  ], (statement) =>
+    sql.unsafe(statement), { discard: true })
 
 /** Migrates again what a test took back, from before 0016 at least. */
 const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMessageIds(sql), SqliteStore.make)
@@ -50,26 +51,45 @@ const undoSenderIdIdentities = (sql: SqlClient.SqlClient) =>
     `DROP INDEX sendline_sender_ids_skeleton`,
     `DROP INDEX sendline_sender_ids_status`,
     `CREATE INDEX sendline_sender_ids_held ON sendline_sender_ids (market, lower(sender_id))`,
-    ...["identifier_type", "identifier_value", "skeleton"].map((column) => `ALTER TABLE sendline_sender_ids DROP COLUMN ${column}`),
-    ...["identifier_type", "identifier_value"].map((column) => `ALTER TABLE sendline_sender_id_holds DROP COLUMN ${column}`)
-  ], (statement) => sql.unsafe(statement), { discard: true })
+    ...["identifier_type", "identifier_value", "skeleton"].map((column) =>
+      `ALTER TABLE sendline_sender_ids DROP COLUMN ${column}`
+    ),
+    ...["identifier_type", "identifier_value"].map((column) =>
+      `ALTER TABLE sendline_sender_id_holds DROP COLUMN ${column}`
+    )
+  ], (statement) =>
+    sql.unsafe(statement), { discard: true })
 
 /** Back to a database before migration 0017: no redelivery requests, nor the index of an event's pending deliveries (nor anything later). */
 const undoWebhookLimits = (sql: SqlClient.SqlClient) =>
-  Effect.zipRight(undoSenderIdIdentities(sql), Effect.forEach([
-    `DROP TABLE sendline_redelivery_requests`,
-    `DROP INDEX sendline_webhook_deliveries_pending_event`
-  ], (statement) => sql.unsafe(statement), { discard: true }))
+  Effect.zipRight(
+    undoSenderIdIdentities(sql),
+    Effect.forEach(
+      [
+        `DROP TABLE sendline_redelivery_requests`,
+        `DROP INDEX sendline_webhook_deliveries_pending_event`
+      ],
+      (statement) => sql.unsafe(statement),
+      { discard: true }
+    )
+  )
 
 /** Back to a database before migration 0015: no webhook deliveries, nor the events' mark of their fan-out (nor anything later). */
 const undoWebhookDeliveries = (sql: SqlClient.SqlClient) =>
-  Effect.zipRight(undoWebhookLimits(sql), Effect.forEach([
-    `DROP TABLE sendline_webhook_deliveries`, // its indexes with the table
-    `DROP INDEX sendline_events_pending`,
-    `DROP INDEX sendline_events_list`,
-    `DROP INDEX sendline_events_type`,
-    `ALTER TABLE sendline_events DROP COLUMN fanned_out_at`
-  ], (statement) => sql.unsafe(statement), { discard: true }))
+  Effect.zipRight(
+    undoWebhookLimits(sql),
+    Effect.forEach(
+      [
+        `DROP TABLE sendline_webhook_deliveries`, // its indexes with the table
+        `DROP INDEX sendline_events_pending`,
+        `DROP INDEX sendline_events_list`,
+        `DROP INDEX sendline_events_type`,
+        `ALTER TABLE sendline_events DROP COLUMN fanned_out_at`
+      ],
+      (statement) => sql.unsafe(statement),
+      { discard: true }
+    )
+  )
 
 /** Back to a database before migration 0014: the webhook subscriptions without the columns it adds (nor anything later). */
 const undoWebhookSubscriptions = (sql: SqlClient.SqlClient) =>
@@ -78,7 +98,8 @@ const undoWebhookSubscriptions = (sql: SqlClient.SqlClient) =>
     ...["previous_secret", "secret_replaced_at", "deleted_at"].map(
       (column) => `ALTER TABLE sendline_webhook_subscriptions DROP COLUMN ${column}`
     )
-  ], (statement) => sql.unsafe(statement), { discard: true }).pipe(Effect.zipRight(undoWebhookDeliveries(sql)))
+  ], (statement) =>
+    sql.unsafe(statement), { discard: true }).pipe(Effect.zipRight(undoWebhookDeliveries(sql)))
 
 /** Back to a database before migration 0012: no registrations, nor the columns of the records' own (nor anything later). */
 const undoSenderIdRegistrations = (sql: SqlClient.SqlClient) =>
@@ -87,10 +108,20 @@ const undoSenderIdRegistrations = (sql: SqlClient.SqlClient) =>
     `DROP TABLE sendline_operator_registrations`,
     `DROP INDEX sendline_sender_ids_watch`,
     `DROP INDEX sendline_sender_ids_list`,
-    ...["brand_id", "use_case", "match_type", "match_value", "warned_expires_at", "version", "watch_at", "claimed_until"].map(
+    ...[
+      "brand_id",
+      "use_case",
+      "match_type",
+      "match_value",
+      "warned_expires_at",
+      "version",
+      "watch_at",
+      "claimed_until"
+    ].map(
       (column) => `ALTER TABLE sendline_sender_ids DROP COLUMN ${column}`
     )
-  ], (statement) => sql.unsafe(statement), { discard: true }).pipe(Effect.zipRight(undoWebhookSubscriptions(sql)))
+  ], (statement) =>
+    sql.unsafe(statement), { discard: true }).pipe(Effect.zipRight(undoWebhookSubscriptions(sql)))
 
 /** Back to a database before migration 0011: no Sender ID holds (nor anything later). */
 const undoSenderIdHolds = (sql: SqlClient.SqlClient) =>
@@ -115,7 +146,8 @@ const migratedBefore = (id: number, undo: (sql: SqlClient.SqlClient) => Effect.E
 
 /** The row of `record` as a database before migration 0012 held it: the columns of 0001. */
 const rowBefore0012 = (record: SenderId.SenderIdRecord) => {
-  const { id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at } = SenderIds.senderIds
+  const { account_id, brand_name, created_at, expires_at, id, market, registered_at, sender_id, status } = SenderIds
+    .senderIds
     .encode(record)
   return { id, account_id, sender_id, market, brand_name, status, created_at, registered_at, expires_at }
 }
@@ -154,14 +186,19 @@ describe("SqliteStore", () => {
   const tables = (sql: SqlClient.SqlClient) =>
     Effect.map(
       // ordinary tables: not the text index (an FTS5 virtual table) nor its shadow tables
-      sql<{ name: string }>`SELECT name FROM pragma_table_list WHERE type = 'table' AND name LIKE 'sendline_%' ORDER BY name`,
+      sql<
+        { name: string }
+      >`SELECT name FROM pragma_table_list WHERE type = 'table' AND name LIKE 'sendline_%' ORDER BY name`,
       (rows) => rows.map((row) => row.name)
     )
 
   it.effect("a database that cannot be opened fails with Errors.StoreUnavailable naming it and the reason, never a defect", () =>
     Effect.gen(function*() {
       const notADatabase = temporaryDatabase("text")
-      writeFileSync(notADatabase, "this is a text file, not a SQLite database, and long enough to have a header".repeat(10))
+      writeFileSync(
+        notADatabase,
+        "this is a text file, not a SQLite database, and long enough to have a header".repeat(10)
+      )
       const cases = [
         [join(tmpdir(), `sendline-missing-${randomUUID()}`, "db.sqlite"), /directory does not exist/],
         [tmpdir(), /unable to open/],
@@ -197,12 +234,17 @@ describe("SqliteStore", () => {
       const another = yield* Effect.flip(readiness.check)
       aside(true)
       for (const error of [gone, another]) {
-        assert.deepStrictEqual([error.reason, error.message], ["Unreachable", "The SQLite store cannot be reached or read"])
+        assert.deepStrictEqual([error.reason, error.message], [
+          "Unreachable",
+          "The SQLite store cannot be reached or read"
+        ])
       }
       assert.deepStrictEqual(yield* readiness.check, { migration: Migrations.ids.at(-1)! })
       // an in-memory database is the connection's own: its readiness asks that connection
       const memory = yield* Layer.build(SqliteStore.layerSqlite({ filename: ":memory:" }))
-      assert.deepStrictEqual(yield* Context.get(memory, Readiness.Readiness).check, { migration: Migrations.ids.at(-1)! })
+      assert.deepStrictEqual(yield* Context.get(memory, Readiness.Readiness).check, {
+        migration: Migrations.ids.at(-1)!
+      })
     }).pipe(Effect.scoped))
 
   it.effect("a database file it creates is readable by its owner only, and so are its -wal and -shm", () =>
@@ -255,7 +297,9 @@ describe("SqliteStore", () => {
       yield* sql`ALTER TABLE sendline_idempotency_keys DROP COLUMN response_recompute`
       yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 5`
       const messages = Context.get(stores, MessageStore.MessageStore)
-      for (const id of ["acct_a", "acct_b"]) yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount(id, id, []))
+      for (const id of ["acct_a", "acct_b"]) {
+        yield* Context.get(stores, AccountStore.AccountStore).insertAccount(cpaasAccount(id, id, []))
+      }
       const message = (id: string, accountId: string, createdAt: number, idempotencyKey?: string): Message.Message =>
         Fixtures.makeMessage(accountId, id, {
           status: "sent",
@@ -273,7 +317,9 @@ describe("SqliteStore", () => {
       for (const m of old) yield* messages.insert(m, Option.none())
 
       yield* migrateAgain(sql)
-      const keys = yield* sql<{ id: string; idempotency_key: string | null }>`SELECT id, idempotency_key FROM sendline_messages ORDER BY id`
+      const keys = yield* sql<
+        { id: string; idempotency_key: string | null }
+      >`SELECT id, idempotency_key FROM sendline_messages ORDER BY id`
       assert.deepStrictEqual(keys.map((row) => [row.id, row.idempotency_key]), [
         ["msg_1", null],
         ["msg_2", null],
@@ -297,7 +343,12 @@ describe("SqliteStore", () => {
       yield* sql`DROP TABLE sendline_mails` // 0008, which runs again too: the Migrator runs those after the last one recorded
       yield* sql`DROP TABLE sendline_owned_identifiers`
       yield* sql`DELETE FROM sendline_migrations WHERE migration_id >= 7`
-      const account = (id: string, createdAt: number, identifiers: ReadonlyArray<readonly [string, string]>, type: Account.AccountType = "brand") =>
+      const account = (
+        id: string,
+        createdAt: number,
+        identifiers: ReadonlyArray<readonly [string, string]>,
+        type: Account.AccountType = "brand"
+      ) =>
         ({
           ...cpaasAccount(id, id, []),
           type,
@@ -319,8 +370,17 @@ describe("SqliteStore", () => {
         ([type, value]) => Effect.map(accounts.findBrandOwner(type, value), Option.getOrNull)
       )
       assert.deepStrictEqual(owners, ["acct_old", "acct_old", "acct_new", null])
-      const listed = yield* Effect.forEach(old, (a) =>
-        Effect.map(accounts.findAccount(a.id), Option.match({ onNone: () => [], onSome: (found) => found.identifiers.map((i) => `${i.identifierType}:${i.identifierValue}`) })))
+      const listed = yield* Effect.forEach(
+        old,
+        (a) =>
+          Effect.map(
+            accounts.findAccount(a.id),
+            Option.match({
+              onNone: () => [],
+              onSome: (found) => found.identifiers.map((i) => `${i.identifierType}:${i.identifierValue}`)
+            })
+          )
+      )
       assert.deepStrictEqual(listed, [["ABN:51824753556", "CRN:SC123456"], ["ACN:010499966"], [], ["UEN:196800306E"]])
       const taken = yield* Effect.flip(accounts.insertAccount(account("acct_late", 3, [["ABN", "51824753556"]])))
       assert.deepStrictEqual(taken, new AccountStore.IdentifierTaken({ accountId: "acct_late" }))
@@ -331,8 +391,13 @@ describe("SqliteStore", () => {
       // back to a database of 0010, whose records of one string may be live under several brands
       const { sql, stores } = yield* migratedBefore(11, undoSenderIdHolds)
       const now = yield* Clock.currentTimeMillis
-      const record = (id: string, senderId: string, brandName: string, createdAt: number, fields: Partial<SenderId.SenderIdRecord> = {}) =>
-        Fixtures.makeSenderId("acct_a", { id, senderId, brandName, ...fields }, createdAt)
+      const record = (
+        id: string,
+        senderId: string,
+        brandName: string,
+        createdAt: number,
+        fields: Partial<SenderId.SenderIdRecord> = {}
+      ) => Fixtures.makeSenderId("acct_a", { id, senderId, brandName, ...fields }, createdAt)
       const old = [
         record("sid_1", "Acme", "Acme Pty", now + 2),
         record("sid_2", "ACME", "Rival Pty", now + 1), // live under a second brand: a warning, no hold
@@ -345,7 +410,9 @@ describe("SqliteStore", () => {
       for (const r of old) yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(rowBefore0012(r))}`
 
       yield* migrateAgain(sql) // 0018 too: the keys are skeletons since, the holders legal entities
-      const holds = yield* sql<{ market: string; sender_id_key: string; brand_name: string }>`SELECT market, sender_id_key, brand_name
+      const holds = yield* sql<
+        { market: string; sender_id_key: string; brand_name: string }
+      >`SELECT market, sender_id_key, brand_name
         FROM sendline_sender_id_holds ORDER BY market, sender_id_key`
       assert.deepStrictEqual(holds.map((h) => [h.market, h.sender_id_key, h.brand_name]), [
         ["AU", "acrne", "Acme Pty"],
@@ -369,13 +436,21 @@ describe("SqliteStore", () => {
       yield* migrateAgain(sql)
       const senderIds = Context.get(stores, SenderIdStore.SenderIdStore)
       // imported without an identifier, as then: 0018 holds them for their brand name
-      const migrated = (r: SenderId.SenderIdRecord) => ({ ...r, identifierType: SenderId.importedBrandName, identifierValue: r.brandName })
+      const migrated = (r: SenderId.SenderIdRecord) => ({
+        ...r,
+        identifierType: SenderId.importedBrandName,
+        identifierValue: r.brandName
+      })
       for (const r of [registered, pending]) {
         assert.deepStrictEqual(yield* senderIds.findById(r.id), Option.some({ record: migrated(r), registrations: [] }))
       }
       const watchAt = registered.expiresAt! - SenderId.warningMillis
       assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt - 1, 10, watchAt + 1), [], "not due yet")
-      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt, 10, watchAt + 1), [migrated(registered)], "due, and the pending one never")
+      assert.deepStrictEqual(
+        yield* senderIds.claimWatched(watchAt, 10, watchAt + 1),
+        [migrated(registered)],
+        "due, and the pending one never"
+      )
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
   it.effect("migration 0018 holds each live Sender ID for its brand's legal identifier, by skeleton; an import without one for its brand name, apart; a rename then takes nothing", () =>
@@ -385,12 +460,28 @@ describe("SqliteStore", () => {
       const now = yield* Clock.currentTimeMillis
       const brand = (id: string, name: string, identifierType: string, identifierValue: string) =>
         sql`INSERT INTO sendline_brands ${
-          sql.insert({ id, name, identifier_type: identifierType, identifier_value: identifierValue, market: "AU", status: "verified", contact: "{}", website: null, created_at: now })
+          sql.insert({
+            id,
+            name,
+            identifier_type: identifierType,
+            identifier_value: identifierValue,
+            market: "AU",
+            status: "verified",
+            contact: "{}",
+            website: null,
+            created_at: now
+          })
         }`
       yield* brand("brand_a", "Sendline Demo Pty Ltd", "ABN", "51824753556")
       yield* brand("brand_b", "Bolt Pty Ltd", "ACN", "010499966")
-      const submitted = (id: string, senderId: string, brandId: string, brandName: string, createdAt: number, fields: Partial<SenderId.SenderIdRecord> = {}) =>
-        Fixtures.makeSubmittedSenderId("acct_a", { id, senderId, brandId, brandName, ...fields }, createdAt)
+      const submitted = (
+        id: string,
+        senderId: string,
+        brandId: string,
+        brandName: string,
+        createdAt: number,
+        fields: Partial<SenderId.SenderIdRecord> = {}
+      ) => Fixtures.makeSubmittedSenderId("acct_a", { id, senderId, brandId, brandName, ...fields }, createdAt)
       const imported = (id: string, senderId: string, brandName: string, createdAt: number) =>
         Fixtures.makeSenderId("acct_a", { id, senderId, brandName }, createdAt)
       const old = [
@@ -404,12 +495,23 @@ describe("SqliteStore", () => {
         const { identifier_type, identifier_value, skeleton, ...before } = SenderIds.row(r)
         yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(before)}`
       }
-      for (const [market, key, brandName] of [["AU", "sendline", "Sendline Demo Pty Ltd"], ["AU", "send line", "Bolt Pty Ltd"], ["NZ", "bolt", "Bolt Pty Ltd"], ["AU", "cove", "Cove Pty"]]) {
-        yield* sql`INSERT INTO sendline_sender_id_holds ${sql.insert({ market: market!, sender_id_key: key!, brand_name: brandName! })}`
+      for (
+        const [market, key, brandName] of [
+          ["AU", "sendline", "Sendline Demo Pty Ltd"],
+          ["AU", "send line", "Bolt Pty Ltd"],
+          ["NZ", "bolt", "Bolt Pty Ltd"],
+          ["AU", "cove", "Cove Pty"]
+        ]
+      ) {
+        yield* sql`INSERT INTO sendline_sender_id_holds ${
+          sql.insert({ market: market!, sender_id_key: key!, brand_name: brandName! })
+        }`
       }
 
       yield* SqliteStore.make
-      const holds = yield* sql<{ market: string; sender_id_key: string; identifier_type: string; identifier_value: string }>`SELECT market,
+      const holds = yield* sql<
+        { market: string; sender_id_key: string; identifier_type: string; identifier_value: string }
+      >`SELECT market,
         sender_id_key, identifier_type, identifier_value FROM sendline_sender_id_holds ORDER BY market, sender_id_key`
       assert.deepStrictEqual(holds.map((h) => [h.market, h.sender_id_key, h.identifier_type, h.identifier_value]), [
         ["AU", "cove", "imported_brand_name", "Cove Pty"],
@@ -426,18 +528,31 @@ describe("SqliteStore", () => {
       const renamed = { brandName: "Sendline Demo Pty Ltd", identifierType: "ACN", identifierValue: "010499966" }
       for (const senderId of ["Sendline", "SendIine"]) {
         assert.deepStrictEqual(
-          yield* Effect.flip(senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId, ...renamed }, now + 2), [], [])),
+          yield* Effect.flip(
+            senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId, ...renamed }, now + 2), [], [])
+          ),
           new SenderIdStore.SenderIdTaken({ senderId, market: "AU" })
         )
       }
       // the import's hold is its brand name's, which no brand shares
       const cove = { brandName: "Cove Pty", identifierType: "ABN", identifierValue: "51824753556" }
       assert.deepStrictEqual(
-        yield* Effect.flip(senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "COVE", ...cove }, now + 2), [], [])),
+        yield* Effect.flip(
+          senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "COVE", ...cove }, now + 2), [], [])
+        ),
         new SenderIdStore.SenderIdTaken({ senderId: "COVE", market: "AU" })
       )
       // the holders themselves, renamed since
-      yield* senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "Sendline", brandName: "Sendline Group", identifierType: "ABN", identifierValue: "51824753556" }, now + 2), [], [])
+      yield* senderIds.insert(
+        Fixtures.makeSenderId("acct_a", {
+          senderId: "Sendline",
+          brandName: "Sendline Group",
+          identifierType: "ABN",
+          identifierValue: "51824753556"
+        }, now + 2),
+        [],
+        []
+      )
       yield* senderIds.insert(Fixtures.makeSenderId("acct_a", { senderId: "Dune", ...renamed }, now + 2), [], [])
     }).pipe(Effect.scoped, Effect.provide(SqliteClient.layer({ filename: ":memory:" }))))
 
@@ -451,9 +566,14 @@ describe("SqliteStore", () => {
       const registration = { ...made, brand: { ...made.brand, name: "Alpha Pty" } }
       yield* senderIds.insert(record, [registration], [])
       const found = (filter: { readonly senderId?: string; readonly brandName?: string }) =>
-        Effect.map(senderIds.listRegistrations({ network: "telstra", markets: ["AU"], ...filter }, Option.none(), 10), (page) => page.map((r) => r.id))
+        Effect.map(
+          senderIds.listRegistrations({ network: "telstra", markets: ["AU"], ...filter }, Option.none(), 10),
+          (page) => page.map((r) => r.id)
+        )
       const indexed = Effect.map(
-        sql<{ sender_id: string; brand_name: string }>`SELECT sender_id, brand_name FROM ${sql(Migrations.registrationSearch.name)} WHERE id = ${registration.id}`,
+        sql<{ sender_id: string; brand_name: string }>`SELECT sender_id, brand_name FROM ${
+          sql(Migrations.registrationSearch.name)
+        } WHERE id = ${registration.id}`,
         (rows) => rows.map((row) => [row.sender_id, row.brand_name])
       )
       assert.deepStrictEqual(yield* found({ brandName: "alpha" }), [registration.id])
@@ -539,7 +659,13 @@ describe("SqliteStore", () => {
   it.effect("the message list uses an index for every filter, never a sort or a table scan", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const filters = ["", "AND market = 'AU'", "AND status = 'queued'", "AND sender_id = 'Acme'", "AND reference = 'r'"]
+      const filters = [
+        "",
+        "AND market = 'AU'",
+        "AND status = 'queued'",
+        "AND sender_id = 'Acme'",
+        "AND reference = 'r'"
+      ]
       for (const filter of filters) {
         const plan = yield* sql.unsafe<{ detail: string }>(
           `EXPLAIN QUERY PLAN SELECT * FROM sendline_messages

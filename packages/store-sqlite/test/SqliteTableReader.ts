@@ -3,10 +3,10 @@
  * the client it is given (for a file, a read-only connection of its own; for `:memory:`, which no
  * other connection can open, the store's).
  */
-import { TableReader } from "@sendline/core/testing"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { TableReader } from "@sendline/core/testing"
 import { Effect, Layer, Option } from "effect"
 
 /** The one row a read by primary key finds, if any; a failure of the database fails the test. */

@@ -54,7 +54,7 @@ class Problem extends Data.TaggedError("Problem")<{
 /** The `code` of a Node error, or of the first error in its chain of causes that has one. */
 const codeOf = (error: unknown): string | undefined => {
   for (let current = error, depth = 0; typeof current === "object" && current !== null && depth < 8; depth++) {
-    const { code, cause } = current as { readonly code?: unknown; readonly cause?: unknown }
+    const { cause, code } = current as { readonly code?: unknown; readonly cause?: unknown }
     if (typeof code === "string") return code
     current = cause
   }
@@ -63,7 +63,8 @@ const codeOf = (error: unknown): string | undefined => {
 
 const refused = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "ENETDOWN", "EHOSTDOWN", "EADDRNOTAVAIL"])
 const unresolved = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NODATA", "EAI_NONAME"])
-const tlsCode = /^(ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|EPROTO$)/
+const tlsCode =
+  /^(ERR_SSL_|ERR_TLS_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|EPROTO$)/
 
 /**
  * The error class of a failed connection, request or body read, by its Node error code: refused or
@@ -94,13 +95,13 @@ const describe = (error: unknown): string => {
 }
 
 /** A `lookup` that answers every resolution with `addresses`, the ones the policy checked. */
-const pinnedLookup = (addresses: ReadonlyArray<HostResolver.ResolvedAddress>): LookupFunction =>
-(_hostname, options, callback) => {
-  if (options.all === true) return callback(null, addresses.map(({ address, family }) => ({ address, family })))
-  const wanted = options.family === 4 || options.family === 6 ? options.family : undefined
-  const first = addresses.find(({ family }) => wanted === undefined || family === wanted) ?? addresses[0]!
-  callback(null, first.address, first.family)
-}
+const pinnedLookup =
+  (addresses: ReadonlyArray<HostResolver.ResolvedAddress>): LookupFunction => (_hostname, options, callback) => {
+    if (options.all === true) return callback(null, addresses.map(({ address, family }) => ({ address, family })))
+    const wanted = options.family === 4 || options.family === 6 ? options.family : undefined
+    const first = addresses.find(({ family }) => wanted === undefined || family === wanted) ?? addresses[0]!
+    callback(null, first.address, first.family)
+  }
 
 /**
  * How many pinned clients are kept, each for one host name and the addresses checked for it: the
@@ -178,7 +179,9 @@ export const make = (options: Options) =>
             resolver.resolve(host),
             (error) => new Problem({ reason: "dns", message: error.message, cause: error })
           )
-        const blocked = policy.allowPrivate ? undefined : addresses.find(({ address }) => UrlPolicy.isPrivateHost(address))
+        const blocked = policy.allowPrivate
+          ? undefined
+          : addresses.find(({ address }) => UrlPolicy.isPrivateHost(address))
         if (blocked !== undefined) {
           return yield* new Problem({
             reason: "blocked_address",
@@ -208,7 +211,11 @@ export const make = (options: Options) =>
       })
 
     /** One post to the checked addresses, through the client pinned to them; its request ends with the scope. */
-    const send = (request: WebhookTransport.WebhookRequest, url: URL, addresses: ReadonlyArray<HostResolver.ResolvedAddress>) =>
+    const send = (
+      request: WebhookTransport.WebhookRequest,
+      url: URL,
+      addresses: ReadonlyArray<HostResolver.ResolvedAddress>
+    ) =>
       Effect.gen(function*() {
         const client = clientFor(url.hostname, addresses)
         const response = yield* client.execute(
@@ -234,8 +241,10 @@ export const make = (options: Options) =>
         return { status: response.status, body }
       }).pipe(
         Effect.catchTags({
-          RequestError: (error) => Effect.fail(new Problem({ reason: reasonOf(error.cause), message: describe(error), cause: error })),
-          ResponseError: (error) => Effect.fail(new Problem({ reason: reasonOf(error.cause), message: describe(error), cause: error }))
+          RequestError: (error) =>
+            Effect.fail(new Problem({ reason: reasonOf(error.cause), message: describe(error), cause: error })),
+          ResponseError: (error) =>
+            Effect.fail(new Problem({ reason: reasonOf(error.cause), message: describe(error), cause: error }))
         }),
         Effect.scoped
       )
@@ -256,7 +265,8 @@ export const make = (options: Options) =>
         const result = yield* attempt(request).pipe(
           Effect.timeoutFail({
             duration: timeout,
-            onTimeout: () => new Problem({ reason: "timeout", message: `no whole answer within ${Duration.format(timeout)}` })
+            onTimeout: () =>
+              new Problem({ reason: "timeout", message: `no whole answer within ${Duration.format(timeout)}` })
           }),
           Effect.either
         )

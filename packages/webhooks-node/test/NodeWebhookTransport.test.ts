@@ -38,7 +38,9 @@ const receiver = (answer: (request: IncomingMessage, response: ServerResponse) =
           server.closeAllConnections()
           server.close()
         }
-        resume(Effect.succeed({ receiver: { port: (server.address() as AddressInfo).port, connections, requests }, close }))
+        resume(
+          Effect.succeed({ receiver: { port: (server.address() as AddressInfo).port, connections, requests }, close })
+        )
       })
     }),
     ({ close }) => Effect.sync(close)
@@ -61,17 +63,24 @@ const post = (
     readonly timeout?: Duration.DurationInput
   } = {}
 ) =>
-  Effect.flatMap(WebhookTransport.WebhookTransport, (transport) => Effect.either(transport.post({ url, headers, body }))).pipe(
+  Effect.flatMap(
+    WebhookTransport.WebhookTransport,
+    (transport) => Effect.either(transport.post({ url, headers, body }))
+  ).pipe(
     Effect.provide(
       NodeWebhookTransport.layerWithoutResolver({
         policy: options.policy ?? reachable,
         timeout: options.timeout ?? "5 seconds"
-      }).pipe(Layer.provide(HostResolver.layerTest(options.resolve ?? ((host) => host === name ? ["127.0.0.1"] : undefined))))
+      }).pipe(
+        Layer.provide(HostResolver.layerTest(options.resolve ?? ((host) => host === name ? ["127.0.0.1"] : undefined)))
+      )
     )
   )
 
 /** The failure of a post that must have failed. */
-const failureOf = <A>(result: Either.Either<A, WebhookTransport.TransportFailure>): WebhookTransport.TransportFailure => {
+const failureOf = <A>(
+  result: Either.Either<A, WebhookTransport.TransportFailure>
+): WebhookTransport.TransportFailure => {
   assert.isTrue(Either.isLeft(result), `expected a failure, got ${JSON.stringify(result)}`)
   return (result as Either.Left<WebhookTransport.TransportFailure, A>).left
 }
@@ -202,9 +211,10 @@ describe("NodeWebhookTransport: the URL policy at delivery, on the addresses con
       let call = 0
       const resolve = () => answers[call++]
       assert.isTrue(UrlPolicy.allows(url, publicOnly))
-      const atSubscription = yield* Effect.flatMap(HostResolver.HostResolver, (resolver) => resolver.resolve(name)).pipe(
-        Effect.provide(HostResolver.layerTest(resolve))
-      )
+      const atSubscription = yield* Effect.flatMap(HostResolver.HostResolver, (resolver) => resolver.resolve(name))
+        .pipe(
+          Effect.provide(HostResolver.layerTest(resolve))
+        )
       assert.deepStrictEqual(atSubscription.map(({ address }) => address), ["93.184.216.34"])
       assert.isFalse(UrlPolicy.isPrivateHost(atSubscription[0]!.address))
       // each delivery: the name now resolves to loopback, a private address, a mix: all refused
@@ -234,7 +244,9 @@ describe("NodeWebhookTransport: the URL policy at delivery, on the addresses con
           "224.0.0.1"
         ]
       ) {
-        const failure = failureOf(yield* post(`http://${name}:${server.port}/hooks`, { policy: publicOnly, resolve: () => [address] }))
+        const failure = failureOf(
+          yield* post(`http://${name}:${server.port}/hooks`, { policy: publicOnly, resolve: () => [address] })
+        )
         assert.strictEqual(failure.reason, "blocked_address", address)
       }
       assert.strictEqual(server.connections.length, 0)
@@ -281,7 +293,10 @@ describe("NodeWebhookTransport.reasonOf", () => {
     assert.strictEqual(NodeWebhookTransport.reasonOf(nodeError("CERT_HAS_EXPIRED")), "tls")
     assert.strictEqual(NodeWebhookTransport.reasonOf(nodeError("ERR_TLS_CERT_ALTNAME_INVALID")), "tls")
     assert.strictEqual(NodeWebhookTransport.reasonOf(nodeError("DEPTH_ZERO_SELF_SIGNED_CERT")), "tls")
-    assert.strictEqual(NodeWebhookTransport.reasonOf(new Error("wrapped", { cause: nodeError("ECONNREFUSED") })), "connection_refused")
+    assert.strictEqual(
+      NodeWebhookTransport.reasonOf(new Error("wrapped", { cause: nodeError("ECONNREFUSED") })),
+      "connection_refused"
+    )
     assert.strictEqual(NodeWebhookTransport.reasonOf(new Error("no code")), "connection_reset")
   })
 })

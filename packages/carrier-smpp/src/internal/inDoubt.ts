@@ -31,7 +31,9 @@ export const make = (where: string, responseTimeout: Duration.Duration): InDoubt
       Effect.suspend(() => {
         total++
         return Effect.logWarning(
-          `SMPP: no answer from ${where} to ${reference}'s submit within ${Duration.format(responseTimeout)}: in doubt, ` +
+          `SMPP: no answer from ${where} to ${reference}'s submit within ${
+            Duration.format(responseTimeout)
+          }: in doubt, ` +
             `submitted again after its lease; ${total} in doubt since start`
         )
       })

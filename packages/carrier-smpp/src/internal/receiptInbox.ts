@@ -40,7 +40,10 @@ const receiptText = (pdu: smpp.Pdu): string => {
 export const make = (capacity: number, submitted: Submitted): Effect.Effect<ReceiptInbox, never, Scope.Scope> =>
   Effect.gen(function*() {
     const runFork = Runtime.runFork(yield* Effect.runtime<never>())
-    const reports = yield* Effect.acquireRelease(Queue.bounded<DeliveryReportInbox.DeliveryReport>(capacity), Queue.shutdown)
+    const reports = yield* Effect.acquireRelease(
+      Queue.bounded<DeliveryReportInbox.DeliveryReport>(capacity),
+      Queue.shutdown
+    )
 
     const receive: Receive = (pdu, acknowledge) => {
       if (!Receipts.isReceipt(Number(pdu["esm_class"] ?? 0))) {
@@ -57,20 +60,30 @@ export const make = (capacity: number, submitted: Submitted): Effect.Effect<Rece
       const outcome = receipt === undefined ? undefined : Receipts.outcome(receipt.stat)
       if (receipt === undefined || outcome === undefined) {
         acknowledge()
-        if (receipt === undefined) runFork(Effect.logWarning("SMPP: a delivery receipt without id or stat acknowledged and ignored"))
+        if (receipt === undefined) {
+          runFork(Effect.logWarning("SMPP: a delivery receipt without id or stat acknowledged and ignored"))
+        }
         return
       }
       // The tracking is read and written now, before the next PDU of the stream is handled; the
       // SMSC has its acknowledgement once the report is queued (it waits while the queue is full).
       const report = submitted.report(receipt, outcome)
-      runFork(Effect.flatMap(Clock.currentTimeMillis, (at) =>
-        (report === undefined ? Effect.void : Queue.offer(reports, { ...report, at })).pipe(
-          Effect.zipRight(Effect.sync(acknowledge))
-        )))
+      runFork(
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (at) =>
+            (report === undefined ? Effect.void : Queue.offer(reports, { ...report, at })).pipe(
+              Effect.zipRight(Effect.sync(acknowledge))
+            )
+        )
+      )
     }
 
     const take = (max: number) =>
-      Effect.map(Queue.takeUpTo(reports, Math.max(0, max)), (chunk): ReadonlyArray<DeliveryReportInbox.DeliveryReport> => Array.from(chunk))
+      Effect.map(
+        Queue.takeUpTo(reports, Math.max(0, max)),
+        (chunk): ReadonlyArray<DeliveryReportInbox.DeliveryReport> => Array.from(chunk)
+      )
 
     return { receive, take }
   })

@@ -77,7 +77,9 @@ type BindFailure = { readonly _tag: "unreachable"; readonly reason: string } | {
 }
 
 const describeError = (error: unknown): string =>
-  error instanceof Error ? ("code" in error && typeof error.code === "string" ? error.code : error.message) : String(error)
+  error instanceof Error
+    ? ("code" in error && typeof error.code === "string" ? error.code : error.message)
+    : String(error)
 
 const respond = (live: Live, pdu: smpp.Pdu, options?: Record<string, unknown>) => {
   live.session.send(pdu.response(options))
@@ -153,7 +155,10 @@ const bind = ({ account, responseTimeout, tls }: Options, receive: Receive) =>
   }).pipe(
     Effect.timeoutFail({
       duration: responseTimeout,
-      onTimeout: (): BindFailure => ({ _tag: "unreachable", reason: `no bind within ${Duration.format(responseTimeout)}` })
+      onTimeout: (): BindFailure => ({
+        _tag: "unreachable",
+        reason: `no bind within ${Duration.format(responseTimeout)}`
+      })
     })
   )
 
@@ -212,7 +217,11 @@ const submitSm = (live: Live, sm: Submits.SubmitSm, reference: string, accepted:
  * first bind, and fails with the `Refusal` when the SMSC refuses the credentials then (an SMSC that
  * cannot be reached is logged and tried again in the background); later refusals are logged.
  */
-export const make = (options: Options, inDoubt: InDoubt, receive: Receive): Effect.Effect<Session, Refusal, Scope.Scope> =>
+export const make = (
+  options: Options,
+  inDoubt: InDoubt,
+  receive: Receive
+): Effect.Effect<Session, Refusal, Scope.Scope> =>
   Effect.gen(function*() {
     const { account, reconnectMax, reconnectMin, responseTimeout, where } = options
     const bound = yield* Effect.makeLatch(false)
@@ -235,7 +244,10 @@ export const make = (options: Options, inDoubt: InDoubt, receive: Receive): Effe
         live.outstanding.clear()
         for (const pending of lost) pending.settle({ _tag: "lost", reason })
         const doubt = inDoubt.lost(lost.map((pending) => pending.reference))
-        return enter("lost", Effect.logWarning(`SMPP: the session with ${where} was lost (${reason}); ${doubt}; binding again`))
+        return enter(
+          "lost",
+          Effect.logWarning(`SMPP: the session with ${where} was lost (${reason}); ${doubt}; binding again`)
+        )
       })
 
     /** Serves a bound session until it is lost. */
@@ -243,7 +255,14 @@ export const make = (options: Options, inDoubt: InDoubt, receive: Receive): Effe
       Effect.gen(function*() {
         current = live
         yield* bound.open
-        yield* enter("bound", Effect.logInfo(`SMPP: bound to ${where} as a transceiver (window ${account.window}${account.maxPerSecond === undefined ? "" : `, ${account.maxPerSecond} submits a second`})`))
+        yield* enter(
+          "bound",
+          Effect.logInfo(
+            `SMPP: bound to ${where} as a transceiver (window ${account.window}${
+              account.maxPerSecond === undefined ? "" : `, ${account.maxPerSecond} submits a second`
+            })`
+          )
+        )
         yield* Deferred.succeed(firstAttempt, undefined)
         const alive = yield* Effect.fork(keepAlive(live, Duration.seconds(account.enquireLinkSeconds), responseTimeout))
         const reason = yield* Deferred.await(live.closed)
@@ -257,12 +276,19 @@ export const make = (options: Options, inDoubt: InDoubt, receive: Receive): Effe
     const failed = (failure: BindFailure) =>
       Effect.gen(function*() {
         if (failure._tag === "unreachable") {
-          yield* enter("unreachable", Effect.logWarning(`SMPP: cannot reach ${where} (${failure.reason}); trying again, less often while it fails`))
+          yield* enter(
+            "unreachable",
+            Effect.logWarning(
+              `SMPP: cannot reach ${where} (${failure.reason}); trying again, less often while it fails`
+            )
+          )
           yield* Deferred.succeed(firstAttempt, undefined)
           return true
         }
         const line = `The SMSC at ${where} refused to bind: ${Status.name(failure.status)}` +
-          (Status.credential.has(failure.status) ? " (check the system_id, password and system_type of CARRIER_URL)" : "")
+          (Status.credential.has(failure.status)
+            ? " (check the system_id, password and system_type of CARRIER_URL)"
+            : "")
         if (!(yield* Deferred.isDone(firstAttempt))) {
           yield* Deferred.fail(firstAttempt, { status: Status.name(failure.status), message: line })
           return false
@@ -304,14 +330,22 @@ export const make = (options: Options, inDoubt: InDoubt, receive: Receive): Effe
       bound: Effect.suspend(() =>
         current !== undefined ? Effect.succeed(Option.some(current)) : bound.await.pipe(
           Effect.map(() => Option.fromNullable(current)),
-          Effect.timeoutTo({ duration: responseTimeout, onSuccess: (live) => live, onTimeout: () => Option.none<Live>() })
+          Effect.timeoutTo({
+            duration: responseTimeout,
+            onSuccess: (live) => live,
+            onTimeout: () => Option.none<Live>()
+          })
         )
       ),
       send: (live, sm, reference, accepted) =>
         Effect.suspend((): Effect.Effect<Answer> =>
           current !== live ? Effect.succeed({ _tag: "unsent" }) : submitSm(live, sm, reference, accepted)
         ).pipe(
-          Effect.timeoutTo({ duration: responseTimeout, onSuccess: (answer) => answer, onTimeout: (): Answer => ({ _tag: "timeout" }) })
+          Effect.timeoutTo({
+            duration: responseTimeout,
+            onSuccess: (answer) => answer,
+            onTimeout: (): Answer => ({ _tag: "timeout" })
+          })
         )
     }
     return session

@@ -64,7 +64,9 @@ export const make = (options: Options, session: Session, inDoubt: InDoubt): Effe
         pausedUntil = Math.max(pausedUntil, now + throttlePause)
         if (pauseLogged) return Effect.void
         pauseLogged = true
-        return Effect.logWarning(`SMPP: ${where} answered ${name}; submits pause ${throttlePause} ms and are tried again`)
+        return Effect.logWarning(
+          `SMPP: ${where} answered ${name}; submits pause ${throttlePause} ms and are tried again`
+        )
       })
 
     const submit = (reference: string, sm: Submits.SubmitSm, accepted: (messageId: string) => void) =>
@@ -106,10 +108,16 @@ export const make = (options: Options, session: Session, inDoubt: InDoubt): Effe
               )
             case "timeout":
               yield* inDoubt.timedOut(reference)
-              return yield* unavailable("timeout", `In doubt: no answer from ${where} within ${Duration.format(responseTimeout)}.`)
+              return yield* unavailable(
+                "timeout",
+                `In doubt: no answer from ${where} within ${Duration.format(responseTimeout)}.`
+              )
           }
         }
-        return yield* unavailable(throttled ? "throttled" : "unavailable", `Not taken by ${where} in ${attempts} tries (the last: ${last}).`)
+        return yield* unavailable(
+          throttled ? "throttled" : "unavailable",
+          `Not taken by ${where} in ${attempts} tries (the last: ${last}).`
+        )
       })
 
     return { submit }

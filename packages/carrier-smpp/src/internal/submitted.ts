@@ -61,7 +61,11 @@ export const make = (retain: number): Submitted => {
   }
 
   const remember = (track: Track): Carrier.CarrierReceipt => {
-    const receipt: Carrier.CarrierReceipt = { carrierMessageId: track.ids[0]!, acceptedAt: track.since, duplicate: false }
+    const receipt: Carrier.CarrierReceipt = {
+      carrierMessageId: track.ids[0]!,
+      acceptedAt: track.since,
+      duplicate: false
+    }
     accepted.set(track.reference, receipt)
     return receipt
   }
@@ -98,7 +102,13 @@ export const make = (retain: number): Submitted => {
       track.receipts.set(track.ids.indexOf(receipt.id), receipt)
       if (outcome === "delivered" && track.receipts.size < track.ids.length) return undefined
       track.done = true
-      return { reference: track.reference, accountId: track.accountId, carrierMessageId: track.ids[0]!, outcome, ...error }
+      return {
+        reference: track.reference,
+        accountId: track.accountId,
+        carrierMessageId: track.ids[0]!,
+        outcome,
+        ...error
+      }
     }
   }
 }

@@ -147,7 +147,9 @@ const receiptOf = (messageId: string, plan: ReceiptPlan, destination: string): R
     esm_class: 0x04,
     data_coding: 0,
     short_message: Buffer.from(Receipts.text({ id: messageId, stat: plan.stat, err: plan.err }), "latin1"),
-    ...(plan.tlvs === false ? {} : { receipted_message_id: messageId, ...(state === undefined ? {} : { message_state: state }) })
+    ...(plan.tlvs === false
+      ? {}
+      : { receipted_message_id: messageId, ...(state === undefined ? {} : { message_state: state }) })
   }
 }
 
@@ -241,7 +243,10 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         get port() {
           return (server.address() as AddressInfo).port
         },
-        url: (query) => `${options.tls === undefined ? "smpp" : "smpps"}://sendline:secret@127.0.0.1:${(server.address() as AddressInfo).port}${query === undefined ? "" : `?${query}`}`,
+        url: (query) =>
+          `${options.tls === undefined ? "smpp" : "smpps"}://sendline:secret@127.0.0.1:${
+            (server.address() as AddressInfo).port
+          }${query === undefined ? "" : `?${query}`}`,
         binds,
         submits,
         messageIds,

@@ -5,8 +5,8 @@
  */
 import type { Effect, Option } from "effect"
 import { Context, Schema } from "effect"
-import type { Account, ApiKey } from "./Account.js"
 import type { StoreUnavailable } from "../Errors.js"
+import type { Account, ApiKey } from "./Account.js"
 
 /** Accounts and API keys. @since 0.1.0 @category ports */
 export class AccountStore extends Context.Tag("@sendline/core/AccountStore")<AccountStore, {

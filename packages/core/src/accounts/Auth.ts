@@ -5,11 +5,11 @@
  */
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
+import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "../Errors.js"
+import * as UseCase from "../internal/useCase.js"
 import type { Principal } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
-import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "../Errors.js"
 import type { Permission } from "./Permission.js"
-import * as UseCase from "../internal/useCase.js"
 
 const keyPattern = /^sk_[0-9A-Za-z]{40}$/
 const bearer = /^Bearer +(\S+) *$/i
@@ -23,11 +23,16 @@ export const isKeyFormat = (secret: string): boolean => keyPattern.test(secret)
 /** Turns API keys into principals. @since 0.1.0 @category services */
 export class Auth extends Context.Tag("@sendline/core/Auth")<Auth, {
   /** Authenticates an `Authorization` header value. */
-  readonly authenticate: (authorization: string | undefined) => Effect.Effect<Principal, Unauthenticated | StoreUnavailable>
+  readonly authenticate: (
+    authorization: string | undefined
+  ) => Effect.Effect<Principal, Unauthenticated | StoreUnavailable>
 }>() {}
 
 /** Fails with `permission_denied` unless `principal` holds `permission`. @since 0.1.0 @category checks */
-export const requirePermission = (principal: Principal, permission: Permission): Effect.Effect<void, PermissionDenied> =>
+export const requirePermission = (
+  principal: Principal,
+  permission: Permission
+): Effect.Effect<void, PermissionDenied> =>
   principal.permissions.has(permission)
     ? Effect.void
     : Effect.fail(

@@ -8,25 +8,25 @@ import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import type { Account, AccountType, ApiKey, OwnedIdentifier } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import * as Auth from "../accounts/Auth.js"
+import type { Permission } from "../accounts/Permission.js"
 import * as Contact from "../brands/Contact.js"
-import * as Identifier from "../Identifier.js"
 import {
   type Conflict,
-  type InvalidRequest,
   invalidParameter,
+  type InvalidRequest,
   NotFound,
   rule,
   type RuleViolation,
   type StoreUnavailable
 } from "../Errors.js"
+import * as Identifier from "../Identifier.js"
 import { IdGenerator } from "../Ids.js"
+import * as UseCase from "../internal/useCase.js"
 import { Markets } from "../Markets.js"
-import type { Permission } from "../accounts/Permission.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { taken } from "../senderIds/SenderIds.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
-import * as UseCase from "../internal/useCase.js"
 
 /**
  * A request for a new account; an operator names its market and one of that market's networks; a
@@ -81,7 +81,9 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
    * stored normalised, each once; one that another Brand Owner owns is refused
    * (`invalid_identifier`, naming the owner), however many creations run at once.
    */
-  readonly createAccount: (input: CreateAccount) => Effect.Effect<Account, InvalidRequest | RuleViolation | StoreUnavailable>
+  readonly createAccount: (
+    input: CreateAccount
+  ) => Effect.Effect<Account, InvalidRequest | RuleViolation | StoreUnavailable>
   readonly createKey: (input: CreateKey) => Effect.Effect<IssuedKey, InvalidRequest | NotFound | StoreUnavailable>
   readonly revokeKey: (id: string) => Effect.Effect<void, NotFound | StoreUnavailable>
   /**
@@ -108,7 +110,10 @@ export const make = Effect.gen(function*() {
   const requireAccount = (id: string) =>
     Effect.flatMap(
       accounts.findAccount(id),
-      Option.match({ onNone: () => Effect.fail(new NotFound({ message: `No account ${id}.` })), onSome: Effect.succeed })
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No account ${id}.` })),
+        onSome: Effect.succeed
+      })
     )
 
   const requireMarket = (code: string) =>
@@ -124,32 +129,44 @@ export const make = Effect.gen(function*() {
       for (const { identifierType, identifierValue } of identifiers) {
         if (!markets.all.some((market) => Identifier.allowedIn(market, identifierType))) {
           const types = [...new Set(markets.all.flatMap((market) => market.identifierTypes))].join(", ")
-          return yield* rule("invalid_identifier", "identifiers", `No market takes ${identifierType} identifiers; they take ${types}.`)
+          return yield* rule(
+            "invalid_identifier",
+            "identifiers",
+            `No market takes ${identifierType} identifiers; they take ${types}.`
+          )
         }
         const value = yield* Either.mapLeft(
           Identifier.check(identifierType, identifierValue),
           (refused) => rule("invalid_identifier", "identifiers", refused.message)
         )
         const owned = { identifierType, identifierValue: value }
-        if (!checked.some((o) => o.identifierType === identifierType && o.identifierValue === value)) checked.push(owned)
+        if (!checked.some((o) => o.identifierType === identifierType && o.identifierValue === value)) {
+          checked.push(owned)
+        }
       }
       return checked
     })
 
   /** Refuses the first of `identifiers` that a Brand Owner owns, naming the owner. */
   const refuseOwned = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
-    Effect.forEach(identifiers, ({ identifierType, identifierValue }) =>
-      Effect.flatMap(accounts.findBrandOwner(identifierType, identifierValue), (owner) =>
-        Option.isNone(owner) ? Effect.void : rule(
-          "invalid_identifier",
-          "identifiers",
-          `${identifierType} ${identifierValue} is owned by another Brand Owner account (${owner.value}).`
-        )), { discard: true })
+    Effect.forEach(
+      identifiers,
+      ({ identifierType, identifierValue }) =>
+        Effect.flatMap(accounts.findBrandOwner(identifierType, identifierValue), (owner) =>
+          Option.isNone(owner) ? Effect.void : rule(
+            "invalid_identifier",
+            "identifiers",
+            `${identifierType} ${identifierValue} is owned by another Brand Owner account (${owner.value}).`
+          )),
+      { discard: true }
+    )
 
   const createAccount = fn("Admin.createAccount")(
     function*(input: CreateAccount) {
       if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
-      if (!Contact.isEmail(input.adminEmail)) return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
+      if (!Contact.isEmail(input.adminEmail)) {
+        return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
+      }
       if (input.type === "operator") {
         const market = Option.fromNullable(input.market).pipe(Option.flatMap(markets.get))
         if (Option.isNone(market)) return yield* invalidParameter("market", "An operator needs a configured market.")
@@ -157,7 +174,9 @@ export const make = Effect.gen(function*() {
           return yield* invalidParameter("network", `network must be one of ${market.value.networks.join(", ")}.`)
         }
       } else {
-        if (input.network !== undefined) return yield* invalidParameter("network", "Only an operator account has a network.")
+        if (input.network !== undefined) {
+          return yield* invalidParameter("network", "Only an operator account has a network.")
+        }
         if (input.market !== undefined) yield* requireMarket(input.market)
       }
       if (input.type !== "brand" && (input.identifiers ?? []).length > 0) {
@@ -180,7 +199,11 @@ export const make = Effect.gen(function*() {
       yield* Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", () =>
         Effect.zipRight(
           refuseOwned(identifiers),
-          rule("invalid_identifier", "identifiers", "Another Brand Owner account took one of these identifiers meanwhile.")
+          rule(
+            "invalid_identifier",
+            "identifiers",
+            "Another Brand Owner account took one of these identifiers meanwhile."
+          )
         ))
       return account
     }
@@ -189,7 +212,9 @@ export const make = Effect.gen(function*() {
   const createKey = fn("Admin.createKey")(
     function*(input: CreateKey) {
       yield* requireAccount(input.accountId)
-      if (input.permissions.length === 0) return yield* invalidParameter("permissions", "A key needs at least one permission.")
+      if (input.permissions.length === 0) {
+        return yield* invalidParameter("permissions", "A key needs at least one permission.")
+      }
       const now = yield* Clock.currentTimeMillis
       if (input.expiresAt !== undefined && input.expiresAt <= now) {
         return yield* invalidParameter("expires_at", "expires_at must be in the future.")

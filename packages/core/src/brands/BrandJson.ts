@@ -84,4 +84,3 @@ export const relationship = ({ brand, relationship: r }: Linked): RelationshipJs
   created_at: Timestamp.format(r.createdAt),
   decided_at: r.decidedAt === undefined ? null : Timestamp.format(r.decidedAt)
 })
-

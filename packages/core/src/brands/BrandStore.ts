@@ -42,7 +42,11 @@ export class BrandStore extends Context.Tag("@sendline/core/BrandStore")<BrandSt
    * Takes the idempotency key `key` off the provider's relationships created before `before`, so
    * that a new brand may be created under it once its retention has passed.
    */
-  readonly releaseIdempotencyKey: (accountId: string, key: string, before: number) => Effect.Effect<void, StoreUnavailable>
+  readonly releaseIdempotencyKey: (
+    accountId: string,
+    key: string,
+    before: number
+  ) => Effect.Effect<void, StoreUnavailable>
   /** The brand `id` with its relationship, whoever's it is: the use case decides who may see it. */
   readonly findById: (id: string) => Effect.Effect<Option.Option<Linked>, StoreUnavailable>
   /** The relationship `id` with its brand, whoever's it is. */
@@ -127,10 +131,12 @@ export interface Reopen {
  * @since 0.1.0
  * @category errors
  */
-export class SubmissionLimitReached extends Schema.TaggedError<SubmissionLimitReached>("@sendline/core/SubmissionLimitReached")(
-  "SubmissionLimitReached",
-  { accountId: Schema.String, oldestAt: Schema.Number }
-) {}
+export class SubmissionLimitReached
+  extends Schema.TaggedError<SubmissionLimitReached>("@sendline/core/SubmissionLimitReached")(
+    "SubmissionLimitReached",
+    { accountId: Schema.String, oldestAt: Schema.Number }
+  )
+{}
 
 /** The filters of `listRelationships`. @since 0.1.0 @category models */
 export interface RelationshipFilter {

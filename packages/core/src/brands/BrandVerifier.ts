@@ -19,7 +19,9 @@ export class BrandVerifier extends Context.Tag("@sendline/core/BrandVerifier")<B
 }>() {}
 
 /** Verifies every brand at once: the checks of `Brands.create` are the verification (CONTRACT §5's default). @since 0.1.0 @category layers */
-export const layer: Layer.Layer<BrandVerifier> = Layer.succeed(BrandVerifier, { verify: () => Effect.succeed("verified") })
+export const layer: Layer.Layer<BrandVerifier> = Layer.succeed(BrandVerifier, {
+  verify: () => Effect.succeed("verified")
+})
 
 /**
  * Leaves every brand `pending_verification`: the decision comes later, through

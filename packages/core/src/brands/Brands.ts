@@ -24,9 +24,10 @@ import {
   type StoreUnavailable
 } from "../Errors.js"
 import type { Event } from "../Event.js"
-import type * as Idempotency from "../idempotency/Idempotency.js"
-import { IdGenerator } from "../Ids.js"
 import * as FindOrInsert from "../idempotency/FindOrInsert.js"
+import type * as Idempotency from "../idempotency/Idempotency.js"
+import * as Identifier from "../Identifier.js"
+import { IdGenerator } from "../Ids.js"
 import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Limits from "../Limits.js"
@@ -38,7 +39,6 @@ import * as BrandJson from "./BrandJson.js"
 import { BrandStore, type SubmissionLimitReached } from "./BrandStore.js"
 import { BrandVerifier } from "./BrandVerifier.js"
 import * as Contact from "./Contact.js"
-import * as Identifier from "../Identifier.js"
 import * as RelationshipMail from "./RelationshipMail.js"
 
 /** A new brand, as `POST /v1/brands` takes it. @since 0.1.0 @category models */
@@ -97,14 +97,20 @@ export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
   readonly create: (
     principal: Principal,
     input: CreateBrand
-  ) => Effect.Effect<Linked, RuleViolation | InvalidRequest | PermissionDenied | Conflict | RateLimited | StoreUnavailable>
+  ) => Effect.Effect<
+    Linked,
+    RuleViolation | InvalidRequest | PermissionDenied | Conflict | RateLimited | StoreUnavailable
+  >
   /** The brands the caller may read (approved relationships, and those it owns), newest first. */
   readonly list: (
     principal: Principal,
     paging: Pagination.Paging
   ) => Effect.Effect<Pagination.Page<Brand>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The brand, to its approved provider or its Brand Owner; pending → `brand_relationship_pending`; else not found. */
-  readonly get: (principal: Principal, id: string) => Effect.Effect<Brand, NotFound | PermissionDenied | StoreUnavailable>
+  readonly get: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Brand, NotFound | PermissionDenied | StoreUnavailable>
   /**
    * Changes the brand's name, contact or website, for its approved provider only (pending → 403;
    * else 404). A change of name or website by a provider that is not the Brand Owner sets the
@@ -170,7 +176,8 @@ const pending = (id: string) =>
   })
 
 /** `name` when it is not blank and at most 255 characters (else `invalid_parameter`), without control, bidi or zero-width characters (else `invalid_characters`). */
-const checkName = (name: string): Effect.Effect<string, InvalidRequest | RuleViolation> => requiredText("name", name, 255)
+const checkName = (name: string): Effect.Effect<string, InvalidRequest | RuleViolation> =>
+  requiredText("name", name, 255)
 
 /**
  * Whether the brand `held` is what `input` asks to create: its identifier and market, which never
@@ -178,7 +185,8 @@ const checkName = (name: string): Effect.Effect<string, InvalidRequest | RuleVio
  * brand as it is now.
  */
 const isAskedBy = ({ brand }: Linked, input: CreateBrand): boolean =>
-  brand.identifierType === input.identifierType && brand.identifierValue === Identifier.normalise(input.identifierValue) &&
+  brand.identifierType === input.identifierType &&
+  brand.identifierValue === Identifier.normalise(input.identifierValue) &&
   brand.market === input.market
 
 /** The brand that holds the key `input` was sent with: the answer when `input` asks for it, else a conflict. */
@@ -244,7 +252,8 @@ export const make = Effect.gen(function*() {
   /** The 429 of an account past its brands an hour, until the oldest of them (`oldestAt`) leaves the hour. */
   const tooMany = (now: number) => ({ oldestAt }: SubmissionLimitReached) =>
     new RateLimited({
-      message: `This account has submitted ${limits.brandSubmissionsPerHour} brands in the last hour, the most it may; ` +
+      message:
+        `This account has submitted ${limits.brandSubmissionsPerHour} brands in the last hour, the most it may; ` +
         "retry after Retry-After seconds.",
       retryAfterSeconds: Math.max(1, Math.ceil((oldestAt + hour - now) / 1000))
     })
@@ -361,10 +370,15 @@ export const make = Effect.gen(function*() {
     else {
       // to the contact the owner approved, not one this change sets: a change never redirects its own review
       const mail = yield* mailOf(RelationshipMail.make({ ...changed, contact: brand.contact }, relationship, change))
-      if (!(yield* brands.update(changed, { relationshipId: relationship.id, mails: [mail] }))) return yield* pending(id)
+      if (!(yield* brands.update(changed, { relationshipId: relationship.id, mails: [mail] }))) {
+        return yield* pending(id)
+      }
     }
     // the status as stored now: a verifier may have decided meanwhile
-    return Option.match(yield* brands.findById(id), { onNone: () => changed, onSome: (found) => ({ ...changed, status: found.brand.status }) })
+    return Option.match(yield* brands.findById(id), {
+      onNone: () => changed,
+      onSome: (found) => ({ ...changed, status: found.brand.status })
+    })
   })
 
   const requireApproved = fn("Brands.requireApproved")(function*(principal: Principal, brandId: string) {
@@ -386,7 +400,9 @@ export const make = Effect.gen(function*() {
       const found = yield* brands.findRelationship(id)
       if (Option.isNone(found)) return yield* relationshipNotFound(id)
       const isOwner = Option.contains(yield* ownerOf(found.value.brand), principal.accountId)
-      if (!isOwner && found.value.relationship.provider.accountId !== principal.accountId) return yield* relationshipNotFound(id)
+      if (
+        !isOwner && found.value.relationship.provider.accountId !== principal.accountId
+      ) return yield* relationshipNotFound(id)
       return { linked: found.value, isOwner }
     })
 
@@ -396,7 +412,10 @@ export const make = Effect.gen(function*() {
   })
 
   const notPending = (id: string, status: string) =>
-    new Conflict({ code: "invalid_state_transition", message: `Only a pending relationship can be decided; ${id} is ${status}.` })
+    new Conflict({
+      code: "invalid_state_transition",
+      message: `Only a pending relationship can be decided; ${id} is ${status}.`
+    })
 
   const decide = (status: "approved" | "rejected") =>
     function*(principal: Principal, id: string) {
@@ -405,7 +424,8 @@ export const make = Effect.gen(function*() {
       if (!isOwner) {
         return yield* new PermissionDenied({
           code: "permission_denied",
-          message: `Only the Brand Owner of ${linked.brand.identifierType} ${linked.brand.identifierValue} may decide relationship ${id}.`
+          message:
+            `Only the Brand Owner of ${linked.brand.identifierType} ${linked.brand.identifierValue} may decide relationship ${id}.`
         })
       }
       if (linked.relationship.status !== "pending") return yield* notPending(id, linked.relationship.status)

@@ -61,7 +61,13 @@ export const checkEmail = (email: string): Either.Either<string, RuleViolation> 
   Either.flatMap(checkCharacters("contact.email", email, "invalid_contact"), () =>
     isEmail(email)
       ? Either.right(email)
-      : Either.left(rule("invalid_contact", "contact.email", "contact.email must be an e-mail address at a domain name, e.g. jo@acme.example.")))
+      : Either.left(
+        rule(
+          "invalid_contact",
+          "contact.email",
+          "contact.email must be an e-mail address at a domain name, e.g. jo@acme.example."
+        )
+      ))
 
 /** `phone` when it is an E.164 number valid for its plan (`Phone.isE164`), else `invalid_contact` for `contact.phone`. @since 0.1.0 @category checks */
 export const checkPhone = (phone: string): Either.Either<string, RuleViolation> =>
@@ -79,7 +85,9 @@ export const checkWebsite = (website: string): Either.Either<string, RuleViolati
   Either.flatMap(checkCharacters("website", website, "invalid_contact"), () =>
     isWebsite(website)
       ? Either.right(website)
-      : Either.left(rule("invalid_contact", "website", "website must be an http or https URL, e.g. https://acme.example.")))
+      : Either.left(
+        rule("invalid_contact", "website", "website must be an http or https URL, e.g. https://acme.example.")
+      ))
 
 /**
  * `contact` when its name is not blank, none of its fields holds a control, bidi or zero-width

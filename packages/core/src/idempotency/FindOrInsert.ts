@@ -13,8 +13,8 @@
  */
 import { Clock, Effect, Option } from "effect"
 import { Conflict } from "../Errors.js"
-import { type IdempotencyKeyTaken, type Key, retentionMillis } from "./Idempotency.js"
 import * as KeyedLock from "../internal/keyedLock.js"
+import { type IdempotencyKeyTaken, type Key, retentionMillis } from "./Idempotency.js"
 
 /** Where the records that keep their keys are found, and their expired keys given up. */
 export interface Holders<A, E> {
@@ -64,7 +64,10 @@ export const make = <A, E>(holders: Holders<A, E>): FindOrInsert<A, E> => {
             : mayRelease
             ? Effect.zipRight(holders.release(accountId, key, since), insertOrAnswer(made, answerHeld, since, false))
             : Effect.fail(
-              new Conflict({ code: "idempotency_in_progress", message: "A request with this idempotency key is still in progress." })
+              new Conflict({
+                code: "idempotency_in_progress",
+                message: "A request with this idempotency key is still in progress."
+              })
             )))
     )
 

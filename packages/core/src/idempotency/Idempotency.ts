@@ -13,6 +13,7 @@ import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { Buffer } from "node:buffer"
 import { createHash } from "node:crypto"
 import { Conflict, type StoreUnavailable } from "../Errors.js"
+import * as UseCase from "../internal/useCase.js"
 import {
   type AnswerMeta,
   IdempotencyStore,
@@ -20,7 +21,6 @@ import {
   type Reservation,
   type StoredResponse
 } from "./IdempotencyStore.js"
-import * as UseCase from "../internal/useCase.js"
 
 /** How long a key is kept. @since 0.1.0 @category constants */
 export const retentionMillis = 24 * 3_600_000
@@ -61,8 +61,10 @@ export interface Answer {
 const digest = (body: string): string => createHash("sha256").update(body).digest("hex")
 
 /** Whether `answer` is, byte for byte, the answer `kept` was made from. @since 0.1.0 @category replay */
-export const isRecomputed = (kept: KeptRecompute, answer: { readonly status: number; readonly body: string }): boolean =>
-  answer.status === kept.status && digest(answer.body) === kept.digest
+export const isRecomputed = (
+  kept: KeptRecompute,
+  answer: { readonly status: number; readonly body: string }
+): boolean => answer.status === kept.status && digest(answer.body) === kept.digest
 
 /** What a key keeps of `answer`: at most `maxKeptBytes`, the one place that bound is applied. */
 const keep = (answer: Answer): Effect.Effect<StoredResponse> => {
@@ -74,7 +76,13 @@ const keep = (answer: Answer): Effect.Effect<StoredResponse> => {
     )
   }
   const { answeredAt, requestId } = answer.recompute
-  return Effect.succeed({ _tag: "Recompute", status: answer.status, requestId, answeredAt, digest: digest(answer.body) })
+  return Effect.succeed({
+    _tag: "Recompute",
+    status: answer.status,
+    requestId,
+    answeredAt,
+    digest: digest(answer.body)
+  })
 }
 
 /**
@@ -122,7 +130,11 @@ export type Begun =
 /** Reserves, completes and replays idempotency keys. @since 0.1.0 @category services */
 export class Idempotency extends Context.Tag("@sendline/core/Idempotency")<Idempotency, {
   /** Reserves the key for this request, or answers the first response to replay. */
-  readonly begin: (accountId: string, key: string, fingerprint: string) => Effect.Effect<Begun, Conflict | StoreUnavailable>
+  readonly begin: (
+    accountId: string,
+    key: string,
+    fingerprint: string
+  ) => Effect.Effect<Begun, Conflict | StoreUnavailable>
   /**
    * Keeps the answer for replay (whole up to `maxKeptBytes`, else as what recomputes it: an answer
    * over it without `recompute` is a defect), unless another request has taken the key over meanwhile.

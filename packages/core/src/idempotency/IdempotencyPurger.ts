@@ -8,9 +8,9 @@
  */
 import { Clock, Context, Effect, Layer } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
+import * as Worker from "../internal/worker.js"
 import { retentionMillis } from "./Idempotency.js"
 import { IdempotencyStore } from "./IdempotencyStore.js"
-import * as Worker from "../internal/worker.js"
 
 /** IdempotencyPurger settings: those of every worker (a pass is one delete statement). @since 0.1.0 @category models */
 export type Options = Worker.Options
@@ -19,7 +19,9 @@ export type Options = Worker.Options
 export const defaults: Options = { batchSize: 1_000, pollMillis: 60_000 }
 
 /** The IdempotencyPurger worker: a pass deletes up to a batch of expired records. @since 0.1.0 @category services */
-export class IdempotencyPurger extends Context.Tag("@sendline/core/IdempotencyPurger")<IdempotencyPurger, Worker.Worker<StoreUnavailable>>() {}
+export class IdempotencyPurger
+  extends Context.Tag("@sendline/core/IdempotencyPurger")<IdempotencyPurger, Worker.Worker<StoreUnavailable>>()
+{}
 
 /** Builds the IdempotencyPurger with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (

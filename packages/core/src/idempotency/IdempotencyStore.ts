@@ -31,7 +31,11 @@ export type KeptBody = typeof KeptBody.Type
  * @since 0.1.0
  * @category schemas
  */
-export const KeptRecompute = Schema.TaggedStruct("Recompute", { status: Schema.Number, ...AnswerMeta.fields, digest: Schema.String })
+export const KeptRecompute = Schema.TaggedStruct("Recompute", {
+  status: Schema.Number,
+  ...AnswerMeta.fields,
+  digest: Schema.String
+})
 /** A response kept as what recomputes it. @since 0.1.0 @category models */
 export type KeptRecompute = typeof KeptRecompute.Type
 

@@ -6,7 +6,7 @@
  * characters break lines, add header fields or show one thing while holding another.
  */
 import { Effect, Either } from "effect"
-import { type InvalidRequest, invalidParameter, rule, type RuleCode, type RuleViolation } from "../Errors.js"
+import { invalidParameter, type InvalidRequest, rule, type RuleCode, type RuleViolation } from "../Errors.js"
 
 /** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
 export const codePoints = (text: string): number => {
@@ -46,7 +46,14 @@ export const unsafeCharacter = (text: string): UnsafeCharacter | undefined => {
   const found = refused.exec(text)?.[0]
   if (found === undefined) return undefined
   const codePoint = `U+${found.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`
-  return { codePoint, kind: bidi.test(found) ? "a bidi control" : zeroWidth.test(found) ? "a zero-width character" : "a control character" }
+  return {
+    codePoint,
+    kind: bidi.test(found)
+      ? "a bidi control"
+      : zeroWidth.test(found)
+      ? "a zero-width character"
+      : "a control character"
+  }
 }
 
 /**
@@ -66,7 +73,11 @@ export const checkCharacters = (field: string, text: string, code: RuleCode): Ei
  * `text` when it is not blank (400), at most `max` UTF-16 units long (400), and holds no control,
  * bidi or zero-width character (422 `invalid_characters`), each naming `field`.
  */
-export const requiredText = (field: string, text: string, max: number): Effect.Effect<string, InvalidRequest | RuleViolation> =>
+export const requiredText = (
+  field: string,
+  text: string,
+  max: number
+): Effect.Effect<string, InvalidRequest | RuleViolation> =>
   text.trim() === ""
     ? Effect.fail(invalidParameter(field, `${field} must not be blank.`))
     : text.length > max

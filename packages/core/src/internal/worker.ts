@@ -102,13 +102,14 @@ export const make = <E>(name: string, settings: Options, definition: Definition<
  * Ends `self` by four fifths of the lease its items were claimed under at `claimedAt`: what still
  * waits then is interrupted, before another claimer can take those items, and `late` is logged.
  */
-export const withinLease = (settings: Leased, claimedAt: number, late: () => Effect.Effect<void>) =>
-<E, R>(self: Effect.Effect<void, E, R>): Effect.Effect<void, E, R> =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    self.pipe(
-      Effect.timeoutOption(Duration.millis(Math.max(0, claimedAt + settings.leaseMillis * 0.8 - now))),
-      Effect.flatMap(Option.match({ onNone: late, onSome: () => Effect.void }))
-    ))
+export const withinLease =
+  (settings: Leased, claimedAt: number, late: () => Effect.Effect<void>) =>
+  <E, R>(self: Effect.Effect<void, E, R>): Effect.Effect<void, E, R> =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      self.pipe(
+        Effect.timeoutOption(Duration.millis(Math.max(0, claimedAt + settings.leaseMillis * 0.8 - now))),
+        Effect.flatMap(Option.match({ onNone: late, onSome: () => Effect.void }))
+      ))
 
 /** The longest wait between failing passes, unless the poll interval is longer. */
 const maxBackoffMillis = 30_000
@@ -155,9 +156,14 @@ export const loop = <E>(
         const due = failures === 1 || now - failureLoggedAt >= failureLogMillis
         if (due) failureLoggedAt = now
         const log = failures === 1
-          ? Effect.logWarning(`${name}: pass failed; retrying after ${wait} ms, and less often while it keeps failing`, cause)
+          ? Effect.logWarning(
+            `${name}: pass failed; retrying after ${wait} ms, and less often while it keeps failing`,
+            cause
+          )
           : due
-          ? Effect.logWarning(`${name}: ${failures} passes in a row failed (${reasonOf(cause)}); the next in ${wait} ms`)
+          ? Effect.logWarning(
+            `${name}: ${failures} passes in a row failed (${reasonOf(cause)}); the next in ${wait} ms`
+          )
           : Effect.void
         return Effect.zipRight(log, Effect.sleep(Duration.millis(wait)))
       })

@@ -64,7 +64,16 @@ export const make = (draft: Draft): Effect.Effect<Mail, never, IdGenerator> =>
     const id = yield* (yield* IdGenerator).make("mail")
     const now = yield* Clock.currentTimeMillis
     const subject = oneLine(draft.subject)
-    return { id, to: draft.to, subject, text: draft.text, createdAt: now, status: "pending", attempts: 0, nextAttemptAt: now }
+    return {
+      id,
+      to: draft.to,
+      subject,
+      text: draft.text,
+      createdAt: now,
+      status: "pending",
+      attempts: 0,
+      nextAttemptAt: now
+    }
   })
 
 /**
@@ -88,7 +97,12 @@ export const retryDelay = (failures: number): Duration.Duration =>
   retryDelays[Math.min(Math.max(failures, 1), retryDelays.length) - 1]!
 
 /** `mail` after an attempt at `at` that the mail server took: sent. @since 0.1.0 @category transitions */
-export const sent = (mail: Mail, at: number): Mail => ({ ...mail, status: "sent", attempts: mail.attempts + 1, sentAt: at })
+export const sent = (mail: Mail, at: number): Mail => ({
+  ...mail,
+  status: "sent",
+  attempts: mail.attempts + 1,
+  sentAt: at
+})
 
 /**
  * `mail` after an attempt at `at` that failed with `error` while the server may take it later:

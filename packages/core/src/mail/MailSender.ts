@@ -36,7 +36,9 @@ export interface Options extends Worker.Leased {
 export const defaults: Options = { ...Worker.leasedDefaults, batchSize: 10, concurrency: 5 }
 
 /** The MailSender worker: a pass claims the mails due now and sends them. @since 0.1.0 @category services */
-export class MailSender extends Context.Tag("@sendline/core/MailSender")<MailSender, Worker.Worker<StoreUnavailable>>() {}
+export class MailSender
+  extends Context.Tag("@sendline/core/MailSender")<MailSender, Worker.Worker<StoreUnavailable>>()
+{}
 
 const describe = (counts: ReadonlyMap<Mail.MailStatus, number>): string =>
   [...counts].map(([status, n], i) => {
@@ -64,7 +66,9 @@ export const make = (
           if (error.reason === "Rejected") {
             const next = Mail.refused(mail, error.message)
             return Effect.as(
-              Effect.logError(`MailSender: ${mail.id} refused by the mail server (${error.message}); it will not be tried again`),
+              Effect.logError(
+                `MailSender: ${mail.id} refused by the mail server (${error.message}); it will not be tried again`
+              ),
               next
             )
           }

@@ -28,7 +28,11 @@ export class MailStore extends Context.Tag("@sendline/core/MailStore")<MailStore
    * several, never get the same mail while its lease lasts; a claimer that dies loses it when the
    * lease ends.
    */
-  readonly claim: (now: number, limit: number, leaseUntil: number) => Effect.Effect<ReadonlyArray<Mail>, StoreUnavailable>
+  readonly claim: (
+    now: number,
+    limit: number,
+    leaseUntil: number
+  ) => Effect.Effect<ReadonlyArray<Mail>, StoreUnavailable>
   /**
    * Records attempts, in one transaction: each mail's status, attempts, `nextAttemptAt`, `sentAt`
    * and `lastError` replace those stored while it is still pending, and its claim ends. For each,

@@ -17,15 +17,15 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Layer, Option, Ref } from "effect"
-import type { DeliveryReport } from "./DeliveryReportInbox.js"
-import { DeliveryReportInbox } from "./DeliveryReportInbox.js"
-import type * as MessageEvents from "./MessageEvents.js"
 import type { IdGenerator } from "../Ids.js"
-import * as Transition from "./Transition.js"
 import * as Worker from "../internal/worker.js"
 import * as Metrics from "../Metrics.js"
+import type { DeliveryReport } from "./DeliveryReportInbox.js"
+import { DeliveryReportInbox } from "./DeliveryReportInbox.js"
 import type { Message } from "./Message.js"
+import type * as MessageEvents from "./MessageEvents.js"
 import { MessageStore } from "./MessageStore.js"
+import * as Transition from "./Transition.js"
 
 /** DeliveryReports settings: those of every worker, and how long an early report is held. @since 0.1.0 @category models */
 export interface Options extends Worker.Options {
@@ -49,10 +49,13 @@ export const defaults: Options = { ...Worker.defaults, holdMillis: 10 * 60_000 }
  * @since 0.1.0
  * @category services
  */
-export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<DeliveryReports, Worker.Worker<never> & {
-  /** Reports waiting for their message to become `sent`, or for the store to answer. */
-  readonly held: Effect.Effect<ReadonlyArray<DeliveryReport>>
-}>() {}
+export class DeliveryReports extends Context.Tag("@sendline/core/DeliveryReports")<
+  DeliveryReports,
+  Worker.Worker<never> & {
+    /** Reports waiting for their message to become `sent`, or for the store to answer. */
+    readonly held: Effect.Effect<ReadonlyArray<DeliveryReport>>
+  }
+>() {}
 
 interface Held {
   readonly report: DeliveryReport
@@ -106,8 +109,9 @@ export const make = (
         const keyed: Array<{ readonly accountId: string; readonly id: string }> = []
         const byCarrierId: Array<string> = []
         for (const r of reports) {
-          if (r.reference !== undefined && r.accountId !== undefined) keyed.push({ accountId: r.accountId, id: r.reference })
-          else byCarrierId.push(r.carrierMessageId)
+          if (r.reference !== undefined && r.accountId !== undefined) {
+            keyed.push({ accountId: r.accountId, id: r.reference })
+          } else byCarrierId.push(r.carrierMessageId)
         }
         const [found, foundByCarrierId] = yield* Effect.all([
           keyed.length === 0 ? Effect.succeed([]) : messages.findMany(keyed),
@@ -160,7 +164,10 @@ export const make = (
       const retry = yield* Ref.getAndSet(waiting, [])
       const storeFailed = retry.some((h) => h.reason === "store")
       const fresh = storeFailed ? [] : yield* inbox.take(settings.batchSize)
-      const all: ReadonlyArray<Held> = [...retry, ...fresh.map((report) => ({ report, since: now, reason: "early" as const }))]
+      const all: ReadonlyArray<Held> = [
+        ...retry,
+        ...fresh.map((report) => ({ report, since: now, reason: "early" as const }))
+      ]
       const held = all.length === 0 ? [] : yield* apply(all.map((h) => h.report))
       const keep: Array<Held> = []
       for (const [i, h] of all.entries()) {

@@ -6,15 +6,15 @@
  * @since 0.1.0
  */
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import * as Carrier from "./Carrier.js"
 import type { RuleCode, StoreUnavailable } from "../Errors.js"
 import type { IdGenerator } from "../Ids.js"
-import * as Transition from "./Transition.js"
 import * as Worker from "../internal/worker.js"
-import type { Message } from "./Message.js"
-import { MessageStore } from "./MessageStore.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
+import * as Carrier from "./Carrier.js"
+import type { Message } from "./Message.js"
+import { MessageStore } from "./MessageStore.js"
+import * as Transition from "./Transition.js"
 
 /** Dispatcher settings: those of every worker that claims, and its submissions in flight. @since 0.1.0 @category models */
 export interface Options extends Worker.Leased {
@@ -38,14 +38,20 @@ type Retry = "retry" | "throttled"
 const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
 
 /** The Dispatcher worker: a pass claims the messages due now and dispatches them. @since 0.1.0 @category services */
-export class Dispatcher extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, Worker.Worker<StoreUnavailable>>() {}
+export class Dispatcher
+  extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, Worker.Worker<StoreUnavailable>>()
+{}
 
 const senderKey = (m: Message) => SenderId.lookupKey(m.accountId, m.senderId, m.market)
 
 /** Builds the Dispatcher worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
-): Effect.Effect<Context.Tag.Service<Dispatcher>, never, MessageStore | SenderIdStore | Carrier.Carrier | IdGenerator> =>
+): Effect.Effect<
+  Context.Tag.Service<Dispatcher>,
+  never,
+  MessageStore | SenderIdStore | Carrier.Carrier | IdGenerator
+> =>
   Effect.gen(function*() {
     const settings = { ...defaults, ...options }
     const messages = yield* MessageStore
@@ -54,7 +60,10 @@ export const make = (
 
     const transition = yield* Transition.make("Dispatcher")
 
-    const failed = (message: Message, error: { readonly code: string; readonly message: string }): Transition.Change => ({
+    const failed = (
+      message: Message,
+      error: { readonly code: string; readonly message: string }
+    ): Transition.Change => ({
       next: { ...message, status: "failed", error },
       from: "queued"
     })
@@ -62,20 +71,25 @@ export const make = (
     // What the carrier's answer makes of one registered message: a change to record, or a retry
     // ("throttled" when the carrier asked to slow down).
     const submit = (message: Message): Effect.Effect<Transition.Change | Retry> =>
-      Effect.flatMap(Effect.either(carrier.submit(Carrier.outbound(message))), (answer): Effect.Effect<Transition.Change | Retry> => {
-        if (Either.isRight(answer)) {
-          return Effect.map(Clock.currentTimeMillis, (sentAt): Transition.Change => ({
-            next: { ...message, status: "sent", sentAt, carrierMessageId: answer.right.carrierMessageId },
-            from: "queued"
-          }))
+      Effect.flatMap(
+        Effect.either(carrier.submit(Carrier.outbound(message))),
+        (answer): Effect.Effect<Transition.Change | Retry> => {
+          if (Either.isRight(answer)) {
+            return Effect.map(Clock.currentTimeMillis, (sentAt): Transition.Change => ({
+              next: { ...message, status: "sent", sentAt, carrierMessageId: answer.right.carrierMessageId },
+              from: "queued"
+            }))
+          }
+          const error = answer.left
+          if (error._tag === "CarrierRefused") {
+            return Effect.succeed(failed(message, { code: error.code, message: error.message }))
+          }
+          return Effect.as(
+            Effect.logDebug(`Dispatcher: carrier ${error.reason} for ${message.id}; retrying after the lease`),
+            error.reason === "throttled" ? "throttled" as const : "retry" as const
+          )
         }
-        const error = answer.left
-        if (error._tag === "CarrierRefused") return Effect.succeed(failed(message, { code: error.code, message: error.message }))
-        return Effect.as(
-          Effect.logDebug(`Dispatcher: carrier ${error.reason} for ${message.id}; retrying after the lease`),
-          error.reason === "throttled" ? "throttled" as const : "retry" as const
-        )
-      })
+      )
 
     // One Sender ID lookup per distinct (account, Sender ID, market) of the batch: whether each may
     // still send, or the lookup's failure.
@@ -104,37 +118,44 @@ export const make = (
         const registered = yield* restore(registrations(claimed, now))
         // Submissions still waiting for the carrier at the lease's deadline stay queued for it.
         const answers: Array<Transition.Change | Retry> = []
-        const submitted = yield* Effect.exit(restore(Effect.forEach(claimed, (message) => {
-          const check = registered.get(senderKey(message))!
-          if (Either.isLeft(check)) {
-            answers.push("retry")
-            return Effect.logWarning(`Dispatcher: Sender ID lookup failed for ${message.id}`, check.left)
-          }
-          if (!check.right) {
-            answers.push(failed(message, {
-              code: senderIdNotRegistered,
-              message: `Sender ID ${message.senderId} is no longer registered to this account for ${message.market}.`
-            }))
-            return Effect.void
-          }
-          return Effect.map(submit(message), (answer) => void answers.push(answer))
-        }, { concurrency: settings.concurrency, discard: true }).pipe(
-          Worker.withinLease(settings, now, () =>
-            Effect.logWarning(
-              `Dispatcher: the carrier answered ${answers.length} of ${claimed.length} before the lease's deadline; ` +
-                "the rest wait for the lease to end"
-            ))
-        )))
+        const submitted = yield* Effect.exit(restore(
+          Effect.forEach(claimed, (message) => {
+            const check = registered.get(senderKey(message))!
+            if (Either.isLeft(check)) {
+              answers.push("retry")
+              return Effect.logWarning(`Dispatcher: Sender ID lookup failed for ${message.id}`, check.left)
+            }
+            if (!check.right) {
+              answers.push(failed(message, {
+                code: senderIdNotRegistered,
+                message: `Sender ID ${message.senderId} is no longer registered to this account for ${message.market}.`
+              }))
+              return Effect.void
+            }
+            return Effect.map(submit(message), (answer) => void answers.push(answer))
+          }, { concurrency: settings.concurrency, discard: true }).pipe(
+            Worker.withinLease(settings, now, () =>
+              Effect.logWarning(
+                `Dispatcher: the carrier answered ${answers.length} of ${claimed.length} before the lease's deadline; ` +
+                  "the rest wait for the lease to end"
+              ))
+          )
+        ))
         const changes = answers.filter((answer): answer is Transition.Change => typeof answer !== "string")
         if (answers.length > changes.length) {
           yield* Effect.logInfo(
-            `Dispatcher: ${answers.length - changes.length} of ${claimed.length} messages stay queued (the carrier was ` +
+            `Dispatcher: ${
+              answers.length - changes.length
+            } of ${claimed.length} messages stay queued (the carrier was ` +
               `unavailable or throttled, or the Sender ID lookup failed); they are tried again when their lease ends`
           )
         }
         const recorded = yield* Effect.either(transition.move(changes))
         if (Either.isLeft(recorded)) {
-          yield* Effect.logWarning(`Dispatcher: could not record ${changes.length} answers; retrying after the lease`, recorded.left)
+          yield* Effect.logWarning(
+            `Dispatcher: could not record ${changes.length} answers; retrying after the lease`,
+            recorded.left
+          )
         }
         yield* submitted
         return {

@@ -7,9 +7,9 @@
  * @since 0.1.0
  */
 import { Schema, type Types } from "effect"
+import { Price } from "../Markets.js"
 import { TimestampJson } from "../Timestamp.js"
 import * as Timestamp from "../Timestamp.js"
-import { Price } from "../Markets.js"
 import { Encoding, type Message, MessageError, MessageStatus } from "./Message.js"
 
 /** A message, full form: what sending, getting and cancelling answer. @since 0.1.0 @category schemas */
@@ -33,7 +33,17 @@ export const MessageFull = Schema.Struct({
 /** A message, full form. @since 0.1.0 @category models */
 export type MessageFull = typeof MessageFull.Encoded
 
-const itemFields = ["id", "status", "to", "sender_id", "segments", "market", "reference", "created_at", "delivered_at"] as const
+const itemFields = [
+  "id",
+  "status",
+  "to",
+  "sender_id",
+  "segments",
+  "market",
+  "reference",
+  "created_at",
+  "delivered_at"
+] as const
 
 /** A message, reduced form (INTERFACE.md's list items): the full form without body, encoding and the rest. @since 0.1.0 @category schemas */
 export const MessageItem = MessageFull.pick(...itemFields).annotations({ identifier: "MessageListItem" })

@@ -36,9 +36,15 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
    * everything else), so that a new message may be sent with it: a key is the account's again once
    * its retention has passed.
    */
-  readonly releaseIdempotencyKey: (accountId: string, key: string, before: number) => Effect.Effect<void, StoreUnavailable>
+  readonly releaseIdempotencyKey: (
+    accountId: string,
+    key: string,
+    before: number
+  ) => Effect.Effect<void, StoreUnavailable>
   /** `findById` for many at once, in one read: the answer for each key, in the keys' order. */
-  readonly findMany: (keys: ReadonlyArray<MessageKey>) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
+  readonly findMany: (
+    keys: ReadonlyArray<MessageKey>
+  ) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /**
    * The messages the carrier accepted under these ids (`Message.carrierMessageId`), in one read:
    * the answer for each id, in the ids' order (the newest message when, across carriers, two share one).

@@ -6,25 +6,34 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
-import { Conflict, type InvalidRequest, invalidParameter, NotFound, type PermissionDenied, rule, type RuleViolation, type StoreUnavailable } from "../Errors.js"
-import * as MessageEvents from "./MessageEvents.js"
+import {
+  Conflict,
+  invalidParameter,
+  type InvalidRequest,
+  NotFound,
+  type PermissionDenied,
+  rule,
+  type RuleViolation,
+  type StoreUnavailable
+} from "../Errors.js"
+import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import type * as Idempotency from "../idempotency/Idempotency.js"
 import { IdGenerator } from "../Ids.js"
-import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
+import * as UseCase from "../internal/useCase.js"
 import type * as Markets from "../Markets.js"
 import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
-import { Callbacks } from "./Callbacks.js"
-import type { Message, MessageFilter } from "./Message.js"
-import { MessageStore } from "./MessageStore.js"
-import { MessagingConfig } from "./MessagingConfig.js"
+import * as Pagination from "../Pagination.js"
 import * as Phone from "../Phone.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
+import { Callbacks } from "./Callbacks.js"
+import type { Message, MessageFilter } from "./Message.js"
+import * as MessageEvents from "./MessageEvents.js"
+import { MessageStore } from "./MessageStore.js"
+import { MessagingConfig } from "./MessagingConfig.js"
 import * as Segments from "./Segments.js"
-import * as UseCase from "../internal/useCase.js"
-import * as Pagination from "../Pagination.js"
 
 /** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.1.0 @category models */
 export interface SendInput {
@@ -69,7 +78,10 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
     principal: Principal,
     input: { readonly body: string; readonly market?: string | undefined }
   ) => Effect.Effect<Preview, RuleViolation | InvalidRequest | PermissionDenied>
-  readonly get: (principal: Principal, id: string) => Effect.Effect<Message, NotFound | PermissionDenied | StoreUnavailable>
+  readonly get: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Message, NotFound | PermissionDenied | StoreUnavailable>
   readonly list: (
     principal: Principal,
     input: ListInput
@@ -192,7 +204,10 @@ export const make = Effect.gen(function*() {
 
   // A send with a key answers the account's message sent with it, if any (the send path's second
   // guard, shared with brands: `internal/findOrInsert`).
-  const findOrInsert = FindOrInsert.make({ find: messages.findByIdempotencyKey, release: messages.releaseIdempotencyKey })
+  const findOrInsert = FindOrInsert.make({
+    find: messages.findByIdempotencyKey,
+    release: messages.releaseIdempotencyKey
+  })
   const send = fn("Messaging.send")(function*(principal: Principal, input: SendInput) {
     yield* requirePermission(principal, "messaging:send")
     return yield* findOrInsert(principal.accountId, input.idempotencyKey, {
@@ -261,11 +276,15 @@ export const make = Effect.gen(function*() {
 
 const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => string> = {
   invalid_phone_number: (to) =>
-    `${quote(to, "to")} is not a valid phone number: to must be E.164 (+, country code, number) and valid in its numbering plan.`,
+    `${
+      quote(to, "to")
+    } is not a valid phone number: to must be E.164 (+, country code, number) and valid in its numbering plan.`,
   not_a_mobile_number: (to) => `${to} is not a mobile number.`,
   phone_market_mismatch: (to, market) => {
     const country = Phone.countryOf(to)
-    return country === undefined ? `${to} is not a number in market ${market}.` : `${to} is a number of ${country}, not of market ${market}.`
+    return country === undefined
+      ? `${to} is not a number in market ${market}.`
+      : `${to} is a number of ${country}, not of market ${market}.`
   }
 }
 

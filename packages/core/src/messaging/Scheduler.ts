@@ -8,9 +8,9 @@
 import { Clock, Context, Effect, Either, Layer } from "effect"
 import type { StoreUnavailable } from "../Errors.js"
 import type { IdGenerator } from "../Ids.js"
-import * as Transition from "./Transition.js"
 import * as Worker from "../internal/worker.js"
 import { MessageStore } from "./MessageStore.js"
+import * as Transition from "./Transition.js"
 
 /** Scheduler settings: those of every worker that claims. @since 0.1.0 @category models */
 export type Options = Worker.Leased
@@ -41,9 +41,14 @@ export const make = (
     const pass = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const claimed = yield* messages.claim("schedule", now, settings.batchSize, now + settings.leaseMillis)
-      const recorded = yield* Effect.either(transition.move(claimed.map((m) => ({ next: { ...m, status: "queued" }, from: "scheduled" }))))
+      const recorded = yield* Effect.either(
+        transition.move(claimed.map((m) => ({ next: { ...m, status: "queued" }, from: "scheduled" })))
+      )
       if (Either.isLeft(recorded)) {
-        yield* Effect.logWarning(`Scheduler: could not queue ${claimed.length} messages; retrying after the lease`, recorded.left)
+        yield* Effect.logWarning(
+          `Scheduler: could not queue ${claimed.length} messages; retrying after the lease`,
+          recorded.left
+        )
       }
       return { taken: claimed.length, backOff: Either.isLeft(recorded) }
     })

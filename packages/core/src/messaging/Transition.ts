@@ -7,11 +7,11 @@
  * ("Dispatcher: 120 messages sent, 2 failed").
  */
 import { Clock, Effect, Option } from "effect"
-import * as Progress from "../internal/progress.js"
 import type { StoreUnavailable } from "../Errors.js"
-import * as MessageEvents from "./MessageEvents.js"
 import { IdGenerator } from "../Ids.js"
+import * as Progress from "../internal/progress.js"
 import type { MessageStatus } from "./Message.js"
+import * as MessageEvents from "./MessageEvents.js"
 import { MessageStore } from "./MessageStore.js"
 
 /** A worker's move of one message, before its event is made. */
@@ -21,7 +21,10 @@ export interface Change {
 }
 
 const describe = (moved: ReadonlyMap<MessageStatus, number>): string =>
-  [...moved].map(([status, n], i) => (i === 0 ? `${n} ${n === 1 ? "message" : "messages"} ${status}` : `${n} ${status}`))
+  [...moved].map((
+    [status, n],
+    i
+  ) => (i === 0 ? `${n} ${n === 1 ? "message" : "messages"} ${status}` : `${n} ${status}`))
     .join(", ")
 
 /** A worker's way to move messages, and the progress lines of what it moved. */
@@ -46,8 +49,9 @@ export const make = (worker: string): Effect.Effect<Transition, never, MessageSt
           Effect.map(ids.make("evt"), (id) => ({ next, from, event: Option.some(MessageEvents.make(id, next, now)) })))
         const done = yield* messages.transition(moves)
         for (const [i, { from, next }] of changes.entries()) {
-          if (done[i]) progress.count(next.status)
-          else yield* Effect.logDebug(`${worker}: ${next.id} had already left ${from}; someone else moved it`)
+          if (done[i]) {
+            progress.count(next.status)
+          } else yield* Effect.logDebug(`${worker}: ${next.id} had already left ${from}; someone else moved it`)
         }
         yield* progress.log(false)
       })

@@ -13,7 +13,9 @@ import { parse } from "tldts"
 /** The label of `website`'s registrable domain, lowercased; none for an IP address or a name without one. @since 0.1.0 @category domains */
 export const registrableLabel = (website: string): Option.Option<string> => {
   const parsed = parse(website, { allowPrivateDomains: true })
-  if (parsed.isIp === true || parsed.domainWithoutSuffix === null || parsed.domainWithoutSuffix === "") return Option.none()
+  if (parsed.isIp === true || parsed.domainWithoutSuffix === null || parsed.domainWithoutSuffix === "") {
+    return Option.none()
+  }
   return Option.some(parsed.domainWithoutSuffix.toLowerCase())
 }
 

@@ -35,16 +35,26 @@ export const defaults: Options = Worker.leasedDefaults
  * @since 0.1.0
  * @category services
  */
-export class ExpiryWatcher extends Context.Tag("@sendline/core/ExpiryWatcher")<ExpiryWatcher, Worker.Worker<StoreUnavailable>>() {}
+export class ExpiryWatcher
+  extends Context.Tag("@sendline/core/ExpiryWatcher")<ExpiryWatcher, Worker.Worker<StoreUnavailable>>()
+{}
 
 type Outcome = "warned" | "expired"
 
 const describe = (counts: ReadonlyMap<Outcome, number>): string =>
-  [...counts].map(([outcome, n], i) => (i === 0 ? `${n} ${n === 1 ? "Sender ID" : "Sender IDs"} ${outcome}` : `${n} ${outcome}`))
+  [...counts].map((
+    [outcome, n],
+    i
+  ) => (i === 0 ? `${n} ${n === 1 ? "Sender ID" : "Sender IDs"} ${outcome}` : `${n} ${outcome}`))
     .join(", ")
 
 /** What is due for `record` at `now`: expiry at `expiresAt`, else the warning of its term; nothing otherwise. */
-const dueOf = (record: SenderIdRecord, now: number): Option.Option<{ readonly next: SenderIdRecord; readonly outcome: Outcome; readonly also: ReadonlyArray<EventType> }> => {
+const dueOf = (
+  record: SenderIdRecord,
+  now: number
+): Option.Option<
+  { readonly next: SenderIdRecord; readonly outcome: Outcome; readonly also: ReadonlyArray<EventType> }
+> => {
   const { expiresAt } = record
   if (record.status !== "registered" || expiresAt === undefined) return Option.none()
   if (expiresAt <= now) return Option.some({ next: { ...record, status: "expired" }, outcome: "expired", also: [] })

@@ -10,7 +10,14 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Account, Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import { requirePermission } from "../accounts/Auth.js"
-import { Conflict, type InvalidRequest, invalidParameter, NotFound, PermissionDenied, type StoreUnavailable } from "../Errors.js"
+import {
+  Conflict,
+  invalidParameter,
+  type InvalidRequest,
+  NotFound,
+  PermissionDenied,
+  type StoreUnavailable
+} from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Pagination from "../Pagination.js"
@@ -35,7 +42,10 @@ export class OperatorReview extends Context.Tag("@sendline/core/OperatorReview")
     input: ListRegistrations
   ) => Effect.Effect<Pagination.Page<Registration>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The registration `id` when it is for the caller's network; else (another network, not an operator) not found. */
-  readonly get: (principal: Principal, id: string) => Effect.Effect<Registration, NotFound | PermissionDenied | StoreUnavailable>
+  readonly get: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Registration, NotFound | PermissionDenied | StoreUnavailable>
   /**
    * The caller's decision on a registration of its network (`operator:write`): only from
    * `pending_operator_review` or `resubmitted` (else 409 `invalid_state_transition`); the Sender
@@ -112,22 +122,28 @@ export const make = Effect.gen(function*() {
       return yield* invalidParameter("message", "message must not be blank.")
     }
     const registration = yield* findAs(principal, id)
-    return yield* Lifecycle.update(store, registration.sidId, notFound(id), () => true, (current) =>
-      Effect.gen(function*() {
-        const stored = current.registrations.find((r) => r.id === id)
-        if (stored === undefined) return yield* new NotFound({ message: notFound(id) })
-        if (!isAwaitingOperator(stored.status)) {
-          return yield* new Conflict({
-            code: "invalid_state_transition",
-            message: `Only a registration pending review or resubmitted can be decided; ${id} is ${stored.status}.`
-          })
-        }
-        const now = yield* Clock.currentTimeMillis
-        const { message: _, reason: __, ...rest } = stored
-        const decided: Registration = { ...rest, ...decision, decidedAt: now }
-        const [made] = yield* Lifecycle.move(ids, current, current.record, [decided], now)
-        return [made, decided] as const
-      }))
+    return yield* Lifecycle.update(
+      store,
+      registration.sidId,
+      notFound(id),
+      () => true,
+      (current) =>
+        Effect.gen(function*() {
+          const stored = current.registrations.find((r) => r.id === id)
+          if (stored === undefined) return yield* new NotFound({ message: notFound(id) })
+          if (!isAwaitingOperator(stored.status)) {
+            return yield* new Conflict({
+              code: "invalid_state_transition",
+              message: `Only a registration pending review or resubmitted can be decided; ${id} is ${stored.status}.`
+            })
+          }
+          const now = yield* Clock.currentTimeMillis
+          const { message: _, reason: __, ...rest } = stored
+          const decided: Registration = { ...rest, ...decision, decidedAt: now }
+          const [made] = yield* Lifecycle.move(ids, current, current.record, [decided], now)
+          return [made, decided] as const
+        })
+    )
   })
 
   return OperatorReview.of({ list, get, decide })

@@ -64,7 +64,8 @@ export const canSend = (record: SenderIdRecord, now: number): boolean =>
 
 /** Whether a record still holds its Sender ID string at `now`: not `rejected`, not `expired` by status or by date. @since 0.1.0 @category checks */
 export const holdsAt = (record: SenderIdRecord, now: number): boolean =>
-  record.status !== "rejected" && record.status !== "expired" && (record.expiresAt === undefined || record.expiresAt > now)
+  record.status !== "rejected" && record.status !== "expired" &&
+  (record.expiresAt === undefined || record.expiresAt > now)
 
 /**
  * The legal entity that holds a Sender ID string in a market (CONTRACT §6): a brand's identifier,
@@ -110,7 +111,10 @@ export const confusables: Readonly<Record<string, string>> = { "0": "o", "1": "l
  * @category keys
  */
 export const skeleton = (senderId: string): string =>
-  Object.entries(confusables).reduce((text, [from, to]) => text.replaceAll(from, to), senderId.toLowerCase().replaceAll(" ", ""))
+  Object.entries(confusables).reduce(
+    (text, [from, to]) => text.replaceAll(from, to),
+    senderId.toLowerCase().replaceAll(" ", "")
+  )
 
 /** A Sender ID term: 365 days. @since 0.1.0 @category constants */
 export const termMillis = 365 * 86_400_000

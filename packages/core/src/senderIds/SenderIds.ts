@@ -79,7 +79,10 @@ export class SenderIds extends Context.Tag("@sendline/core/SenderIds")<SenderIds
     input: ListSenderIds
   ) => Effect.Effect<Pagination.Page<WithRegistrations>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The caller's Sender ID `id`; another account's is not found. */
-  readonly get: (principal: Principal, id: string) => Effect.Effect<WithRegistrations, NotFound | PermissionDenied | StoreUnavailable>
+  readonly get: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<WithRegistrations, NotFound | PermissionDenied | StoreUnavailable>
   /**
    * Resubmits every registration an operator asked for information on (`info_requested →
    * resubmitted`), with the new `useCase` and `matchValue` if given; none asked, or the Sender ID
@@ -89,7 +92,10 @@ export class SenderIds extends Context.Tag("@sendline/core/SenderIds")<SenderIds
     principal: Principal,
     id: string,
     input: Resubmit
-  ) => Effect.Effect<WithRegistrations, RuleViolation | InvalidRequest | NotFound | PermissionDenied | Conflict | StoreUnavailable>
+  ) => Effect.Effect<
+    WithRegistrations,
+    RuleViolation | InvalidRequest | NotFound | PermissionDenied | Conflict | StoreUnavailable
+  >
   /**
    * Extends a registered, unexpired Sender ID by 365 days from its `expiresAt` (a new term), only
    * in the last `renewalWindowMillis` before it: earlier, or again in the term (the new term's
@@ -154,7 +160,11 @@ export const make = Effect.gen(function*() {
     const { website } = brand
     if (input.matchType === "domain") {
       if (website === undefined) {
-        return yield* rule("sender_id_domain_mismatch", "match_type", `A domain match needs a website on brand ${brand.id}; it has none.`)
+        return yield* rule(
+          "sender_id_domain_mismatch",
+          "match_type",
+          `A domain match needs a website on brand ${brand.id}; it has none.`
+        )
       }
       if (!DomainMatch.matches(senderId, website)) {
         const label = Option.getOrElse(DomainMatch.registrableLabel(website), () => website)
@@ -182,21 +192,29 @@ export const make = Effect.gen(function*() {
       createdAt: now,
       version: 0
     }
-    const registrations = yield* Effect.forEach(market.networks, (network) =>
-      Effect.map(ids.make("opreg"), (id): Registration => ({
-        id,
-        sidId: record.id,
-        network,
-        market: market.code,
-        senderId,
-        brand: { id: brand.id, name: brand.name, identifierType: brand.identifierType, identifierValue: brand.identifierValue },
-        status: "pending_operator_review",
-        useCase,
-        matchType: input.matchType,
-        matchValue,
-        submittedBy: { accountId: account.value.id, type: submitterType, name: account.value.name },
-        submittedAt: now
-      })))
+    const registrations = yield* Effect.forEach(
+      market.networks,
+      (network) =>
+        Effect.map(ids.make("opreg"), (id): Registration => ({
+          id,
+          sidId: record.id,
+          network,
+          market: market.code,
+          senderId,
+          brand: {
+            id: brand.id,
+            name: brand.name,
+            identifierType: brand.identifierType,
+            identifierValue: brand.identifierValue
+          },
+          status: "pending_operator_review",
+          useCase,
+          matchType: input.matchType,
+          matchValue,
+          submittedBy: { accountId: account.value.id, type: submitterType, name: account.value.name },
+          submittedAt: now
+        }))
+    )
     // One legal entity holds a Sender ID string and its look-alikes in a market (CONTRACT §6), and
     // an account has so many pending at once: the store counts and holds, so that registrations at
     // once, in any processes, cannot pass either.
@@ -234,17 +252,26 @@ export const make = Effect.gen(function*() {
   const resubmit = fn("SenderIds.resubmit")(function*(principal: Principal, id: string, input: Resubmit) {
     yield* requirePermission(principal, "sids:write")
     const useCase = input.useCase === undefined ? undefined : yield* requiredText("use_case", input.useCase, maxUseCase)
-    const matchValue = input.matchValue === undefined ? undefined : yield* requiredText("match_value", input.matchValue, maxMatchValue)
+    const matchValue = input.matchValue === undefined
+      ? undefined
+      : yield* requiredText("match_value", input.matchValue, maxMatchValue)
     return yield* Lifecycle.update(store, id, notFound(id), own(principal), (current) =>
       Effect.gen(function*() {
         const { record } = current
         const asked = current.registrations.filter((r) => r.status === "info_requested")
         if (record.status === "rejected" || record.status === "expired" || asked.length === 0) {
-          return yield* invalidState(`Only a Sender ID an operator asked for information on can be resubmitted; ${id} is ${record.status}.`)
+          return yield* invalidState(
+            `Only a Sender ID an operator asked for information on can be resubmitted; ${id} is ${record.status}.`
+          )
         }
         const resubmitted = asked.map((r): Registration => {
           const { message: _, ...rest } = r
-          return { ...rest, status: "resubmitted", useCase: useCase ?? r.useCase, matchValue: matchValue ?? r.matchValue }
+          return {
+            ...rest,
+            status: "resubmitted",
+            useCase: useCase ?? r.useCase,
+            matchValue: matchValue ?? r.matchValue
+          }
         })
         const now = yield* Clock.currentTimeMillis
         const changed: SenderIdRecord = {
@@ -269,7 +296,9 @@ export const make = Effect.gen(function*() {
         const opens = record.expiresAt - renewalWindowMillis
         if (now < opens) {
           return yield* invalidState(
-            `A Sender ID can be renewed once a term, in the last 60 days before it expires: ${id} from ${Timestamp.format(opens)}.`
+            `A Sender ID can be renewed once a term, in the last 60 days before it expires: ${id} from ${
+              Timestamp.format(opens)
+            }.`
           )
         }
         return yield* Lifecycle.move(ids, current, { ...record, expiresAt: record.expiresAt + termMillis }, [], now)
@@ -280,5 +309,9 @@ export const make = Effect.gen(function*() {
 })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<SenderIds, never, SenderIdStore | AccountStore | Brands | Markets.Markets | IdGenerator> = Layer
+export const layer: Layer.Layer<
+  SenderIds,
+  never,
+  SenderIdStore | AccountStore | Brands | Markets.Markets | IdGenerator
+> = Layer
   .effect(SenderIds, make)

@@ -7,10 +7,10 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import type { ApiKey, Account } from "../accounts/Account.js"
+import type { Account, ApiKey } from "../accounts/Account.js"
 import { AccountStore, IdentifierTaken } from "../accounts/AccountStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, T, makeAccount, freshAccount } from "./Fixtures.js"
+import { fresh, freshAccount, makeAccount, T } from "./Fixtures.js"
 
 /** Registers the tests of `AccountStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
@@ -37,18 +37,31 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accounts = yield* AccountStore
       const brand: Account = {
         ...makeAccount(fresh("acct")),
-        identifiers: [{ identifierType: "ABN", identifierValue: fresh("abn") }, { identifierType: "ACN", identifierValue: fresh("acn") }]
+        identifiers: [{ identifierType: "ABN", identifierValue: fresh("abn") }, {
+          identifierType: "ACN",
+          identifierValue: fresh("acn")
+        }]
       }
       const [abn, acn] = brand.identifiers
       yield* accounts.insertAccount(brand)
       assert.deepStrictEqual(yield* accounts.findBrandOwner("ABN", abn!.identifierValue), Option.some(brand.id))
       assert.deepStrictEqual(yield* accounts.findBrandOwner("ACN", acn!.identifierValue), Option.some(brand.id))
-      assert.isTrue(Option.isNone(yield* accounts.findBrandOwner("ACN", abn!.identifierValue)), "another type, same value")
+      assert.isTrue(
+        Option.isNone(yield* accounts.findBrandOwner("ACN", abn!.identifierValue)),
+        "another type, same value"
+      )
       assert.isTrue(Option.isNone(yield* accounts.findBrandOwner("ABN", fresh("abn"))), "an identifier nobody owns")
 
-      const aggregator: Account = { ...makeAccount(fresh("acct")), type: "aggregator", identifiers: [{ identifierType: "ABN", identifierValue: fresh("abn") }] }
+      const aggregator: Account = {
+        ...makeAccount(fresh("acct")),
+        type: "aggregator",
+        identifiers: [{ identifierType: "ABN", identifierValue: fresh("abn") }]
+      }
       yield* accounts.insertAccount(aggregator)
-      assert.isTrue(Option.isNone(yield* accounts.findBrandOwner("ABN", aggregator.identifiers[0]!.identifierValue)), "only a brand account owns")
+      assert.isTrue(
+        Option.isNone(yield* accounts.findBrandOwner("ABN", aggregator.identifiers[0]!.identifierValue)),
+        "only a brand account owns"
+      )
     }))
 
   it.effect("AccountStore: an identifier another account owns is IdentifierTaken, and nothing of the new account is written", () =>
@@ -58,7 +71,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       yield* accounts.insertAccount(owner)
       const unowned = { identifierType: "NZBN", identifierValue: fresh("nzbn") }
       const late: Account = { ...makeAccount(fresh("acct")), identifiers: [unowned, owner.identifiers[0]!] }
-      assert.deepStrictEqual(yield* Effect.flip(accounts.insertAccount(late)), new IdentifierTaken({ accountId: late.id }))
+      assert.deepStrictEqual(
+        yield* Effect.flip(accounts.insertAccount(late)),
+        new IdentifierTaken({ accountId: late.id })
+      )
       assert.isTrue(Option.isNone(yield* accounts.findAccount(late.id)))
       assert.isTrue(Option.isNone(yield* accounts.findBrandOwner(unowned.identifierType, unowned.identifierValue)))
       assert.deepStrictEqual(
@@ -82,7 +98,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.strictEqual(winners.length, 1, "one insert succeeds")
       const loser = both.find((account) => account !== winners[0])!
       assert.deepStrictEqual(outcomes.find(Either.isLeft)?.left, new IdentifierTaken({ accountId: loser.id }))
-      assert.deepStrictEqual(yield* accounts.findBrandOwner("CRN", identifiers[0]!.identifierValue), Option.some(winners[0]!.id))
+      assert.deepStrictEqual(
+        yield* accounts.findBrandOwner("CRN", identifiers[0]!.identifierValue),
+        Option.some(winners[0]!.id)
+      )
       assert.isTrue(Option.isNone(yield* accounts.findAccount(loser.id)))
     }))
 

@@ -10,9 +10,9 @@ import type { Brand, BrandRelationship, Linked } from "../brands/Brand.js"
 import { BrandStore, SubmissionLimitReached } from "../brands/BrandStore.js"
 import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
-import type { Stores } from "../Stores.js"
-import { MailStore } from "../mail/MailStore.js"
 import { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
+import { MailStore } from "../mail/MailStore.js"
+import type { Stores } from "../Stores.js"
 import { fresh, freshAccount, makeMail, T } from "./Fixtures.js"
 
 /** A verified AU brand created at `at`, with `fields` over it. */
@@ -89,7 +89,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* (yield* EventStore).listBySubject(accountId, brand.id), [event])
       const decided = { ...makeRelationship(withoutWebsite, accountId, "rejected"), decidedAt: T + 5 }
       yield* brands.insert(withoutWebsite, decided, [], [])
-      assert.deepStrictEqual(yield* brands.findById(withoutWebsite.id), Option.some({ brand: withoutWebsite, relationship: decided }))
+      assert.deepStrictEqual(
+        yield* brands.findById(withoutWebsite.id),
+        Option.some({ brand: withoutWebsite, relationship: decided })
+      )
       assert.isTrue(Option.isNone(yield* brands.findById(fresh("brand"))))
       assert.isTrue(Option.isNone(yield* brands.findRelationship(fresh("rel"))))
     }))
@@ -136,21 +139,38 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const approved: BrandRelationship = { ...relationship, status: "approved", decidedAt: T + 7 }
       const rejected: BrandRelationship = { ...relationship, status: "rejected", decidedAt: T + 8 }
       assert.deepStrictEqual(
-        yield* brands.transitionRelationships([{ next: approved, from: "pending" }, { next: rejected, from: "pending" }]),
+        yield* brands.transitionRelationships([{ next: approved, from: "pending" }, {
+          next: rejected,
+          from: "pending"
+        }]),
         [true, false]
       )
-      assert.deepStrictEqual(yield* brands.findRelationship(relationship.id), Option.some({ brand, relationship: approved }))
+      assert.deepStrictEqual(
+        yield* brands.findRelationship(relationship.id),
+        Option.some({ brand, relationship: approved })
+      )
     }))
 
   it.effect("BrandStore: update replaces name, contact and website, and keeps the stored status", () =>
     Effect.gen(function*() {
       const brands = yield* BrandStore
       const { brand } = yield* insertLinked(yield* freshAccount, "approved", T, { status: "pending_verification" })
-      yield* brands.transition([{ next: { ...brand, status: "verified" }, from: "pending_verification", event: Option.none() }])
+      yield* brands.transition([{
+        next: { ...brand, status: "verified" },
+        from: "pending_verification",
+        event: Option.none()
+      }])
       const { website: _, ...rest } = brand
-      const changed: Brand = { ...rest, name: "Acme Holdings", contact: { name: "Al", email: "al@acme.example", phone: "+6421234567" } }
+      const changed: Brand = {
+        ...rest,
+        name: "Acme Holdings",
+        contact: { name: "Al", email: "al@acme.example", phone: "+6421234567" }
+      }
       yield* brands.update(changed)
-      assert.deepStrictEqual(Option.getOrThrow(yield* brands.findById(brand.id)).brand, { ...changed, status: "verified" })
+      assert.deepStrictEqual(Option.getOrThrow(yield* brands.findById(brand.id)).brand, {
+        ...changed,
+        status: "verified"
+      })
     }))
 
   it.effect("BrandStore: list answers the account's approved brands and those it owns, newest first, after a keyset", () =>
@@ -164,7 +184,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const owned = yield* insertLinked(other, "pending", T + 2, ownedBy(accountId))
       const tie = yield* insertLinked(accountId, "approved", T + 2)
       yield* insertLinked(other, "approved", T + 4)
-      const expected = [owned, tie, approved].map((l) => l.brand).sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      const expected = [owned, tie, approved].map((l) => l.brand).sort((a, b) =>
+        b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1)
+      )
       assert.deepStrictEqual(yield* brands.list(accountId, Option.none(), 10), expected)
       assert.deepStrictEqual(yield* brands.list(accountId, Option.none(), 1), expected.slice(0, 1))
       assert.deepStrictEqual(
@@ -182,10 +204,22 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const rejected = yield* insertLinked(accountId, "rejected", T + 2)
       const toDecide = yield* insertLinked(other, "pending", T + 3, ownedBy(accountId))
       yield* insertLinked(other, "pending", T + 4)
-      assert.deepStrictEqual(yield* brands.listRelationships(accountId, {}, Option.none(), 10), [toDecide, rejected, mine])
-      assert.deepStrictEqual(yield* brands.listRelationships(accountId, { status: "pending" }, Option.none(), 10), [toDecide, mine])
+      assert.deepStrictEqual(yield* brands.listRelationships(accountId, {}, Option.none(), 10), [
+        toDecide,
+        rejected,
+        mine
+      ])
+      assert.deepStrictEqual(yield* brands.listRelationships(accountId, { status: "pending" }, Option.none(), 10), [
+        toDecide,
+        mine
+      ])
       assert.deepStrictEqual(
-        yield* brands.listRelationships(accountId, {}, Option.some({ createdAt: T + 2, id: rejected.relationship.id }), 10),
+        yield* brands.listRelationships(
+          accountId,
+          {},
+          Option.some({ createdAt: T + 2, id: rejected.relationship.id }),
+          10
+        ),
         [mine]
       )
       assert.deepStrictEqual(yield* brands.listRelationships(other, { status: "rejected" }, Option.none(), 10), [])
@@ -254,10 +288,20 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
 
       yield* brands.releaseIdempotencyKey(accountId, key, T + 1)
       const { idempotencyKey: _, ...released } = old.relationship
-      assert.deepStrictEqual(yield* brands.findById(old.brand.id), Option.some({ brand: old.brand, relationship: released }))
+      assert.deepStrictEqual(
+        yield* brands.findById(old.brand.id),
+        Option.some({ brand: old.brand, relationship: released })
+      )
       yield* brands.insert(brand, next, [], [])
-      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(accountId, key, 0), Option.some({ brand, relationship: next }))
-      assert.deepStrictEqual(yield* brands.findByIdempotencyKey(otherAccountId, key, 0), Option.some(theirs), "another provider's key untouched")
+      assert.deepStrictEqual(
+        yield* brands.findByIdempotencyKey(accountId, key, 0),
+        Option.some({ brand, relationship: next })
+      )
+      assert.deepStrictEqual(
+        yield* brands.findByIdempotencyKey(otherAccountId, key, 0),
+        Option.some(theirs),
+        "another provider's key untouched"
+      )
     }))
 
   it.effect("BrandStore: insert under a limit counts the provider's relationships since its start; at the limit it writes nothing, naming the oldest", () =>
@@ -277,7 +321,13 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const refused = makeBrand(T + 9)
       const mail = makeMail(fresh("mail"))
       const error = yield* Effect.flip(
-        brands.insert(refused, makeRelationship(refused, accountId, "pending"), [makeBrandEvent(refused, accountId, T + 9)], [mail], limit)
+        brands.insert(
+          refused,
+          makeRelationship(refused, accountId, "pending"),
+          [makeBrandEvent(refused, accountId, T + 9)],
+          [mail],
+          limit
+        )
       )
       assert.instanceOf(error, SubmissionLimitReached)
       assert.deepStrictEqual([error.accountId, error.oldestAt], [accountId, oldest.brand.createdAt])
@@ -300,11 +350,15 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         return { brand, relationship: makeRelationship(brand, accountId, "pending") }
       })
       const results = yield* Effect.all(
-        attempts.map(({ brand, relationship }) => Effect.either(brands.insert(brand, relationship, [], [], { max: 5, since: T }))),
+        attempts.map(({ brand, relationship }) =>
+          Effect.either(brands.insert(brand, relationship, [], [], { max: 5, since: T }))
+        ),
         { concurrency: "unbounded" }
       )
       assert.strictEqual(results.filter((r) => r._tag === "Right").length, 5)
-      for (const result of results) if (result._tag === "Left") assert.strictEqual(result.left._tag, "SubmissionLimitReached")
+      for (const result of results) {
+        if (result._tag === "Left") assert.strictEqual(result.left._tag, "SubmissionLimitReached")
+      }
       assert.strictEqual((yield* brands.listRelationships(accountId, {}, Option.none(), 100)).length, 5)
     }))
 
@@ -319,7 +373,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const mail = makeMail(fresh("mail"))
       assert.isTrue(yield* brands.update(renamed, { relationshipId: approved.id, mails: [mail] }))
       const { decidedAt: _, ...reopened } = approved
-      assert.deepStrictEqual(yield* brands.findById(renamed.id), Option.some({ brand: renamed, relationship: { ...reopened, status: "pending" } }))
+      assert.deepStrictEqual(
+        yield* brands.findById(renamed.id),
+        Option.some({ brand: renamed, relationship: { ...reopened, status: "pending" } })
+      )
       assert.deepStrictEqual(yield* (yield* MailStore).findById(mail.id), Option.some(mail))
 
       const again: Brand = { ...renamed, website: "https://www.qantas.com.au" }
@@ -327,6 +384,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.isFalse(yield* brands.update(again, { relationshipId: approved.id, mails: [second] }), "pending already")
       assert.strictEqual(Option.getOrThrow(yield* brands.findById(renamed.id)).brand.website, renamed.website)
       assert.isTrue(Option.isNone(yield* (yield* MailStore).findById(second.id)))
-      assert.isTrue(yield* brands.update({ ...renamed, contact: { ...renamed.contact, name: "Al" } }), "without reopen: written")
+      assert.isTrue(
+        yield* brands.update({ ...renamed, contact: { ...renamed.contact, name: "Al" } }),
+        "without reopen: written"
+      )
     }))
 }

@@ -33,9 +33,17 @@ export const layer: Layer.Layer<Mailer | CapturingMailer> = Layer.effectContext(
       Effect.flatMap(Ref.get(mode), (now) =>
         now === "up"
           ? Ref.update(sent, (all) => [...all, mail])
-          : Effect.fail(new MailerError({ reason: now, message: now === "Rejected" ? "550 no such mailbox" : "connect ECONNREFUSED" })))
+          : Effect.fail(
+            new MailerError({
+              reason: now,
+              message: now === "Rejected" ? "550 no such mailbox" : "connect ECONNREFUSED"
+            })
+          ))
     )
   return Context.make(Mailer, Mailer.of({ send })).pipe(
-    Context.add(CapturingMailer, CapturingMailer.of({ sent: Ref.get(sent), attempts: Ref.get(attempts), setMode: (m) => Ref.set(mode, m) }))
+    Context.add(
+      CapturingMailer,
+      CapturingMailer.of({ sent: Ref.get(sent), attempts: Ref.get(attempts), setMode: (m) => Ref.set(mode, m) })
+    )
   )
 }))

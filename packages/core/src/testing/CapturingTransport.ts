@@ -18,7 +18,8 @@ export interface Captured extends WebhookRequest {
 export type Answer = (request: WebhookRequest) => Effect.Effect<WebhookResponse, TransportFailure>
 
 /** Answers every request with `status` and `body`, at once. @since 0.1.0 @category answers */
-export const status = (code: number, body = ""): Answer => () => Effect.succeed({ status: code, durationMillis: 0, body })
+export const status = (code: number, body = ""): Answer => () =>
+  Effect.succeed({ status: code, durationMillis: 0, body })
 
 /** The test's view of the capturing transport. @since 0.1.0 @category services */
 export class CapturingTransport extends Context.Tag("@sendline/core/testing/CapturingTransport")<CapturingTransport, {
@@ -33,9 +34,18 @@ export const layer: Layer.Layer<WebhookTransport | CapturingTransport> = Layer.e
   const requests = yield* Ref.make<ReadonlyArray<Captured>>([])
   const answer = yield* Ref.make<Answer>(status(200, "ok"))
   const post = (request: WebhookRequest) =>
-    Effect.flatMap(Clock.currentTimeMillis, (at) =>
-      Effect.zipRight(Ref.update(requests, (all) => [...all, { ...request, at }]), Effect.flatMap(Ref.get(answer), (f) => f(request))))
+    Effect.flatMap(
+      Clock.currentTimeMillis,
+      (at) =>
+        Effect.zipRight(
+          Ref.update(requests, (all) => [...all, { ...request, at }]),
+          Effect.flatMap(Ref.get(answer), (f) => f(request))
+        )
+    )
   return Context.make(WebhookTransport, WebhookTransport.of({ post })).pipe(
-    Context.add(CapturingTransport, CapturingTransport.of({ requests: Ref.get(requests), answerWith: (f) => Ref.set(answer, f) }))
+    Context.add(
+      CapturingTransport,
+      CapturingTransport.of({ requests: Ref.get(requests), answerWith: (f) => Ref.set(answer, f) })
+    )
   )
 }))

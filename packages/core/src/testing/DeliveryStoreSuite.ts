@@ -46,7 +46,8 @@ const callback = (): Destination => ({ _tag: "Callback", url: `https://${fresh("
 const ids = (items: ReadonlyArray<{ readonly id: string }>) => items.map((item) => item.id)
 
 /** The ids of the claimed deliveries, in their order. */
-const claimedIds = (claimed: ReadonlyArray<{ readonly delivery: Delivery }>) => claimed.map(({ delivery }) => delivery.id)
+const claimedIds = (claimed: ReadonlyArray<{ readonly delivery: Delivery }>) =>
+  claimed.map(({ delivery }) => delivery.id)
 
 /** The order of the delivery log: createdAt desc, then id desc. */
 const newestFirst = (deliveries: ReadonlyArray<Delivery>) =>
@@ -78,7 +79,10 @@ const succeededAt = (delivery: Delivery, at: number): Delivery => ({
 })
 
 /** The settlement of `attempted` with no retry and no disable, `fields` over it. */
-const settlement = (attempted: Delivery, fields: { readonly retry?: Delivery; readonly disable?: ReturnType<typeof makeMail> } = {}) => ({
+const settlement = (
+  attempted: Delivery,
+  fields: { readonly retry?: Delivery; readonly disable?: ReturnType<typeof makeMail> } = {}
+) => ({
   attempted,
   retry: Option.fromNullable(fields.retry),
   disable: Option.fromNullable(fields.disable)
@@ -129,7 +133,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.deepStrictEqual(yield* store.pendingEvents(10), expected)
       assert.deepStrictEqual(yield* store.pendingEvents(2), expected.slice(0, 2))
       assert.deepStrictEqual(
-        yield* store.fanOut(expected.slice(0, 2).map(({ event }) => ({ eventId: event.id, deliveries: [] })), T + 5_000),
+        yield* store.fanOut(
+          expected.slice(0, 2).map(({ event }) => ({ eventId: event.id, deliveries: [] })),
+          T + 5_000
+        ),
         [true, true]
       )
       assert.deepStrictEqual(yield* store.pendingEvents(10), expected.slice(2))
@@ -142,7 +149,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const other = (yield* insertMessageEvent(accountId, T + 1)).event
       const first = makeDelivery(event, to(subscription))
       const callbackDelivery = makeDelivery(event, callback())
-      assert.deepStrictEqual(yield* store.fanOut([{ eventId: event.id, deliveries: [first, callbackDelivery] }], T + 5), [true])
+      assert.deepStrictEqual(
+        yield* store.fanOut([{ eventId: event.id, deliveries: [first, callbackDelivery] }], T + 5),
+        [true]
+      )
 
       const again = makeDelivery(event, to(subscription))
       const ofOther = makeDelivery(other, to(subscription))
@@ -184,7 +194,13 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
         nextAttemptAt: T + 3_600_101
       })
       const toCallback = makeDelivery(event, callback())
-      const timedOut = makeDelivery(event, to(subscription), { state: "failed", attemptedAt: T, url: "https://x.example", error: "timeout", durationMillis: 10_000 })
+      const timedOut = makeDelivery(event, to(subscription), {
+        state: "failed",
+        attemptedAt: T,
+        url: "https://x.example",
+        error: "timeout",
+        durationMillis: 10_000
+      })
       yield* store.insert([full, toCallback, timedOut])
       yield* store.insert([])
       for (const delivery of [full, toCallback, timedOut]) {
@@ -196,12 +212,18 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       // a NUL in a receiver's answer (which PostgreSQL's text cannot hold) reads back as U+FFFD in every store
       const nul = { ...failedAt(makeDelivery(event, to(subscription)), T), responseBody: "a\u0000b" }
       yield* store.insert([nul])
-      assert.deepStrictEqual(yield* store.findById(accountId, nul.id), Option.some({ ...nul, responseBody: "a\uFFFDb" }))
+      assert.deepStrictEqual(
+        yield* store.findById(accountId, nul.id),
+        Option.some({ ...nul, responseBody: "a\uFFFDb" })
+      )
 
       const next = makeDelivery(event, to(subscription))
       const failed = yield* Effect.either(store.insert([next, makeDelivery(event, to(subscription), { id: full.id })]))
       assert.strictEqual(failed._tag, "Left", "a duplicate id fails the insert")
-      assert.isTrue(Option.isNone(yield* store.findById(accountId, next.id)), "and the other delivery of it was not written")
+      assert.isTrue(
+        Option.isNone(yield* store.findById(accountId, next.id)),
+        "and the other delivery of it was not written"
+      )
     }))
 
   it.effect("DeliveryStore: claim takes pending deliveries due now, the longest due first, at most limit", () =>
@@ -212,7 +234,8 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const now = T + 10_000
       const base = fresh("dlv")
       // ids and due times sort in different orders
-      const make = (suffix: string, fields: Partial<Delivery>) => makeDelivery(event, to(subscription), { id: `${base}${suffix}`, ...fields })
+      const make = (suffix: string, fields: Partial<Delivery>) =>
+        makeDelivery(event, to(subscription), { id: `${base}${suffix}`, ...fields })
       const longestDue = make("c", { dueAt: now - 5_000 })
       const dueEarlier = make("a", { dueAt: now - 1 })
       const dueNowB = make("e", { dueAt: now })
@@ -226,11 +249,25 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       yield* store.insert([dueNowB, later, longestDue, ...done, dueNowA, dueEarlier])
 
       const signed = (delivery: Delivery) => ({ delivery, event, signer: Option.some(subscription) })
-      assert.deepStrictEqual(yield* store.claim(now, 2, now + 30_000, 100, unlimited), [signed(longestDue), signed(dueEarlier)])
-      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, now + 30_000, 100, unlimited)), [dueNowA.id, dueNowB.id], "then by id")
-      assert.deepStrictEqual(yield* store.claim(now, 10, now + 30_000, 100, unlimited), [], "one due later, a succeeded, failed or skipped one, is not")
+      assert.deepStrictEqual(yield* store.claim(now, 2, now + 30_000, 100, unlimited), [
+        signed(longestDue),
+        signed(dueEarlier)
+      ])
+      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, now + 30_000, 100, unlimited)), [
+        dueNowA.id,
+        dueNowB.id
+      ], "then by id")
+      assert.deepStrictEqual(
+        yield* store.claim(now, 10, now + 30_000, 100, unlimited),
+        [],
+        "one due later, a succeeded, failed or skipped one, is not"
+      )
       assert.deepStrictEqual(yield* store.claim(now + 1, 10, now + 30_000, 100, unlimited), [signed(later)])
-      assert.deepStrictEqual(yield* store.findById(accountId, later.id), Option.some(later), "claiming changes nothing else")
+      assert.deepStrictEqual(
+        yield* store.findById(accountId, later.id),
+        Option.some(later),
+        "claiming changes nothing else"
+      )
     }))
 
   it.effect("DeliveryStore: a claimed delivery is not claimed again until its lease ends, then it is", () =>
@@ -257,8 +294,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const due = makeDelivery(event, to(subscription))
       const later = makeDelivery(event, callback(), { dueAt: T + 60_000 })
       yield* store.insert([due, later])
-      const stored = Effect.forEach([due, later], (delivery) =>
-        Effect.map(tables.delivery(delivery.id), Option.map(({ claimedUntil, state }) => ({ state, claimedUntil }))))
+      const stored = Effect.forEach(
+        [due, later],
+        (delivery) =>
+          Effect.map(tables.delivery(delivery.id), Option.map(({ claimedUntil, state }) => ({ state, claimedUntil })))
+      )
       const unclaimed = { state: "pending", claimedUntil: 0 }
       assert.deepStrictEqual(yield* stored, [Option.some(unclaimed), Option.some(unclaimed)], "inserted unclaimed")
 
@@ -278,11 +318,13 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const store = yield* DeliveryStore
       yield* drainDeliveryClaims
       const { event, subscription } = yield* subscribed
-      const all = Array.from({ length: 20 }, (_, i) => makeDelivery(event, i % 2 === 0 ? to(subscription) : callback(), { dueAt: T + i }))
+      const all = Array.from({ length: 20 }, (_, i) =>
+        makeDelivery(event, i % 2 === 0 ? to(subscription) : callback(), { dueAt: T + i }))
       yield* store.insert(all)
       const now = T + 1_000
       const claims = yield* Effect.all(
-        Array.from({ length: 8 }, () => store.claim(now, 3, now + 30_000, 100, unlimited)),
+        Array.from({ length: 8 }, () =>
+          store.claim(now, 3, now + 30_000, 100, unlimited)),
         { concurrency: "unbounded" }
       )
       for (const claim of claims) assert.isAtMost(claim.length, 3)
@@ -301,20 +343,34 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const now = T + 10_000
       const lease = now + 30_000
       // a backlog to the subscription, longer than a claim ranks, all due before the callback's delivery
-      const backlog = Array.from({ length: 300 }, (_, i) => makeDelivery(event, to(subscription), { dueAt: now - 1_000 + i }))
+      const backlog = Array.from(
+        { length: 300 },
+        (_, i) => makeDelivery(event, to(subscription), { dueAt: now - 1_000 + i })
+      )
       const other = makeDelivery(event, callback(), { dueAt: now })
       yield* store.insert([...backlog, other])
 
       const first = yield* store.claim(now, 5, lease, 2, unlimited)
       const second = yield* store.claim(now, 5, lease, 2, unlimited)
       assert.deepStrictEqual(claimedIds([...first, ...second]), ids([backlog[0]!, backlog[1]!, other]))
-      assert.deepStrictEqual(yield* store.claim(now, 5, lease, 2, unlimited), [], "the subscription holds its share, the callback URL has no more")
-      assert.deepStrictEqual(claimedIds(yield* store.claim(now, 5, lease, 3, unlimited)), [backlog[2]!.id], "its claims count: one more to 3")
+      assert.deepStrictEqual(
+        yield* store.claim(now, 5, lease, 2, unlimited),
+        [],
+        "the subscription holds its share, the callback URL has no more"
+      )
+      assert.deepStrictEqual(
+        claimedIds(yield* store.claim(now, 5, lease, 3, unlimited)),
+        [backlog[2]!.id],
+        "its claims count: one more to 3"
+      )
       // a settled delivery's claim ends: its place is free
       assert.deepStrictEqual(yield* store.settle([settlement(succeededAt(backlog[0]!, now))]), [true])
       assert.deepStrictEqual(claimedIds(yield* store.claim(now, 5, lease, 3, unlimited)), [backlog[3]!.id])
       // once the leases end, nothing is held: the oldest of each destination again, to the cap
-      const again = [...yield* store.claim(lease, 5, lease + 30_000, 2, unlimited), ...yield* store.claim(lease, 5, lease + 30_000, 2, unlimited)]
+      const again = [
+        ...yield* store.claim(lease, 5, lease + 30_000, 2, unlimited),
+        ...yield* store.claim(lease, 5, lease + 30_000, 2, unlimited)
+      ]
       assert.deepStrictEqual(claimedIds(again), ids([backlog[1]!, backlog[2]!, other]))
     }))
 
@@ -329,7 +385,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const newer = yield* insertSubscription(makeSubscription(accountId, T + 2))
       const deleted = yield* insertSubscription(makeSubscription(accountId, T + 3))
       yield* subscriptions.delete(deleted.id, T + 4)
-      const rotated = Option.getOrThrow(yield* subscriptions.update(newer.id, { secret: "whsec-second-0123456789", reactivate: false }, T + 5))
+      const rotated = Option.getOrThrow(
+        yield* subscriptions.update(newer.id, { secret: "whsec-second-0123456789", reactivate: false }, T + 5)
+      )
       const { event } = yield* insertMessageEvent(accountId, T + 10)
       // an account whose only subscription is disabled: no signer for its callbacks
       const unsigned = yield* freshAccount
@@ -365,7 +423,12 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.strictEqual((yield* store.claim(now, 10, now + 60_000, 100, unlimited)).length, 2)
 
       const failed = failedAt(failing, now, now + 30_000)
-      const retry = makeDelivery(event, to(subscription), { attempt: 1, dueAt: now + 30_000, createdAt: now + 1, failingSince: now })
+      const retry = makeDelivery(event, to(subscription), {
+        attempt: 1,
+        dueAt: now + 30_000,
+        createdAt: now + 1,
+        failingSince: now
+      })
       const succeeded = succeededAt(succeeding, now)
       assert.deepStrictEqual(yield* store.settle([settlement(failed, { retry }), settlement(succeeded)]), [true, true])
       for (const delivery of [failed, retry, succeeded]) {
@@ -379,7 +442,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
 
       // a settlement of a delivery no longer pending (another claimer's, after a lease ended) is not written, nor its retry
       const late = makeDelivery(event, callback(), { attempt: 1, dueAt: now + 60_000 })
-      const written = yield* store.settle([settlement(failedAt(succeeding, now + 5, now + 60_000), { retry: late }), settlement(succeededAt(retry, now + 30_001))])
+      const written = yield* store.settle([
+        settlement(failedAt(succeeding, now + 5, now + 60_000), { retry: late }),
+        settlement(succeededAt(retry, now + 30_001))
+      ])
       assert.deepStrictEqual(written, [false, true])
       assert.deepStrictEqual(yield* store.findById(accountId, succeeding.id), Option.some(succeeded))
       assert.isTrue(Option.isNone(yield* store.findById(accountId, late.id)))
@@ -405,8 +471,14 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
         settlement(failedAt(anotherLast, T + 100), { disable: secondMail })
       ])
       assert.deepStrictEqual(recorded, [true, true])
-      assert.deepStrictEqual(yield* subscriptions.findById(subscription.id), Option.some({ ...subscription, status: "disabled" as const }))
-      assert.deepStrictEqual(yield* store.findById(accountId, waiting.id), Option.some({ ...waiting, state: "skipped" as const }))
+      assert.deepStrictEqual(
+        yield* subscriptions.findById(subscription.id),
+        Option.some({ ...subscription, status: "disabled" as const })
+      )
+      assert.deepStrictEqual(
+        yield* store.findById(accountId, waiting.id),
+        Option.some({ ...waiting, state: "skipped" as const })
+      )
       for (const untouched of [ofSibling, toCallback]) {
         assert.deepStrictEqual(yield* store.findById(accountId, untouched.id), Option.some(untouched))
       }
@@ -417,7 +489,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const lateRetry = makeDelivery(event, to(subscription), { attempt: 6, failingSince: T })
       yield* store.insert([lateRetry])
       const lateMail = makeMail(fresh("mail"))
-      assert.deepStrictEqual(yield* store.settle([settlement(failedAt(lateRetry, T + 200), { disable: lateMail })]), [true])
+      assert.deepStrictEqual(yield* store.settle([settlement(failedAt(lateRetry, T + 200), { disable: lateMail })]), [
+        true
+      ])
       assert.isTrue(Option.isNone(yield* mails.findById(lateMail.id)))
       // nor of a deleted one
       const gone = yield* insertSubscription(makeSubscription(accountId, T + 2))
@@ -425,7 +499,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       yield* store.insert([goneRetry])
       yield* subscriptions.delete(gone.id, T + 300)
       const goneMail = makeMail(fresh("mail"))
-      assert.deepStrictEqual(yield* store.settle([settlement(failedAt(goneRetry, T + 301), { disable: goneMail })]), [false], "skipped by the delete")
+      assert.deepStrictEqual(yield* store.settle([settlement(failedAt(goneRetry, T + 301), { disable: goneMail })]), [
+        false
+      ], "skipped by the delete")
       assert.isTrue(Option.isNone(yield* mails.findById(goneMail.id)))
     }))
 
@@ -445,12 +521,19 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
 
       assert.isTrue(yield* subscriptions.delete(subscription.id, T + 5))
       for (const pending of [claimed, waiting]) {
-        assert.deepStrictEqual(yield* store.findById(accountId, pending.id), Option.some({ ...pending, state: "skipped" as const }))
+        assert.deepStrictEqual(
+          yield* store.findById(accountId, pending.id),
+          Option.some({ ...pending, state: "skipped" as const })
+        )
       }
       for (const untouched of [failed, ofSibling]) {
         assert.deepStrictEqual(yield* store.findById(accountId, untouched.id), Option.some(untouched))
       }
-      assert.deepStrictEqual(claimedIds(yield* store.claim(T + 60_000, 10, FAR, 100, unlimited)), [ofSibling.id], "a skipped delivery is never claimed")
+      assert.deepStrictEqual(
+        claimedIds(yield* store.claim(T + 60_000, 10, FAR, 100, unlimited)),
+        [ofSibling.id],
+        "a skipped delivery is never claimed"
+      )
     }))
 
   it.effect("DeliveryStore: the delivery log is the subscription's, newest first, by event type and state, resuming after a keyset", () =>
@@ -466,13 +549,23 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
         makeDelivery(failedEvent, to(subscription), { createdAt: T + 2 }),
         makeDelivery(queued, to(subscription), { createdAt: T + 3, state: "skipped" })
       ]
-      yield* store.insert([...all, makeDelivery(queued, to(other), { createdAt: T + 2 }), makeDelivery(queued, callback())])
+      yield* store.insert([
+        ...all,
+        makeDelivery(queued, to(other), { createdAt: T + 2 }),
+        makeDelivery(queued, callback())
+      ])
       const expected = newestFirst(all)
-      const list = (filter: Parameters<typeof store.list>[1], after: Option.Option<Keyset> = Option.none(), limit = 50) =>
-        store.list(subscription.id, filter, after, limit)
+      const list = (
+        filter: Parameters<typeof store.list>[1],
+        after: Option.Option<Keyset> = Option.none(),
+        limit = 50
+      ) => store.list(subscription.id, filter, after, limit)
 
       assert.deepStrictEqual(yield* list({}), expected)
-      assert.deepStrictEqual(yield* list({ eventType: "message.failed" }), expected.filter((d) => d.eventType === "message.failed"))
+      assert.deepStrictEqual(
+        yield* list({ eventType: "message.failed" }),
+        expected.filter((d) => d.eventType === "message.failed")
+      )
       assert.deepStrictEqual(yield* list({ state: "pending" }), expected.filter((d) => d.state === "pending"))
       assert.deepStrictEqual(
         yield* list({ eventType: "message.queued", state: "failed" }),
@@ -492,9 +585,17 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const other = yield* insertSubscription(makeSubscription(accountId, T))
       const events: Array<Event> = []
       for (let i = 1; i <= 8; i++) events.push((yield* insertMessageEvent(accountId, T + i)).event)
-      const [failed, skipped, failedBefore, succeededLater, retrying, otherFailed, failedTwice, skippedSince] = events as [
-        Event, Event, Event, Event, Event, Event, Event, Event
-      ]
+      const [failed, skipped, failedBefore, succeededLater, retrying, otherFailed, failedTwice, skippedSince] =
+        events as [
+          Event,
+          Event,
+          Event,
+          Event,
+          Event,
+          Event,
+          Event,
+          Event
+        ]
       const since = T + 1_000
       const failedOf = (event: Event, at: number, subscriptionOf = subscription) =>
         failedAt(makeDelivery(event, to(subscriptionOf), { createdAt: at }), at)
@@ -514,13 +615,22 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
         makeDelivery(failed, callback(), { createdAt: since + 1, state: "succeeded" })
       ])
 
-      assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since, 10), [failed, skipped, failedTwice, skippedSince])
+      assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since, 10), [
+        failed,
+        skipped,
+        failedTwice,
+        skippedSince
+      ])
       assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since, 2), [failed, skipped])
       assert.deepStrictEqual(yield* store.redeliverable(other.id, since, 10), [otherFailed])
       assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since + 6, 10), [])
       // once resent (a pending delivery inserted), an event is not listed again
       yield* store.insert([makeDelivery(failed, to(subscription), { createdAt: since + 10 })])
-      assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since, 10), [skipped, failedTwice, skippedSince])
+      assert.deepStrictEqual(yield* store.redeliverable(subscription.id, since, 10), [
+        skipped,
+        failedTwice,
+        skippedSince
+      ])
     }))
 
   it.effect("DeliveryStore: claim holds at most perAccount in flight for an account, counting other claims: another account's deliveries are still claimed", () =>
@@ -537,14 +647,21 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
         yield* insertSubscription(makeSubscription(stuck.accountId, T))
       ]
       const backlog = receivers.flatMap((subscription, r) =>
-        Array.from({ length: 4 }, (_, i) => makeDelivery(stuck.event, to(subscription), { dueAt: now - 1_000 + i * 3 + r }))
+        Array.from(
+          { length: 4 },
+          (_, i) => makeDelivery(stuck.event, to(subscription), { dueAt: now - 1_000 + i * 3 + r })
+        )
       )
       const other = yield* subscribed
       const others = [0, 1].map((i) => makeDelivery(other.event, to(other.subscription), { dueAt: now - 10 + i }))
       yield* store.insert([...backlog, ...others])
 
       const first = yield* store.claim(now, 4, lease, 10, 3)
-      assert.sameMembers(claimedIds(first), ids([backlog[0]!, backlog[4]!, backlog[8]!, others[0]!]), "the stuck account's three oldest, and the other's")
+      assert.sameMembers(
+        claimedIds(first),
+        ids([backlog[0]!, backlog[4]!, backlog[8]!, others[0]!]),
+        "the stuck account's three oldest, and the other's"
+      )
       // the stuck account holds its share in flight (its claims count, whoever made them): the other's next is claimed
       assert.deepStrictEqual(claimedIds(yield* store.claim(now, 10, lease, 10, 3)), [others[1]!.id])
       assert.deepStrictEqual(yield* store.claim(now, 10, lease, 10, 3), [], "nothing more while the share is held")
@@ -565,17 +682,34 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const done = succeededAt(makeDelivery(event, to(other)), T)
       yield* store.insert([underWay, done])
 
-      const again = [makeDelivery(event, to(subscription), { createdAt: T + 5 }), makeDelivery(event, to(other), { createdAt: T + 5 })]
-      assert.deepStrictEqual(yield* store.redeliver(again), [underWay, again[1]!], "the subscription's chain goes on; the other gets a new one")
+      const again = [
+        makeDelivery(event, to(subscription), { createdAt: T + 5 }),
+        makeDelivery(event, to(other), { createdAt: T + 5 })
+      ]
+      assert.deepStrictEqual(
+        yield* store.redeliver(again),
+        [underWay, again[1]!],
+        "the subscription's chain goes on; the other gets a new one"
+      )
       for (const delivery of again) {
-        assert.deepStrictEqual(yield* store.findById(accountId, delivery.id), delivery === again[0] ? Option.none() : Option.some(delivery))
+        assert.deepStrictEqual(
+          yield* store.findById(accountId, delivery.id),
+          delivery === again[0] ? Option.none() : Option.some(delivery)
+        )
       }
       // five redeliveries at once of an event with nothing pending to a callback URL: one chain
-      const concurrent = Array.from({ length: 5 }, () => [makeDelivery(later, url), makeDelivery(later, to(subscription))])
-      const answers = yield* Effect.all(concurrent.map((deliveries) => store.redeliver(deliveries)), { concurrency: "unbounded" })
+      const concurrent = Array.from(
+        { length: 5 },
+        () => [makeDelivery(later, url), makeDelivery(later, to(subscription))]
+      )
+      const answers = yield* Effect.all(concurrent.map((deliveries) => store.redeliver(deliveries)), {
+        concurrency: "unbounded"
+      })
       const inserted = concurrent.flat().filter((d) => answers.flat().some((a) => a.id === d.id))
       assert.strictEqual(inserted.length, 2, "one delivery to each destination")
-      for (const answer of answers) assert.sameMembers(ids(answer), ids(inserted), "every call answers the ones under way")
+      for (const answer of answers) {
+        assert.sameMembers(ids(answer), ids(inserted), "every call answers the ones under way")
+      }
       assert.deepStrictEqual(yield* store.redeliver([]), [])
     }))
 
@@ -589,7 +723,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.strictEqual(burst.filter(Option.isNone).length, 3, "three of five admitted at once")
       assert.deepStrictEqual(burst.filter(Option.isSome), [Option.some(T), Option.some(T)])
       assert.deepStrictEqual(yield* admit(T + minute - 1), Option.some(T), "still three within the minute")
-      assert.isTrue(Option.isNone(yield* store.admitRedelivery(yield* freshAccount, T, T - minute, 3)), "another account's are not counted")
+      assert.isTrue(
+        Option.isNone(yield* store.admitRedelivery(yield* freshAccount, T, T - minute, 3)),
+        "another account's are not counted"
+      )
       assert.isTrue(Option.isNone(yield* admit(T + minute)), "a minute on, the first three no longer count")
       assert.deepStrictEqual(yield* admit(T + minute + 5, 1), Option.some(T + minute), "and the one admitted then does")
     }))

@@ -7,11 +7,21 @@ import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { Event } from "../Event.js"
+import { EventStore } from "../EventStore.js"
 import type { Keyset, Message } from "../messaging/Message.js"
 import { MessageStore } from "../messaging/MessageStore.js"
-import { EventStore } from "../EventStore.js"
 import type { Stores } from "../Stores.js"
-import { allPages, createdAtKeyset, fresh, freshAccount, insertMessageEvent, makeEvent, makeMessage, T, transitionOne } from "./Fixtures.js"
+import {
+  allPages,
+  createdAtKeyset,
+  fresh,
+  freshAccount,
+  insertMessageEvent,
+  makeEvent,
+  makeMessage,
+  T,
+  transitionOne
+} from "./Fixtures.js"
 
 /** The order of the event log: createdAt desc, then id desc. */
 const newestFirst = (events: ReadonlyArray<Event>) =>
@@ -69,11 +79,17 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       for (const [at, status] of spec) all.push((yield* insertMessageEvent(accountId, at, { status })).event)
       yield* insertMessageEvent(yield* freshAccount, T + 2_000)
       const expected = newestFirst(all)
-      const list = (filter: Parameters<typeof events.list>[1], after: Option.Option<Keyset> = Option.none(), limit = 50) =>
-        events.list(accountId, filter, after, limit)
+      const list = (
+        filter: Parameters<typeof events.list>[1],
+        after: Option.Option<Keyset> = Option.none(),
+        limit = 50
+      ) => events.list(accountId, filter, after, limit)
 
       assert.deepStrictEqual(yield* list({}), expected)
-      assert.deepStrictEqual(yield* list({ type: "message.delivered" }), expected.filter((e) => e.type === "message.delivered"))
+      assert.deepStrictEqual(
+        yield* list({ type: "message.delivered" }),
+        expected.filter((e) => e.type === "message.delivered")
+      )
       assert.deepStrictEqual(yield* list({ createdAfter: T + 2_000 }), expected.filter((e) => e.createdAt >= T + 2_000))
       assert.deepStrictEqual(
         yield* list({ type: "message.queued", createdAfter: T + 2_000 }),

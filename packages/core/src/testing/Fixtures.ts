@@ -29,7 +29,9 @@ import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
 const alphabet = "234679acdefghjknpqrtuvwxyz"
 const encode = (n: number, width: number) => {
   let text = ""
-  for (let rest = n; text.length < width; rest = Math.floor(rest / alphabet.length)) text = alphabet[rest % alphabet.length] + text
+  for (let rest = n; text.length < width; rest = Math.floor(rest / alphabet.length)) {
+    text = alphabet[rest % alphabet.length] + text
+  }
   return text
 }
 const run = encode(Math.floor(Math.random() * alphabet.length ** 6), 6)
@@ -106,7 +108,11 @@ export const makeMessage = (accountId: string, id: string, fields: Partial<Messa
 })
 
 /** A Sender ID "Acme" of `accountId` imported as registered in AU at `at` (`T` unless given) for a term, at version 0, with `fields` over it. @since 0.1.0 @category fixtures */
-export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> = {}, at: number = T): SenderIdRecord => ({
+export const makeSenderId = (
+  accountId: string,
+  fields: Partial<SenderIdRecord> = {},
+  at: number = T
+): SenderIdRecord => ({
   id: fresh("sid"),
   accountId,
   senderId: "Acme",
@@ -128,7 +134,11 @@ export const makeSenderId = (accountId: string, fields: Partial<SenderIdRecord> 
  * @since 0.1.0
  * @category fixtures
  */
-export const makeSubmittedSenderId = (accountId: string, fields: Partial<SenderIdRecord> = {}, at: number = T): SenderIdRecord => ({
+export const makeSubmittedSenderId = (
+  accountId: string,
+  fields: Partial<SenderIdRecord> = {},
+  at: number = T
+): SenderIdRecord => ({
   id: fresh("sid"),
   accountId,
   senderId: "Acme",
@@ -152,7 +162,11 @@ export const makeSubmittedSenderId = (accountId: string, fields: Partial<SenderI
  * @since 0.1.0
  * @category fixtures
  */
-export const makeRegistration = (record: SenderIdRecord, network: string, fields: Partial<Registration> = {}): Registration => ({
+export const makeRegistration = (
+  record: SenderIdRecord,
+  network: string,
+  fields: Partial<Registration> = {}
+): Registration => ({
   id: fresh("opreg"),
   sidId: record.id,
   network,
@@ -304,7 +318,10 @@ export const seedMessages = (accountId: string) =>
 
 /** Every page of `list` with `pageSize`, each continuing after the last row of the previous one. @since 0.1.0 @category fixtures */
 export const listAllPages = (accountId: string, filter: MessageFilter, pageSize: number) =>
-  Effect.flatMap(MessageStore, (messages) => allPages((after, limit) => messages.list(accountId, filter, after, limit), pageSize, createdAtKeyset))
+  Effect.flatMap(
+    MessageStore,
+    (messages) => allPages((after, limit) => messages.list(accountId, filter, after, limit), pageSize, createdAtKeyset)
+  )
 
 /** The latest time a Date can hold: leases this long never end within a test. @since 0.1.0 @category fixtures */
 export const FOREVER = 8_640_000_000_000_000
@@ -338,7 +355,12 @@ export const oldestFirst = (work: ClaimWork) => (messages: ReadonlyArray<Message
 export const expiredBefore = (expired: number) => ({ expired, abandoned: 0 })
 
 /** An in-progress idempotency record of `key`. @since 0.1.0 @category fixtures */
-export const makeReservation = (accountId: string, key: string, fingerprint: string, createdAt: number): IdempotencyRecord => ({
+export const makeReservation = (
+  accountId: string,
+  key: string,
+  fingerprint: string,
+  createdAt: number
+): IdempotencyRecord => ({
   accountId,
   key,
   fingerprint,
@@ -348,7 +370,10 @@ export const makeReservation = (accountId: string, key: string, fingerprint: str
 
 /** One move through `MessageStore.transition`: whether it happened. @since 0.1.0 @category fixtures */
 export const transitionOne = (next: Message, from: MessageStatus, event: Option.Option<Event>) =>
-  Effect.flatMap(MessageStore, (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!))
+  Effect.flatMap(
+    MessageStore,
+    (messages) => Effect.map(messages.transition([{ next, from, event }]), ([moved]) => moved!)
+  )
 
 /** A pending mail `id` created and due at `T`, with `fields` over it. @since 0.1.0 @category fixtures */
 export const makeMail = (id: string, fields: Partial<Mail> = {}): Mail => ({
@@ -391,7 +416,10 @@ export const makeSubscription = (accountId: string, at: number, fields: Partial<
 
 /** Inserts `subscription`, whatever its account holds, and answers it. @since 0.1.0 @category fixtures */
 export const insertSubscription = (subscription: Subscription) =>
-  Effect.as(Effect.flatMap(SubscriptionStore, (store) => store.insert(subscription, Number.MAX_SAFE_INTEGER)), subscription)
+  Effect.as(
+    Effect.flatMap(SubscriptionStore, (store) => store.insert(subscription, Number.MAX_SAFE_INTEGER)),
+    subscription
+  )
 
 /**
  * A new message of `accountId` (`fields` over `makeMessage`'s) inserted with its event made at
@@ -419,7 +447,9 @@ export const makeDelivery = (event: Event, destination: Destination, fields: Par
   accountId: event.accountId,
   eventId: event.id,
   eventType: event.type,
-  ...(destination._tag === "Subscription" ? { subscriptionId: destination.subscriptionId } : { callbackUrl: destination.url }),
+  ...(destination._tag === "Subscription"
+    ? { subscriptionId: destination.subscriptionId }
+    : { callbackUrl: destination.url }),
   attempt: 0,
   state: "pending",
   dueAt: event.createdAt,

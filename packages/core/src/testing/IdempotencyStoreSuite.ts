@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer"
 import * as Idempotency from "../idempotency/Idempotency.js"
 import { IdempotencyStore, type Reservation } from "../idempotency/IdempotencyStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, T, freshAccount, expiredBefore, makeReservation } from "./Fixtures.js"
+import { expiredBefore, fresh, freshAccount, makeReservation, T } from "./Fixtures.js"
 
 /** Registers the tests of `IdempotencyStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
@@ -51,7 +51,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const body = "{\"ok\":true,\"data\":{\"body\":\"Grüße 👋\\n\",\"x\":  1.50}}\n\t "
       yield* store.complete(record, { _tag: "Body", status: 201, body })
       const held = yield* store.reserve(makeReservation(accountId, key, "fp", T + 5), expiredBefore(0))
-      assert.deepStrictEqual(held, Option.some({ ...record, response: Option.some({ _tag: "Body" as const, status: 201, body }) }))
+      assert.deepStrictEqual(
+        held,
+        Option.some({ ...record, response: Option.some({ _tag: "Body" as const, status: 201, body }) })
+      )
       const response = Option.getOrThrow(Option.getOrThrow(held).response)
       assert.strictEqual(response._tag === "Body" ? response.body : undefined, body)
       assert.strictEqual(response.status, 201)
@@ -67,7 +70,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         return Effect.as(store.reserve(reservation, expiredBefore(0)), reservation)
       }
       const heldBy = (reservation: Reservation) =>
-        Effect.map(store.reserve({ ...reservation, fingerprint: "other", response: Option.none() }, expiredBefore(0)), Option.getOrThrow)
+        Effect.map(
+          store.reserve({ ...reservation, fingerprint: "other", response: Option.none() }, expiredBefore(0)),
+          Option.getOrThrow
+        )
       const meta = { requestId: "req_01kq0v0jr0a4kqm3x0vyz2r7yd", answeredAt: T + 3 }
 
       // ~126 KB of three-byte characters: held in a few hundred bytes, without its body
@@ -76,7 +82,12 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       yield* idempotency.complete(large, answer)
       const response = Option.getOrThrow((yield* heldBy(large)).response)
       if (response._tag !== "Recompute") return assert.fail("held as what recomputes it")
-      assert.deepStrictEqual({ ...response, digest: response.digest.length }, { _tag: "Recompute", status: 200, ...meta, digest: 64 })
+      assert.deepStrictEqual({ ...response, digest: response.digest.length }, {
+        _tag: "Recompute",
+        status: 200,
+        ...meta,
+        digest: 64
+      })
       assert.isTrue(Idempotency.isRecomputed(response, answer))
       assert.isAtMost(Buffer.byteLength(JSON.stringify(response)), Idempotency.maxKeptBytes)
 
@@ -103,7 +114,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       yield* store.release(first)
       const again = makeReservation(accountId, key, "fp-2", T + 1)
       assert.isTrue(Option.isNone(yield* store.reserve(again, expiredBefore(0))))
-      assert.deepStrictEqual(yield* store.reserve(makeReservation(accountId, key, "fp-3", T + 2), expiredBefore(0)), Option.some(again))
+      assert.deepStrictEqual(
+        yield* store.reserve(makeReservation(accountId, key, "fp-3", T + 2), expiredBefore(0)),
+        Option.some(again)
+      )
       yield* store.release({ accountId, key: fresh("idem"), createdAt: T })
     }))
 
@@ -166,7 +180,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       // a completed key is never abandoned
       yield* store.complete(retry, { _tag: "Body", status: 201, body: "{}" })
       const done = yield* store.reserve(makeReservation(accountId, key, "fp-a", T + 50), abandonedBefore(T + 45))
-      assert.deepStrictEqual(Option.map(done, (r) => r.response), Option.some(Option.some({ _tag: "Body" as const, status: 201, body: "{}" })))
+      assert.deepStrictEqual(
+        Option.map(done, (r) => r.response),
+        Option.some(Option.some({ _tag: "Body" as const, status: 201, body: "{}" }))
+      )
     }))
 
   it.effect("IdempotencyStore: of 20 concurrent reserves of one key exactly one wins", () =>
@@ -175,7 +192,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       const key = fresh("idem")
       const attempts = Array.from({ length: 20 }, (_, i) => makeReservation(accountId, key, `fp-${i}`, T + i))
-      const results = yield* Effect.all(attempts.map((r) => store.reserve(r, expiredBefore(0))), { concurrency: "unbounded" })
+      const results = yield* Effect.all(attempts.map((r) => store.reserve(r, expiredBefore(0))), {
+        concurrency: "unbounded"
+      })
       const winners = results.filter(Option.isNone)
       assert.strictEqual(winners.length, 1)
       const winner = attempts[results.findIndex(Option.isNone)]!
@@ -197,7 +216,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         [yield* store.purge(t0 + 1_000, 2), yield* store.purge(t0 + 1_000, 2), yield* store.purge(t0 + 1_000, 2)],
         [2, 1, 0]
       )
-      for (const record of old) assert.isTrue(Option.isNone(yield* store.reserve({ ...record, fingerprint: "other" }, expiredBefore(0))))
+      for (const record of old) {
+        assert.isTrue(Option.isNone(yield* store.reserve({ ...record, fingerprint: "other" }, expiredBefore(0))))
+      }
       const holder = yield* store.reserve({ ...kept, fingerprint: "other" }, expiredBefore(0))
       assert.strictEqual(Option.getOrThrow(holder).fingerprint, "fp", "a record after the time is kept")
     }))

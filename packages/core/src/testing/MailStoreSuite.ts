@@ -31,7 +31,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const sent = makeMail(fresh("mail"), { status: "sent", attempts: 1, sentAt: T + 5 })
       yield* mails.insert([plain, retried, sent])
       yield* mails.insert([])
-      for (const mail of [plain, retried, sent]) assert.deepStrictEqual(yield* mails.findById(mail.id), Option.some(mail))
+      for (const mail of [plain, retried, sent]) {
+        assert.deepStrictEqual(yield* mails.findById(mail.id), Option.some(mail))
+      }
       assert.isTrue(Option.isNone(yield* mails.findById(fresh("mail"))))
     }))
 
@@ -64,9 +66,17 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       ]
       yield* mails.insert([dueNowB, later, longestDue, ...done, dueNowA, dueEarlier])
 
-      assert.deepStrictEqual(yield* mails.claim(now, 2, now + 30_000), [longestDue, dueEarlier], "the whole mail, in due order")
+      assert.deepStrictEqual(
+        yield* mails.claim(now, 2, now + 30_000),
+        [longestDue, dueEarlier],
+        "the whole mail, in due order"
+      )
       assert.deepStrictEqual(ids(yield* mails.claim(now, 10, now + 30_000)), [dueNowA.id, dueNowB.id], "then by id")
-      assert.deepStrictEqual(yield* mails.claim(now, 10, now + 30_000), [], "a mail due later, a sent or failed one, is not")
+      assert.deepStrictEqual(
+        yield* mails.claim(now, 10, now + 30_000),
+        [],
+        "a mail due later, a sent or failed one, is not"
+      )
       assert.deepStrictEqual(yield* mails.claim(now + 1, 10, now + 30_000), [later])
       assert.deepStrictEqual(yield* mails.findById(later.id), Option.some(later), "claiming changes nothing else")
     }))
@@ -117,7 +127,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const retried = Mail.retried(toRetry, now, "connect ECONNREFUSED 127.0.0.1:25")
       const refused = Mail.refused(toRefuse, "550 no such mailbox")
       assert.deepStrictEqual(yield* mails.record([sent, retried, refused]), [true, true, true])
-      for (const mail of [sent, retried, refused]) assert.deepStrictEqual(yield* mails.findById(mail.id), Option.some(mail))
+      for (const mail of [sent, retried, refused]) {
+        assert.deepStrictEqual(yield* mails.findById(mail.id), Option.some(mail))
+      }
       assert.deepStrictEqual(yield* mails.record([]), [])
 
       // the claim ended with the record: the retried mail is due again at its next attempt, not at

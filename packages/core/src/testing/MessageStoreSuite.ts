@@ -7,10 +7,10 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Message, MessageFilter } from "../messaging/Message.js"
-import { IdempotencyKeyTaken, MessageStore } from "../messaging/MessageStore.js"
 import type { Event } from "../Event.js"
 import { EventStore } from "../EventStore.js"
+import type { Message, MessageFilter } from "../messaging/Message.js"
+import { IdempotencyKeyTaken, MessageStore } from "../messaging/MessageStore.js"
 import type { Stores } from "../Stores.js"
 import {
   drainAllClaims,
@@ -84,7 +84,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const bare = yield* insertMessage(accountId)
       const found = yield* messages.findById(accountId, bare.id)
       assert.deepStrictEqual(found, Option.some(bare))
-      for (const key of ["reference", "callbackUrl", "scheduledAt", "sentAt", "deliveredAt", "error", "carrierMessageId"]) {
+      for (
+        const key of ["reference", "callbackUrl", "scheduledAt", "sentAt", "deliveredAt", "error", "carrierMessageId"]
+      ) {
         assert.isFalse(key in Option.getOrThrow(found), `absent ${key} stays absent`)
       }
       assert.deepStrictEqual(yield* events.listBySubject(accountId, bare.id), [])
@@ -106,7 +108,13 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
         { accountId, id: mine.id },
         { accountId, id: mine.id }
       ])
-      assert.deepStrictEqual(found, [Option.some(theirs), Option.none(), Option.none(), Option.some(mine), Option.some(mine)])
+      assert.deepStrictEqual(found, [
+        Option.some(theirs),
+        Option.none(),
+        Option.none(),
+        Option.some(mine),
+        Option.some(mine)
+      ])
       assert.deepStrictEqual(yield* messages.findMany([]), [])
     }))
 
@@ -118,7 +126,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const queued = yield* insertMessage(accountId)
       const [first, second] = [fresh("smsc"), fresh("smsc")]
       const mine = { ...queued, status: "sent" as const, sentAt: T + 1_000, carrierMessageId: first }
-      assert.isTrue(yield* transitionOne(mine, "queued", Option.none()), "the Dispatcher's move stores the carrier's id")
+      assert.isTrue(
+        yield* transitionOne(mine, "queued", Option.none()),
+        "the Dispatcher's move stores the carrier's id"
+      )
       const theirs = makeMessage(otherAccountId, fresh("msg"), { status: "sent", sentAt: T, carrierMessageId: second })
       yield* messages.insert(theirs, Option.none())
       const unknown = fresh("smsc")
@@ -136,7 +147,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const keyed = yield* insertMessage(accountId, { idempotencyKey: key, createdAt: T + 1_000 })
       yield* messages.insert(makeMessage(accountId, fresh("msg"), { createdAt: T + 2_000 }), Option.none())
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T), Option.some(keyed))
-      assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, T + 1_000), Option.some(keyed), "since is inclusive")
+      assert.deepStrictEqual(
+        yield* messages.findByIdempotencyKey(accountId, key, T + 1_000),
+        Option.some(keyed),
+        "since is inclusive"
+      )
       assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, key, T + 1_001)))
       assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(otherAccountId, key, 0)))
       assert.isTrue(Option.isNone(yield* messages.findByIdempotencyKey(accountId, fresh("idem"), 0)))
@@ -169,7 +184,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const messages = yield* MessageStore
       const accountId = yield* freshAccount
       const key = fresh("idem")
-      const attempts = Array.from({ length: 10 }, (_, i) => makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + i }))
+      const attempts = Array.from(
+        { length: 10 },
+        (_, i) => makeMessage(accountId, fresh("msg"), { idempotencyKey: key, createdAt: T + i })
+      )
       const unkeyed = Array.from({ length: 10 }, () => makeMessage(accountId, fresh("msg")))
       const results = yield* Effect.all(
         [...attempts, ...unkeyed].map((message) => Effect.either(messages.insert(message, Option.none()))),
@@ -179,7 +197,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.strictEqual(written.length, 1)
       for (const [i, result] of results.entries()) {
         if (i >= attempts.length) assert.strictEqual(result._tag, "Right", "a send without a key is never refused")
-        else if (result._tag === "Left") assert.deepStrictEqual(result.left, new IdempotencyKeyTaken({ accountId, key }))
+        else if (result._tag === "Left") {
+          assert.deepStrictEqual(result.left, new IdempotencyKeyTaken({ accountId, key }))
+        }
       }
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, 0), Option.some(written[0]!))
     }))
@@ -205,7 +225,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.deepStrictEqual(yield* messages.findById(accountId, old.id), Option.some(released), "everything else kept")
       yield* messages.insert(next, Option.none())
       assert.deepStrictEqual(yield* messages.findByIdempotencyKey(accountId, key, 0), Option.some(next))
-      assert.deepStrictEqual(yield* messages.findById(otherAccountId, theirs.id), Option.some(theirs), "another account's key")
+      assert.deepStrictEqual(
+        yield* messages.findById(otherAccountId, theirs.id),
+        Option.some(theirs),
+        "another account's key"
+      )
       yield* messages.releaseIdempotencyKey(accountId, fresh("idem"), T + 1)
     }))
 
@@ -388,15 +412,24 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const messages = yield* MessageStore
       const events = yield* EventStore
       const accountId = yield* freshAccount
-      const stored = Array.from({ length: 8 }, (_, i) => makeMessage(accountId, fresh("msg"), { reference: `batch-${i}` }))
+      const stored = Array.from(
+        { length: 8 },
+        (_, i) => makeMessage(accountId, fresh("msg"), { reference: `batch-${i}` })
+      )
       for (const message of stored) yield* messages.insert(message, Option.none())
       // even ones move from the status they are in; odd ones name a stale status and stay
       const moves = stored.map((message, i) => {
         const { reference: _, ...rest } = message
         const next: Message = { ...rest, status: "sent", sentAt: T + i }
-        return { next, from: i % 2 === 0 ? message.status : "scheduled" as const, event: makeEvent(next, fresh("evt"), T + i) }
+        return {
+          next,
+          from: i % 2 === 0 ? message.status : "scheduled" as const,
+          event: makeEvent(next, fresh("evt"), T + i)
+        }
       })
-      const results = yield* messages.transition(moves.map(({ event, from, next }) => ({ next, from, event: Option.some(event) })))
+      const results = yield* messages.transition(
+        moves.map(({ event, from, next }) => ({ next, from, event: Option.some(event) }))
+      )
       assert.deepStrictEqual(results, stored.map((_, i) => i % 2 === 0))
       for (const [i, { event, next }] of moves.entries()) {
         const moved = i % 2 === 0
@@ -442,7 +475,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       yield* drainAllClaims
       const accountId = yield* freshAccount
       const now = T + 10_000
-      const queued = makeMessage(accountId, fresh("msg"), { reference: "claim-me", callbackUrl: "https://x.example/cb" })
+      const queued = makeMessage(accountId, fresh("msg"), {
+        reference: "claim-me",
+        callbackUrl: "https://x.example/cb"
+      })
       const dueEarlier = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: now - 1 })
       const dueNow = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: now })
       const later = makeMessage(accountId, fresh("msg"), { status: "scheduled", scheduledAt: now + 1 })
@@ -464,7 +500,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.deepStrictEqual(yield* messages.claim("schedule", now + 1, 100, now + 30_000), [later])
       assert.deepStrictEqual(yield* messages.claim("dispatch", now + 2, 100, now + 30_000), [], "nothing else is due")
       assert.deepStrictEqual(yield* messages.claim("schedule", now + 2, 100, now + 30_000), [])
-      assert.deepStrictEqual(yield* messages.findById(accountId, queued.id), Option.some(queued), "claiming changes nothing else")
+      assert.deepStrictEqual(
+        yield* messages.findById(accountId, queued.id),
+        Option.some(queued),
+        "claiming changes nothing else"
+      )
     }))
 
   it.effect("MessageStore: claim is oldest first and takes at most limit", () =>
@@ -626,7 +666,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.deepStrictEqual(yield* Effect.flip(results[0]!), new IdempotencyKeyTaken({ accountId, key }))
       assert.isTrue(Option.isNone(yield* tables.message(refused!.message.id)), "no message row")
       assert.deepStrictEqual(yield* tables.events(refused!.message.id), [], "no event row")
-      assert.deepStrictEqual(yield* tables.message(holder.id), Option.some(messageRow(holder)), "the holder's as it was")
+      assert.deepStrictEqual(
+        yield* tables.message(holder.id),
+        Option.some(messageRow(holder)),
+        "the holder's as it was"
+      )
       for (const { event, message } of beside) {
         assert.deepStrictEqual(yield* tables.message(message.id), Option.some(messageRow(message)))
         assert.deepStrictEqual(yield* tables.events(message.id), [eventRow(event)])
@@ -666,12 +710,20 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       ]
       assert.deepStrictEqual(yield* messages.transition(moves), [true, false, false, true])
 
-      assert.deepStrictEqual(yield* tables.message(moving.id), Option.some(messageRow(delivered)), "moved twice; no claim")
+      assert.deepStrictEqual(
+        yield* tables.message(moving.id),
+        Option.some(messageRow(delivered)),
+        "moved twice; no claim"
+      )
       assert.deepStrictEqual(
         yield* tables.events(moving.id),
         [moves[0]!, moves[3]!].map(({ event }) => eventRow(Option.getOrThrow(event)))
       )
-      assert.deepStrictEqual(yield* tables.message(staying.id), Option.some(messageRow(staying, lease)), "left as it was")
+      assert.deepStrictEqual(
+        yield* tables.message(staying.id),
+        Option.some(messageRow(staying, lease)),
+        "left as it was"
+      )
       assert.deepStrictEqual(yield* tables.events(staying.id), [])
       assert.isTrue(Option.isNone(yield* tables.message(unknown.id)), "no row made")
       assert.deepStrictEqual(yield* tables.events(unknown.id), [])

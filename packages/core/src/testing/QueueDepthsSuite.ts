@@ -16,7 +16,16 @@ import { warningMillis } from "../senderIds/SenderId.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
 import { DeliveryStore } from "../webhooks/DeliveryStore.js"
-import { freshAccount, insertMessageEvent, makeDelivery, makeMail, makeMessage, makeSenderId, fresh, T } from "./Fixtures.js"
+import {
+  fresh,
+  freshAccount,
+  insertMessageEvent,
+  makeDelivery,
+  makeMail,
+  makeMessage,
+  makeSenderId,
+  T
+} from "./Fixtures.js"
 
 /** Each queue's depth at `now`, by queue. */
 const depthsAt = (now: number, limit = 1_000_000) =>
@@ -60,7 +69,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         deliveries: [makeDelivery(event, destination), makeDelivery(event, destination, { dueAt: now + 1 })]
       }], early + 9)
       // watched from 30 days before it expires
-      const expiring = makeSenderId(accountId, { senderId: fresh("S").slice(-11), expiresAt: early + 11 + warningMillis }, early)
+      const expiring = makeSenderId(accountId, {
+        senderId: fresh("S").slice(-11),
+        expiresAt: early + 11 + warningMillis
+      }, early)
       yield* (yield* SenderIdStore).insert(expiring, [], [])
 
       const after = yield* depthsAt(now)

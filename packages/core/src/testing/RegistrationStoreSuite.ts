@@ -12,7 +12,14 @@ import type { Registration } from "../senderIds/Registration.js"
 import type { RegistrationFilter } from "../senderIds/SenderIdStore.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
-import { fresh, freshAccount, listAllRegistrationPages, makeRegistration, makeSubmittedSenderId, T } from "./Fixtures.js"
+import {
+  fresh,
+  freshAccount,
+  listAllRegistrationPages,
+  makeRegistration,
+  makeSubmittedSenderId,
+  T
+} from "./Fixtures.js"
 
 /** What sets one registration of `seed` apart. */
 type Spec = Partial<Omit<Registration, "brand">> & { readonly brandName?: string }
@@ -27,7 +34,9 @@ const seed = (network: string, specs: ReadonlyArray<Spec>) =>
     const record = makeSubmittedSenderId(yield* freshAccount, { senderId: fresh("Reg") })
     const registrations = specs.map(({ brandName, ...fields }) => {
       const registration = makeRegistration(record, network, fields)
-      return brandName === undefined ? registration : { ...registration, brand: { ...registration.brand, name: brandName } }
+      return brandName === undefined
+        ? registration
+        : { ...registration, brand: { ...registration.brand, name: brandName } }
     })
     yield* senderIds.insert(record, registrations, [])
     return registrations
@@ -51,8 +60,19 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderIds = yield* SenderIdStore
       const [pending, rejected, asked] = yield* seed(fresh("net"), [
         {},
-        { status: "rejected", decidedAt: T + 1, reason: "Not the brand's name", submittedBy: { accountId: "acct_b", type: "brand", name: "Bolt" } },
-        { status: "info_requested", decidedAt: T + 2, message: "Which site names \"Acme\"? ü 👋", matchType: "domain", matchValue: "acme.com.au" }
+        {
+          status: "rejected",
+          decidedAt: T + 1,
+          reason: "Not the brand's name",
+          submittedBy: { accountId: "acct_b", type: "brand", name: "Bolt" }
+        },
+        {
+          status: "info_requested",
+          decidedAt: T + 2,
+          message: "Which site names \"Acme\"? ü 👋",
+          matchType: "domain",
+          matchValue: "acme.com.au"
+        }
       ])
       for (const registration of [pending!, rejected!, asked!]) {
         assert.deepStrictEqual(yield* senderIds.findRegistration(registration.id), Option.some(registration))
@@ -71,14 +91,29 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         { market: "NZ", submittedAt: T + 3 } // as new as the AU one: the id decides
       ])
       yield* seed(fresh("net"), [{ market: "AU" }, { market: "NZ" }]) // another network's, in the same markets
-      const inMarkets = (...markets: ReadonlyArray<string>) => newestFirst(rows.filter((r) => markets.includes(r.market)))
+      const inMarkets = (...markets: ReadonlyArray<string>) =>
+        newestFirst(rows.filter((r) => markets.includes(r.market)))
       assert.deepStrictEqual(ids(yield* listFirst({ network, markets: ["AU", "NZ"] })), ids(inMarkets("AU", "NZ")))
-      assert.deepStrictEqual(ids(yield* listFirst({ network, markets: ["AU", "NZ", "AU"] })), ids(inMarkets("AU", "NZ")))
+      assert.deepStrictEqual(
+        ids(yield* listFirst({ network, markets: ["AU", "NZ", "AU"] })),
+        ids(inMarkets("AU", "NZ"))
+      )
       assert.deepStrictEqual(ids(yield* listFirst({ network, markets: ["SG"] })), ids(inMarkets("SG")))
-      assert.deepStrictEqual(ids(yield* listFirst({ network, markets: ["AU", "NZ"], market: "NZ" })), ids(inMarkets("NZ")))
-      assert.deepStrictEqual(yield* listFirst({ network, markets: ["AU", "NZ"], market: "SG" }), [], "a market outside its own")
+      assert.deepStrictEqual(
+        ids(yield* listFirst({ network, markets: ["AU", "NZ"], market: "NZ" })),
+        ids(inMarkets("NZ"))
+      )
+      assert.deepStrictEqual(
+        yield* listFirst({ network, markets: ["AU", "NZ"], market: "SG" }),
+        [],
+        "a market outside its own"
+      )
       assert.deepStrictEqual(yield* listFirst({ network, markets: [] }), [], "no markets")
-      assert.deepStrictEqual(yield* listFirst({ network: fresh("net"), markets: ["AU", "NZ", "SG"] }), [], "a network with none")
+      assert.deepStrictEqual(
+        yield* listFirst({ network: fresh("net"), markets: ["AU", "NZ", "SG"] }),
+        [],
+        "a network with none"
+      )
       // several markets, a page after another
       const pages = yield* listAllRegistrationPages({ network, markets: ["SG", "NZ", "AU"] }, 2)
       assert.deepStrictEqual(pages.map((page) => page.length), [2, 2, 1])
@@ -88,15 +123,62 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
   it.effect("SenderIdStore: listRegistrations selects by each filter alone, and by all of them together", () =>
     Effect.gen(function*() {
       const network = fresh("net")
-      const submitter = (type: "brand" | "aggregator" | "cpaas") => ({ accountId: `acct_${type}`, type, name: `The ${type}` })
+      const submitter = (type: "brand" | "aggregator" | "cpaas") => ({
+        accountId: `acct_${type}`,
+        type,
+        name: `The ${type}`
+      })
       const rows = yield* seed(network, [
-        { submittedAt: T + 1, status: "approved", senderId: "Acme", brandName: "Acme Pty Ltd", submittedBy: submitter("cpaas") },
-        { submittedAt: T + 2, status: "pending_operator_review", senderId: "AcmeBank", brandName: "Acme Bank Ltd", submittedBy: submitter("brand") },
-        { submittedAt: T + 3, status: "approved", senderId: "Bolt", brandName: "Bolt Energy", submittedBy: submitter("aggregator") },
-        { submittedAt: T + 4, status: "rejected", senderId: "BoltHome", brandName: "Acme Homes", submittedBy: submitter("brand") },
-        { submittedAt: T + 5, status: "approved", senderId: "ACMEHOMES", brandName: "Bolt Homes", submittedBy: submitter("brand"), market: "NZ" },
-        { submittedAt: T + 6, status: "resubmitted", senderId: "Cove", brandName: "Cove Co", submittedBy: submitter("cpaas") },
-        { submittedAt: T + 7, status: "info_requested", senderId: "acme", brandName: "Dune Pty Ltd", submittedBy: submitter("brand") }
+        {
+          submittedAt: T + 1,
+          status: "approved",
+          senderId: "Acme",
+          brandName: "Acme Pty Ltd",
+          submittedBy: submitter("cpaas")
+        },
+        {
+          submittedAt: T + 2,
+          status: "pending_operator_review",
+          senderId: "AcmeBank",
+          brandName: "Acme Bank Ltd",
+          submittedBy: submitter("brand")
+        },
+        {
+          submittedAt: T + 3,
+          status: "approved",
+          senderId: "Bolt",
+          brandName: "Bolt Energy",
+          submittedBy: submitter("aggregator")
+        },
+        {
+          submittedAt: T + 4,
+          status: "rejected",
+          senderId: "BoltHome",
+          brandName: "Acme Homes",
+          submittedBy: submitter("brand")
+        },
+        {
+          submittedAt: T + 5,
+          status: "approved",
+          senderId: "ACMEHOMES",
+          brandName: "Bolt Homes",
+          submittedBy: submitter("brand"),
+          market: "NZ"
+        },
+        {
+          submittedAt: T + 6,
+          status: "resubmitted",
+          senderId: "Cove",
+          brandName: "Cove Co",
+          submittedBy: submitter("cpaas")
+        },
+        {
+          submittedAt: T + 7,
+          status: "info_requested",
+          senderId: "acme",
+          brandName: "Dune Pty Ltd",
+          submittedBy: submitter("brand")
+        }
       ])
       const base = { network, markets: ["AU", "NZ"] }
       const contains = (value: string, text: string) => value.toLowerCase().includes(text.toLowerCase())
@@ -134,7 +216,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         const expected = newestFirst(rows.filter(selects))
         assert.deepStrictEqual(yield* listFirst(filter), expected, name)
       }
-      assert.strictEqual(newestFirst(rows.filter(cases[cases.length - 1]![2])).length, 2, "several rows pass every filter")
+      assert.strictEqual(
+        newestFirst(rows.filter(cases[cases.length - 1]![2])).length,
+        2,
+        "several rows pass every filter"
+      )
     }))
 
   it.effect("SenderIdStore: listRegistrations finds Sender ID and brand name substrings in any case, every character literal (%, _, \\, \" too)", () =>
@@ -174,7 +260,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const network = fresh("net")
       // ties on submittedAt, inserted in another order than they sort
-      const rows = yield* seed(network, [3, 1, 3, 2, 5, 3, 4, 1].map((n) => ({ submittedAt: T + n, brandName: `Brand ${n} Pty` })))
+      const rows = yield* seed(
+        network,
+        [3, 1, 3, 2, 5, 3, 4, 1].map((n) => ({ submittedAt: T + n, brandName: `Brand ${n} Pty` }))
+      )
       const cases: ReadonlyArray<readonly [Partial<RegistrationFilter>, number, (r: Registration) => boolean]> = [
         [{}, 3, () => true],
         [{ brandName: "pty" }, 2, () => true],

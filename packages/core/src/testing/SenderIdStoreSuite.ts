@@ -35,7 +35,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderIds = yield* SenderIdStore
       const accountId = yield* freshAccount
       const submitted = makeSubmittedSenderId(accountId, { senderId: fresh("Sub") })
-      const [telstra, optus, vodafone] = ["telstra", "optus", "vodafone"].map((network) => makeRegistration(submitted, network))
+      const [telstra, optus, vodafone] = ["telstra", "optus", "vodafone"].map((network) =>
+        makeRegistration(submitted, network)
+      )
       const reviewed = {
         ...vodafone!,
         status: "info_requested",
@@ -53,7 +55,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
 
       const imported = makeSenderId(accountId, { registeredAt: T + 10 })
       yield* senderIds.insert(imported, [], [])
-      assert.deepStrictEqual(yield* senderIds.findById(imported.id), Option.some({ record: imported, registrations: [] }))
+      assert.deepStrictEqual(
+        yield* senderIds.findById(imported.id),
+        Option.some({ record: imported, registrations: [] })
+      )
       assert.isTrue(Option.isNone(yield* senderIds.findById(fresh("sid"))))
     }))
 
@@ -110,11 +115,16 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
           makeSenderId(yield* freshAccount, { senderId: one + suffix, market, ...freshHolder() }),
           makeSenderId(yield* freshAccount, { senderId: other + suffix, market, ...freshHolder() })
         ]
-        const outcomes = yield* Effect.all(both.map((record) => Effect.either(senderIds.insert(record, [], []))), { concurrency: "unbounded" })
+        const outcomes = yield* Effect.all(both.map((record) => Effect.either(senderIds.insert(record, [], []))), {
+          concurrency: "unbounded"
+        })
         const winners = both.filter((_, i) => Either.isRight(outcomes[i]!))
         assert.strictEqual(winners.length, 1, `one insert of ${one} and ${other} succeeds`)
         const loser = both.find((record) => record !== winners[0])!
-        assert.deepStrictEqual(outcomes.find(Either.isLeft)?.left, new SenderIdTaken({ senderId: loser.senderId, market }))
+        assert.deepStrictEqual(
+          outcomes.find(Either.isLeft)?.left,
+          new SenderIdTaken({ senderId: loser.senderId, market })
+        )
         assert.isTrue(Option.isNone(yield* senderIds.findById(loser.id)), "the loser is not written")
         assert.isTrue(Option.isSome(yield* senderIds.findById(winners[0]!.id)), "the winner is")
       }
@@ -126,13 +136,35 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       for (const market of ["AU", "NZ"]) {
         const senderId = fresh("Sendline")
         const holder = freshHolder()
-        yield* senderIds.insert(makeSubmittedSenderId(yield* freshAccount, { senderId, market, brandName: "Sendline Demo Pty Ltd", ...holder }), [], [])
+        yield* senderIds.insert(
+          makeSubmittedSenderId(yield* freshAccount, {
+            senderId,
+            market,
+            brandName: "Sendline Demo Pty Ltd",
+            ...holder
+          }),
+          [],
+          []
+        )
         // another entity whose provider renamed its brand to the holder's name
-        const renamed = makeSubmittedSenderId(yield* freshAccount, { senderId, market, brandName: "Sendline Demo Pty Ltd", ...freshHolder() }, T + 1)
-        assert.deepStrictEqual(yield* Effect.flip(senderIds.insert(renamed, [], [])), new SenderIdTaken({ senderId, market }))
+        const renamed = makeSubmittedSenderId(yield* freshAccount, {
+          senderId,
+          market,
+          brandName: "Sendline Demo Pty Ltd",
+          ...freshHolder()
+        }, T + 1)
+        assert.deepStrictEqual(
+          yield* Effect.flip(senderIds.insert(renamed, [], [])),
+          new SenderIdTaken({ senderId, market })
+        )
         assert.isTrue(Option.isNone(yield* senderIds.findById(renamed.id)))
         // the holder, its brand renamed since, from another account too
-        const again = makeSubmittedSenderId(yield* freshAccount, { senderId, market, brandName: "Sendline Group Ltd", ...holder }, T + 2)
+        const again = makeSubmittedSenderId(yield* freshAccount, {
+          senderId,
+          market,
+          brandName: "Sendline Group Ltd",
+          ...holder
+        }, T + 2)
         yield* senderIds.insert(again, [], [])
         assert.isTrue(Option.isSome(yield* senderIds.findById(again.id)))
       }
@@ -159,7 +191,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       ]
       for (const [held, other, alike] of cases) {
         const suffix = fresh("")
-        yield* senderIds.insert(makeSenderId(yield* freshAccount, { senderId: held + suffix, ...freshHolder() }), [], [])
+        yield* senderIds.insert(
+          makeSenderId(yield* freshAccount, { senderId: held + suffix, ...freshHolder() }),
+          [],
+          []
+        )
         const record = makeSenderId(yield* freshAccount, { senderId: other + suffix, ...freshHolder() })
         const outcome = yield* Effect.either(senderIds.insert(record, [], []))
         assert.deepStrictEqual(
@@ -179,7 +215,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       yield* senderIds.insert(makeSenderId(accountId, mine), [], [])
       yield* senderIds.insert(makeSenderId(accountId, mine, T + 1), [], [])
-      yield* senderIds.insert(makeSenderId(yield* freshAccount, { ...mine, senderId: senderId.toUpperCase() }, T + 2), [], [])
+      yield* senderIds.insert(
+        makeSenderId(yield* freshAccount, { ...mine, senderId: senderId.toUpperCase() }, T + 2),
+        [],
+        []
+      )
       const other = makeSenderId(yield* freshAccount, { senderId: senderId.toLowerCase(), ...freshHolder() }, T + 3)
       assert.deepStrictEqual(
         yield* Effect.flip(senderIds.insert(other, [], [])),
@@ -194,7 +234,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderId = fresh("Gone")
       const [first, second, third, fourth, fifth, sixth] = Array.from({ length: 6 }, freshHolder)
       const insertAs = (holder: Holder, fields: Partial<SenderIdRecord>, at: number) =>
-        Effect.either(Effect.flatMap(freshAccount, (accountId) => senderIds.insert(makeSenderId(accountId, { senderId, ...holder, ...fields }, at), [], [])))
+        Effect.either(
+          Effect.flatMap(freshAccount, (accountId) =>
+            senderIds.insert(makeSenderId(accountId, { senderId, ...holder, ...fields }, at), [], []))
+        )
       // records that never held it
       assert.isTrue(Either.isRight(yield* insertAs(first!, { status: "rejected" }, T)))
       assert.isTrue(Either.isRight(yield* insertAs(second!, { status: "expired" }, T)))
@@ -210,7 +253,13 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const pending = fresh("Wait")
       const pendingRecord = makeSenderId(yield* freshAccount, { senderId: pending, ...fifth!, status: "pending" })
       yield* senderIds.insert(pendingRecord, [], [])
-      assert.isTrue(Either.isLeft(yield* Effect.either(senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, ...sixth! }), [], []))))
+      assert.isTrue(
+        Either.isLeft(
+          yield* Effect.either(
+            senderIds.insert(makeSenderId(yield* freshAccount, { senderId: pending, ...sixth! }), [], [])
+          )
+        )
+      )
     }))
 
   it.effect("SenderIdStore: with a pendingLimit, an account has at most that many records pending or info_requested; refused, PendingLimitReached writes nothing", () =>
@@ -229,7 +278,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const record = makeSubmittedSenderId(accountId, { senderId: fresh("Cap") })
       const registration = makeRegistration(record, "telstra")
       assert.deepStrictEqual(
-        yield* Effect.flip(senderIds.insert(record, [registration], [makeSenderIdEvent(record, "sid.status_changed", T)], 3)),
+        yield* Effect.flip(
+          senderIds.insert(record, [registration], [makeSenderIdEvent(record, "sid.status_changed", T)], 3)
+        ),
         new PendingLimitReached({ accountId, limit: 3 })
       )
       assert.isTrue(Option.isNone(yield* senderIds.findById(record.id)))
@@ -245,9 +296,13 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const accountId = yield* freshAccount
       yield* senderIds.insert(makeSubmittedSenderId(accountId, { senderId: fresh("Cap") }), [], [], 3)
       const records = Array.from({ length: 8 }, () => makeSubmittedSenderId(accountId, { senderId: fresh("Cap") }))
-      const outcomes = yield* Effect.all(records.map((r) => Effect.either(senderIds.insert(r, [], [], 3))), { concurrency: "unbounded" })
+      const outcomes = yield* Effect.all(records.map((r) => Effect.either(senderIds.insert(r, [], [], 3))), {
+        concurrency: "unbounded"
+      })
       assert.strictEqual(outcomes.filter(Either.isRight).length, 2, "two succeed")
-      for (const outcome of outcomes.filter(Either.isLeft)) assert.deepStrictEqual(outcome.left, new PendingLimitReached({ accountId, limit: 3 }))
+      for (const outcome of outcomes.filter(Either.isLeft)) {
+        assert.deepStrictEqual(outcome.left, new PendingLimitReached({ accountId, limit: 3 }))
+      }
       const listed = yield* senderIds.list(accountId, { status: "pending" }, Option.none(), 100)
       assert.strictEqual(listed.length, 3)
     }))
@@ -289,7 +344,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.deepStrictEqual(yield* list({}), newest)
       assert.deepStrictEqual(yield* list({ status: "pending" }), newest.filter((w) => w.record.status === "pending"))
       assert.deepStrictEqual(yield* list({ market: "AU" }), newest.filter((w) => w.record.market === "AU"))
-      assert.deepStrictEqual(yield* list({ market: "AU", status: "rejected" }), newest.filter((w) => w.record.status === "rejected"))
+      assert.deepStrictEqual(
+        yield* list({ market: "AU", status: "rejected" }),
+        newest.filter((w) => w.record.status === "rejected")
+      )
       const pages: Array<ReadonlyArray<WithRegistrations>> = []
       let after: Option.Option<Keyset> = Option.none()
       do {
@@ -319,7 +377,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const rejected = moveTo("rejected", 1)
       assert.deepStrictEqual(yield* senderIds.transition([asked]), [true])
       assert.deepStrictEqual(yield* senderIds.transition([rejected]), [false], "made from version 0, which is gone")
-      assert.deepStrictEqual(yield* senderIds.transition([moveTo("rejected", 3)]), [false], "made from a version never stored")
+      assert.deepStrictEqual(
+        yield* senderIds.transition([moveTo("rejected", 3)]),
+        [false],
+        "made from a version never stored"
+      )
       assert.deepStrictEqual(
         yield* senderIds.findById(record.id),
         Option.some({ record: asked.next, registrations: asked.registrations })
@@ -346,7 +408,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
             events: [makeSenderIdEvent(next, "sid.status_changed", T + i)]
           }
         })
-        const outcomes = yield* Effect.all(moves.map((move) => senderIds.transition([move])), { concurrency: "unbounded" })
+        const outcomes = yield* Effect.all(moves.map((move) => senderIds.transition([move])), {
+          concurrency: "unbounded"
+        })
         assert.deepStrictEqual(outcomes.flat().filter((moved) => moved).length, 1, "exactly one applies")
         const winner = moves[outcomes.findIndex(([moved]) => moved)]!
         const found = Option.getOrThrow(yield* senderIds.findById(record.id))
@@ -385,7 +449,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         {
           next: second,
           registrations: [{ ...optus!, status: "rejected", decidedAt: T + 2, reason: "Taken" }],
-          events: [makeSenderIdEvent(second, "sid.status_changed", T + 2), makeSenderIdEvent(second, "sid.rejected", T + 2)]
+          events: [
+            makeSenderIdEvent(second, "sid.status_changed", T + 2),
+            makeSenderIdEvent(second, "sid.rejected", T + 2)
+          ]
         },
         {
           next: stale,
@@ -399,9 +466,15 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         yield* senderIds.findById(record.id),
         Option.some({ record: second, registrations: [moves[0]!.registrations[0]!, moves[1]!.registrations[0]!] })
       )
-      assert.deepStrictEqual(yield* senderIds.findById(other.id), Option.some({ record: other, registrations: [otherRegistration] }))
+      assert.deepStrictEqual(
+        yield* senderIds.findById(other.id),
+        Option.some({ record: other, registrations: [otherRegistration] })
+      )
       const events = yield* EventStore
-      assert.deepStrictEqual(yield* events.listBySubject(accountId, record.id), [...moves[0]!.events, ...moves[1]!.events])
+      assert.deepStrictEqual(yield* events.listBySubject(accountId, record.id), [
+        ...moves[0]!.events,
+        ...moves[1]!.events
+      ])
       assert.deepStrictEqual(yield* events.listBySubject(accountId, other.id), [])
     }))
 
@@ -415,7 +488,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
         makeSenderId(accountId, { senderId: fresh("W"), ...fields }, createdAt)
       const later = record({}, at + 2) // watched 30 days before it expires
       const sooner = record({}, at + 1)
-      const warned = record({ warnedExpiresAt: at - SenderId.warningMillis + SenderId.termMillis }, at - SenderId.warningMillis) // watched when it expires
+      const warned = record(
+        { warnedExpiresAt: at - SenderId.warningMillis + SenderId.termMillis },
+        at - SenderId.warningMillis
+      ) // watched when it expires
       const tied = { ...sooner, id: `${sooner.id}z` } // as soon as `sooner`: the id decides
       for (const r of [later, sooner, warned, tied]) yield* senderIds.insert(r, [], [])
       for (const status of ["pending", "info_requested", "rejected", "expired"] as const) {
@@ -426,10 +502,22 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const lease = watchAt(later) + 100
 
       assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt(warned) - 1, 10, lease), [], "none due yet")
-      assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt(later), 3, lease), [warned, sooner, tied], "the earliest first, up to the limit")
+      assert.deepStrictEqual(
+        yield* senderIds.claimWatched(watchAt(later), 3, lease),
+        [warned, sooner, tied],
+        "the earliest first, up to the limit"
+      )
       assert.deepStrictEqual(yield* senderIds.claimWatched(watchAt(later), 10, lease), [later])
-      assert.deepStrictEqual(yield* senderIds.claimWatched(lease - 1, 10, lease + 10), [], "all held while their lease lasts")
-      assert.deepStrictEqual(yield* senderIds.claimWatched(lease, 10, lease + 10), [warned, sooner, tied, later], "free once it ends")
+      assert.deepStrictEqual(
+        yield* senderIds.claimWatched(lease - 1, 10, lease + 10),
+        [],
+        "all held while their lease lasts"
+      )
+      assert.deepStrictEqual(
+        yield* senderIds.claimWatched(lease, 10, lease + 10),
+        [warned, sooner, tied, later],
+        "free once it ends"
+      )
     }))
 
   it.effect("SenderIdStore: any move of a record ends its claim, and a record is watched as its new version says", () =>
@@ -461,13 +549,17 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const senderIds = yield* SenderIdStore
       yield* drainWatched
       const accountId = yield* freshAccount
-      const records = Array.from({ length: 20 }, (_, i) => makeSenderId(accountId, { senderId: fresh("C") }, T + 3_000_000 + i))
-      for (const r of records) yield* senderIds.insert(r, [], [])
+      const records = Array.from({ length: 20 }, (_, i) =>
+        makeSenderId(accountId, { senderId: fresh("C") }, T + 3_000_000 + i))
+      for (const r of records) {
+        yield* senderIds.insert(r, [], [])
+      }
       const now = SenderId.watchAt(records[records.length - 1]!)!
       const claimed: Array<string> = []
       for (let pass = 0; pass < 20 && claimed.length < records.length; pass++) {
         const batches = yield* Effect.all(
-          Array.from({ length: 4 }, () => senderIds.claimWatched(now, 3, FOREVER)),
+          Array.from({ length: 4 }, () =>
+            senderIds.claimWatched(now, 3, FOREVER)),
           { concurrency: "unbounded" }
         )
         for (const r of batches.flat()) claimed.push(r.id)

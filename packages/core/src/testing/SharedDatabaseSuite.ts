@@ -9,6 +9,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
+import { EventStore } from "../EventStore.js"
 import * as Idempotency from "../idempotency/Idempotency.js"
 import * as Ids from "../Ids.js"
 import * as MailSender from "../mail/MailSender.js"
@@ -16,13 +17,12 @@ import { MailStore } from "../mail/MailStore.js"
 import * as Markets from "../Markets.js"
 import * as Messaging from "../messaging/Messaging.js"
 import * as MessagingConfig from "../messaging/MessagingConfig.js"
-import { EventStore } from "../EventStore.js"
 import * as ExpiryWatcher from "../senderIds/ExpiryWatcher.js"
+import * as SenderId from "../senderIds/SenderId.js"
 import { SenderIdStore } from "../senderIds/SenderIdStore.js"
 import type { Stores } from "../Stores.js"
 import * as Webhooks from "../webhooks/Webhooks.js"
 import * as CapturingMailer from "./CapturingMailer.js"
-import * as SenderId from "../senderIds/SenderId.js"
 import {
   fresh,
   makeAccount,
@@ -77,7 +77,11 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         yield* Context.get(one, AccountStore).insertAccount(makeAccount(accountId))
         const now = yield* Clock.currentTimeMillis
         yield* Context.get(one, SenderIdStore).insert(makeSenderId(accountId, {}, now), [], [])
-        const principal: Principal = { accountId, keyId: fresh("key"), permissions: new Set(["messaging:send", "messaging:read"]) }
+        const principal: Principal = {
+          accountId,
+          keyId: fresh("key"),
+          permissions: new Set(["messaging:send", "messaging:read"])
+        }
         // Both have passed the reservation of `Idempotency` (a takeover of a key whose first
         // request seemed abandoned, say): nothing but the store stands between their inserts.
         const keys = Array.from({ length: 5 }, () => Idempotency.Key.make(fresh("idem")))
@@ -111,7 +115,10 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
         yield* Context.get(processes[0]!, MailStore).insert(mails)
         // Other tests' mails on this database may be due too: only ours are counted.
         const sentByEach = Effect.forEach(processes, (running) =>
-          Effect.map(Context.get(running, CapturingMailer.CapturingMailer).sent, (sent) => sent.filter((mail) => ours.has(mail.id))))
+          Effect.map(Context.get(running, CapturingMailer.CapturingMailer).sent, (sent) =>
+            sent.filter((mail) =>
+              ours.has(mail.id)
+            )))
         for (let pass = 0; pass < 50; pass++) {
           yield* Effect.all(processes.map((running) => Context.get(running, MailSender.MailSender).runOnce), {
             concurrency: "unbounded"
@@ -161,7 +168,10 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
       Effect.gen(function*() {
         const { accountId, processes } = yield* twoStoreProcesses(store)
         const now = yield* Clock.currentTimeMillis
-        const records = Array.from({ length: 12 }, (_, i) => makeSenderId(accountId, { senderId: fresh("Watch") }, now + i))
+        const records = Array.from(
+          { length: 12 },
+          (_, i) => makeSenderId(accountId, { senderId: fresh("Watch") }, now + i)
+        )
         for (const record of records) yield* Context.get(processes[0]!, SenderIdStore).insert(record, [], [])
         const ours = new Set(records.map((record) => record.id))
         const due = SenderId.watchAt(records[records.length - 1]!)!
@@ -180,27 +190,41 @@ export const suite = (name: string, store: Layer.Layer<Stores, unknown>): void =
     it.live("two processes' expiry watchers passing at once emit each sid.expiring and each expiry once", () =>
       Effect.gen(function*() {
         const { accountId, processes } = yield* twoStoreProcesses(store)
-        const watchers = yield* Effect.forEach(processes, (running) =>
-          Effect.provide(ExpiryWatcher.make({ batchSize: 2 }), Layer.merge(Layer.succeedContext(running), Ids.layer)))
+        const watchers = yield* Effect.forEach(
+          processes,
+          (running) =>
+            Effect.provide(ExpiryWatcher.make({ batchSize: 2 }), Layer.merge(Layer.succeedContext(running), Ids.layer))
+        )
         const now = yield* Clock.currentTimeMillis
         const day = 86_400_000
         // six in their last 30 days (each warned once), six past their expires_at (each expired once)
-        const warned = Array.from({ length: 6 }, (_, i) =>
-          makeSenderId(accountId, { senderId: fresh("Warn"), expiresAt: now + 10 * day + i }, now - 355 * day))
-        const expired = Array.from({ length: 6 }, (_, i) =>
-          makeSenderId(accountId, { senderId: fresh("Gone"), expiresAt: now - 1 - i }, now - 366 * day))
-        for (const record of [...warned, ...expired]) yield* Context.get(processes[0], SenderIdStore).insert(record, [], [])
+        const warned = Array.from(
+          { length: 6 },
+          (_, i) => makeSenderId(accountId, { senderId: fresh("Warn"), expiresAt: now + 10 * day + i }, now - 355 * day)
+        )
+        const expired = Array.from(
+          { length: 6 },
+          (_, i) => makeSenderId(accountId, { senderId: fresh("Gone"), expiresAt: now - 1 - i }, now - 366 * day)
+        )
+        for (const record of [...warned, ...expired]) {
+          yield* Context.get(processes[0], SenderIdStore).insert(record, [], [])
+        }
         for (let pass = 0; pass < 10; pass++) {
           yield* Effect.all(watchers.map((watcher) => watcher.runOnce), { concurrency: "unbounded" })
         }
         const events = Context.get(processes[1], EventStore)
         for (const record of warned) {
-          assert.deepStrictEqual((yield* events.listBySubject(accountId, record.id)).map((e) => e.type), ["sid.expiring"])
+          assert.deepStrictEqual((yield* events.listBySubject(accountId, record.id)).map((e) => e.type), [
+            "sid.expiring"
+          ])
         }
         for (const record of expired) {
           const types = (yield* events.listBySubject(accountId, record.id)).map((e) => e.type)
           assert.deepStrictEqual(types, ["sid.status_changed"], record.id)
-          assert.strictEqual(Option.getOrThrow(yield* Context.get(processes[1], SenderIdStore).findById(record.id)).record.status, "expired")
+          assert.strictEqual(
+            Option.getOrThrow(yield* Context.get(processes[1], SenderIdStore).findById(record.id)).record.status,
+            "expired"
+          )
         }
       }).pipe(Effect.scoped))
   })

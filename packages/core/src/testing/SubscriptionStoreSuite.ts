@@ -26,7 +26,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
   it.effect("SubscriptionStore: a subscription reads back as inserted, its events in order, and only by its id", () =>
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
-      const subscription = yield* insertSubscription(makeSubscription(yield* freshAccount, T, { events: ["sid.expiring", "brand.verified"] }))
+      const subscription = yield* insertSubscription(
+        makeSubscription(yield* freshAccount, T, { events: ["sid.expiring", "brand.verified"] })
+      )
       assert.deepStrictEqual(yield* subscriptions.findById(subscription.id), Option.some(subscription))
       assert.isTrue(Option.isNone(yield* subscriptions.findById(fresh("wh"))))
     }))
@@ -78,7 +80,9 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       const disabled = yield* insertSubscription(makeSubscription(first, T + 1, { status: "disabled" }))
       const deleted = yield* insertSubscription(makeSubscription(first, T + 2))
       yield* subscriptions.delete(deleted.id, T + 3)
-      const rotated = yield* insertSubscription(makeSubscription(second, T, { previous: { secret: "whsec-old-0123456789", replacedAt: T } }))
+      const rotated = yield* insertSubscription(
+        makeSubscription(second, T, { previous: { secret: "whsec-old-0123456789", replacedAt: T } })
+      )
       yield* insertSubscription(makeSubscription(other, T))
       const byId = (list: ReadonlyArray<Subscription>) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1))
       assert.deepStrictEqual(byId(yield* subscriptions.forAccounts([first, second])), byId([active, disabled, rotated]))
@@ -91,19 +95,36 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
       const subscription = yield* insertSubscription(makeSubscription(yield* freshAccount, T))
-      const moved = yield* subscriptions.update(subscription.id, { url: "https://other.example/in", reactivate: false }, T + 1)
+      const moved = yield* subscriptions.update(
+        subscription.id,
+        { url: "https://other.example/in", reactivate: false },
+        T + 1
+      )
       assert.deepStrictEqual(moved, Option.some({ ...subscription, url: "https://other.example/in" }))
-      const retyped = yield* subscriptions.update(subscription.id, { events: ["sid.registered"], reactivate: false }, T + 2)
+      const retyped = yield* subscriptions.update(
+        subscription.id,
+        { events: ["sid.registered"], reactivate: false },
+        T + 2
+      )
       assert.deepStrictEqual(Option.map(retyped, (s) => s.events), Option.some(["sid.registered" as const]))
-      const rotated = yield* subscriptions.update(subscription.id, { secret: "whsec-second-0123456789", reactivate: false }, T + 3)
+      const rotated = yield* subscriptions.update(subscription.id, {
+        secret: "whsec-second-0123456789",
+        reactivate: false
+      }, T + 3)
       assert.deepStrictEqual(
         Option.map(rotated, (s) => [s.secret, s.previous]),
         Option.some(["whsec-second-0123456789", { secret: "whsec-first-0123456789", replacedAt: T + 3 }])
       )
       // the same secret again is no rotation: the replaced one and its time stay
-      const same = yield* subscriptions.update(subscription.id, { secret: "whsec-second-0123456789", reactivate: false }, T + 4)
+      const same = yield* subscriptions.update(subscription.id, {
+        secret: "whsec-second-0123456789",
+        reactivate: false
+      }, T + 4)
       assert.deepStrictEqual(same, rotated)
-      const again = yield* subscriptions.update(subscription.id, { secret: "whsec-third-0123456789", reactivate: false }, T + 5)
+      const again = yield* subscriptions.update(subscription.id, {
+        secret: "whsec-third-0123456789",
+        reactivate: false
+      }, T + 5)
       assert.deepStrictEqual(
         Option.map(again, (s) => s.previous),
         Option.some({ secret: "whsec-second-0123456789", replacedAt: T + 5 })
@@ -116,7 +137,10 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionStore
       const subscription = yield* insertSubscription(makeSubscription(yield* freshAccount, T, { status: "disabled" }))
-      const changed = yield* subscriptions.update(subscription.id, { url: "https://other.example/in", reactivate: false }, T + 1)
+      const changed = yield* subscriptions.update(subscription.id, {
+        url: "https://other.example/in",
+        reactivate: false
+      }, T + 1)
       assert.deepStrictEqual(Option.map(changed, (s) => s.status), Option.some("disabled" as const))
     }))
 
@@ -129,7 +153,11 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.isFalse(yield* subscriptions.delete(subscription.id, T + 2))
       assert.isFalse(yield* subscriptions.delete(fresh("wh"), T + 2))
       assert.isTrue(Option.isNone(yield* subscriptions.findById(subscription.id)))
-      assert.isTrue(Option.isNone(yield* subscriptions.update(subscription.id, { secret: "whsec-later-0123456789", reactivate: true }, T + 3)))
+      assert.isTrue(
+        Option.isNone(
+          yield* subscriptions.update(subscription.id, { secret: "whsec-later-0123456789", reactivate: true }, T + 3)
+        )
+      )
       assert.deepStrictEqual(yield* subscriptions.list(accountId, Option.none(), 10), [])
       assert.isFalse(yield* subscriptions.hasActive(accountId))
     }))
@@ -141,12 +169,26 @@ export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {
       assert.isTrue(yield* subscriptions.insert(makeSubscription(accountId, T, { status: "disabled" }), 3))
       const made = Array.from({ length: 5 }, (_, i) => makeSubscription(accountId, T + 1 + i))
       const inserted = yield* Effect.all(made.map((s) => subscriptions.insert(s, 3)), { concurrency: "unbounded" })
-      assert.strictEqual(inserted.filter((done) => done === true).length, 2, "two of five inserted at once beside the disabled one")
+      assert.strictEqual(
+        inserted.filter((done) => done === true).length,
+        2,
+        "two of five inserted at once beside the disabled one"
+      )
       const active = (yield* subscriptions.list(accountId, Option.none(), 10)).filter((s) => s.status === "active")
-      assert.sameMembers(active.map((s) => s.id), made.filter((_, i) => inserted[i]).map((s) => s.id), "exactly those said inserted")
-      assert.isTrue(yield* subscriptions.insert(makeSubscription(yield* freshAccount, T), 3), "another account's are not counted")
+      assert.sameMembers(
+        active.map((s) => s.id),
+        made.filter((_, i) => inserted[i]).map((s) => s.id),
+        "exactly those said inserted"
+      )
+      assert.isTrue(
+        yield* subscriptions.insert(makeSubscription(yield* freshAccount, T), 3),
+        "another account's are not counted"
+      )
       assert.isTrue(yield* subscriptions.delete(active[0]!.id, T + 10))
-      assert.isTrue(yield* subscriptions.insert(makeSubscription(accountId, T + 11), 3), "a deleted one frees its place")
+      assert.isTrue(
+        yield* subscriptions.insert(makeSubscription(accountId, T + 11), 3),
+        "a deleted one frees its place"
+      )
       assert.isFalse(yield* subscriptions.insert(makeSubscription(accountId, T + 12), 3))
       assert.strictEqual((yield* subscriptions.list(accountId, Option.none(), 10)).length, 3)
     }))

@@ -91,7 +91,9 @@ export const first = (
     accountId: event.accountId,
     eventId: event.id,
     eventType: event.type,
-    ...(destination._tag === "Subscription" ? { subscriptionId: destination.subscriptionId } : { callbackUrl: destination.url }),
+    ...(destination._tag === "Subscription"
+      ? { subscriptionId: destination.subscriptionId }
+      : { callbackUrl: destination.url }),
     attempt: 0,
     state,
     dueAt: at,
@@ -115,7 +117,13 @@ export const isSuccess = (status: number): boolean => status >= 200 && status <=
  * @since 0.1.0
  * @category transitions
  */
-export const attempted = (delivery: Delivery, url: string, at: number, outcome: Outcome, settledAt: number): Delivery => {
+export const attempted = (
+  delivery: Delivery,
+  url: string,
+  at: number,
+  outcome: Outcome,
+  settledAt: number
+): Delivery => {
   const base = { ...delivery, attemptedAt: at, url }
   switch (outcome._tag) {
     case "Answered": {
@@ -125,7 +133,11 @@ export const attempted = (delivery: Delivery, url: string, at: number, outcome: 
     }
     case "Failed": {
       const { durationMillis, reason, status } = outcome.failure
-      return failed({ ...base, durationMillis, ...(status === undefined ? {} : { statusCode: status }) }, reason, settledAt)
+      return failed(
+        { ...base, durationMillis, ...(status === undefined ? {} : { statusCode: status }) },
+        reason,
+        settledAt
+      )
     }
     case "Unsigned":
       return failed({ ...base, durationMillis: 0 }, "no_signing_secret", settledAt)

@@ -72,7 +72,10 @@ export class DeliveryStore extends Context.Tag("@sendline/core/DeliveryStore")<D
    * In one transaction, for each event still not fanned out: marks it fanned out at `at` and
    * inserts its deliveries. For each, whether it did (false: someone else fanned it out first).
    */
-  readonly fanOut: (fanOuts: ReadonlyArray<FanOut>, at: number) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
+  readonly fanOut: (
+    fanOuts: ReadonlyArray<FanOut>,
+    at: number
+  ) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
   /** Inserts deliveries as they are given, all or none (a redelivery goes through `redeliver`). */
   readonly insert: (deliveries: ReadonlyArray<Delivery>) => Effect.Effect<void, StoreUnavailable>
   /**

@@ -39,7 +39,10 @@ export class EventLog extends Context.Tag("@sendline/core/EventLog")<EventLog, {
     paging: Pagination.Paging
   ) => Effect.Effect<Pagination.Page<Event>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The caller's event `id`. */
-  readonly get: (principal: Principal, id: string) => Effect.Effect<Event, NotFound | PermissionDenied | StoreUnavailable>
+  readonly get: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Event, NotFound | PermissionDenied | StoreUnavailable>
   /**
    * Delivers the caller's event `id` again, from attempt 0, where it would go now: its message's
    * callback URL (422 `no_signing_secret` without an active subscription to sign it), else each

@@ -39,5 +39,10 @@ export const deliveriesOf = (
     : Effect.forEach(
       subscriptions.filter((s) => s.accountId === event.accountId && s.events.includes(event.type)),
       (s) =>
-        Delivery.first(event, { _tag: "Subscription", subscriptionId: s.id }, s.status === "active" ? "pending" : "skipped", at)
+        Delivery.first(
+          event,
+          { _tag: "Subscription", subscriptionId: s.id },
+          s.status === "active" ? "pending" : "skipped",
+          at
+        )
     )

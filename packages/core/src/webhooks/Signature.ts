@@ -31,7 +31,8 @@ export interface Attempt {
   readonly at: number
 }
 
-const hmac = (secret: string, payload: string) => createHmac("sha256", Buffer.from(secret, "utf8")).update(payload, "utf8")
+const hmac = (secret: string, payload: string) =>
+  createHmac("sha256", Buffer.from(secret, "utf8")).update(payload, "utf8")
 
 /** The lowercase hex HMAC-SHA256 of `body` keyed with `secret`: `X-Service-Signature`. @since 0.1.0 @category signing */
 export const sign = (secret: string, body: string): string => hmac(secret, body).digest("hex")

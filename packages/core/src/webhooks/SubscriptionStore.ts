@@ -20,7 +20,9 @@ export class SubscriptionStore extends Context.Tag("@sendline/core/SubscriptionS
   /** The account's oldest active subscription (createdAt, then id), if any: its secrets sign `callback_url` deliveries. */
   readonly oldestActive: (accountId: string) => Effect.Effect<Option.Option<Subscription>, StoreUnavailable>
   /** The live subscriptions (active or disabled, not deleted) of the accounts, in no set order: whom their events go to. */
-  readonly forAccounts: (accountIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Subscription>, StoreUnavailable>
+  readonly forAccounts: (
+    accountIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<Subscription>, StoreUnavailable>
   /**
    * Inserts a new subscription unless its account has `max` live ones (active or disabled) already;
    * whether it did. Inserts of one account are counted one after the other, in every process, so

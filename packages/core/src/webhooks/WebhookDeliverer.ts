@@ -89,7 +89,9 @@ export const defaults: Options = {
  * @since 0.1.0
  * @category services
  */
-export class WebhookDeliverer extends Context.Tag("@sendline/core/WebhookDeliverer")<WebhookDeliverer, Worker.Worker<StoreUnavailable>>() {}
+export class WebhookDeliverer
+  extends Context.Tag("@sendline/core/WebhookDeliverer")<WebhookDeliverer, Worker.Worker<StoreUnavailable>>()
+{}
 
 type Outcome = "succeeded" | "failed" | "skipped" | "disabled"
 
@@ -113,7 +115,9 @@ const disabledMail = (to: string, subscription: Subscription, delivery: Delivery
       RetrySchedule.maxRetries + 1
     } attempts (the first and ${RetrySchedule.maxRetries} retries), failing since ${
       Timestamp.format(delivery.failingSince ?? delivery.attemptedAt ?? delivery.createdAt)
-    }; the last attempt, at ${Timestamp.format(delivery.attemptedAt ?? delivery.createdAt)}, got: ${Delivery.describeResult(delivery)}.`,
+    }; the last attempt, at ${Timestamp.format(delivery.attemptedAt ?? delivery.createdAt)}, got: ${
+      Delivery.describeResult(delivery)
+    }.`,
     "",
     "Events that occur while it is disabled are recorded as skipped deliveries.",
     `To resume: PATCH /v1/webhooks/${subscription.id} with {"status": "active"}; then`,
@@ -155,9 +159,16 @@ export const make = (
     // the mail to its account's admin (no account, no mail: the subscription is disabled all the same).
     const disableOf = (attempted: Delivery.Delivery, subscription: Subscription) =>
       Effect.gen(function*() {
-        if (!Delivery.disablesSubscription(attempted)) return Option.none()
+        if (!Delivery.disablesSubscription(attempted)) {
+          return Option.none()
+        }
         const account = yield* accounts.findAccount(attempted.accountId)
-        const to = Option.match(account, { onNone: () => "", onSome: (a) => a.adminEmail })
+        const to = Option.match(account, {
+          onNone: () =>
+            "",
+          onSome: (a) =>
+            a.adminEmail
+        })
         return Option.some(yield* Mail.make(disabledMail(to, subscription, attempted)))
       })
 
@@ -249,13 +260,23 @@ export const make = (
         FiberSet.run(
           attempts,
           attempt(claimed).pipe(
-            Effect.tap((settlement) => Effect.sync(() => finished.push(settlement))),
+            Effect.tap((settlement) =>
+              Effect.sync(() =>
+                finished.push(settlement)
+              )
+            ),
             Effect.catchAll((error) =>
-              Effect.logWarning(`WebhookDeliverer: ${claimed.delivery.id} not settled; tried again when its lease ends`, error)
+              Effect.logWarning(
+                `WebhookDeliverer: ${claimed.delivery.id} not settled; tried again when its lease ends`,
+                error
+              )
             ),
             Effect.ensuring(Effect.suspend(() => {
               inFlight--
-              return Effect.zipRight(ended.offer(undefined), finished.length >= inFlight ? enough.offer(undefined) : Effect.void)
+              return Effect.zipRight(
+                ended.offer(undefined),
+                finished.length >= inFlight ? enough.offer(undefined) : Effect.void
+              )
             }))
           )
         )
@@ -275,7 +296,10 @@ export const make = (
           inFlight++
           yield* start(c)
         }
-        return { taken: fanned + claimed.length, full: fanned === settings.batchSize || (free > 0 && claimed.length === free) }
+        return {
+          taken: fanned + claimed.length,
+          full: fanned === settings.batchSize || (free > 0 && claimed.length === free)
+        }
       })
 
       // stopping: the attempts in flight are interrupted (claimed again after their lease), those
@@ -284,7 +308,10 @@ export const make = (
         Effect.zipRight(
           FiberSet.clear(attempts),
           Effect.catchAll(recordFinished, (error) =>
-            Effect.logWarning("WebhookDeliverer: the last attempts were not recorded; tried again when their lease ends", error))
+            Effect.logWarning(
+              "WebhookDeliverer: the last attempts were not recorded; tried again when their lease ends",
+              error
+            ))
         )
       )
 
@@ -294,12 +321,16 @@ export const make = (
       }
     })
 
-    return WebhookDeliverer.of(Worker.make("WebhookDeliverer", settings, { pass, logProgress: progress.log, background }))
+    return WebhookDeliverer.of(
+      Worker.make("WebhookDeliverer", settings, { pass, logProgress: progress.log, background })
+    )
   })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
 export const layer = (
   options: Partial<Options> = {}
-): Layer.Layer<WebhookDeliverer, never, DeliveryStore | SubscriptionStore | AccountStore | WebhookTransport | IdGenerator> =>
-  Layer.effect(WebhookDeliverer, make(options))
-
+): Layer.Layer<
+  WebhookDeliverer,
+  never,
+  DeliveryStore | SubscriptionStore | AccountStore | WebhookTransport | IdGenerator
+> => Layer.effect(WebhookDeliverer, make(options))

@@ -11,8 +11,8 @@ import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
 import {
   Conflict,
-  type InvalidRequest,
   invalidParameter,
+  type InvalidRequest,
   NotFound,
   type PermissionDenied,
   type RateLimited,
@@ -22,17 +22,17 @@ import {
 } from "../Errors.js"
 import { EventType } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
-import * as Limits from "../Limits.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
+import * as Limits from "../Limits.js"
 import { Callbacks } from "../messaging/Callbacks.js"
 import * as Pagination from "../Pagination.js"
-import { secretLength, type Subscription, type SubscriptionStatus } from "./Subscription.js"
+import * as UrlPolicy from "../UrlPolicy.js"
 import * as Delivery from "./Delivery.js"
 import { type DeliveryFilter, DeliveryStore } from "./DeliveryStore.js"
 import * as Redelivery from "./Redelivery.js"
+import { secretLength, type Subscription, type SubscriptionStatus } from "./Subscription.js"
 import { SubscriptionStore } from "./SubscriptionStore.js"
-import * as UrlPolicy from "../UrlPolicy.js"
 
 /** A new subscription, as `POST /v1/webhooks` takes it: every field required. @since 0.1.0 @category models */
 export interface CreateSubscription {
@@ -84,7 +84,10 @@ export class Webhooks extends Context.Tag("@sendline/core/Webhooks")<Webhooks, {
     paging: Pagination.Paging
   ) => Effect.Effect<Pagination.Page<Subscription>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The caller's subscription `id`; another account's, a deleted or an unknown one is not found. */
-  readonly get: (principal: Principal, id: string) => Effect.Effect<Subscription, NotFound | PermissionDenied | StoreUnavailable>
+  readonly get: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<Subscription, NotFound | PermissionDenied | StoreUnavailable>
   /**
    * Changes the caller's subscription: what is given, checked as at creation; a new secret keeps
    * the replaced one signing beside it for 24 hours (`Signature`); `status: "active"` enables it again.
@@ -93,16 +96,25 @@ export class Webhooks extends Context.Tag("@sendline/core/Webhooks")<Webhooks, {
     principal: Principal,
     id: string,
     input: UpdateSubscription
-  ) => Effect.Effect<Subscription, RuleViolation | InvalidRequest | NotFound | Conflict | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<
+    Subscription,
+    RuleViolation | InvalidRequest | NotFound | Conflict | PermissionDenied | StoreUnavailable
+  >
   /** Deletes the caller's subscription: no delivery is made to it afterwards, and it is not found again. */
-  readonly delete: (principal: Principal, id: string) => Effect.Effect<void, NotFound | PermissionDenied | StoreUnavailable>
+  readonly delete: (
+    principal: Principal,
+    id: string
+  ) => Effect.Effect<void, NotFound | PermissionDenied | StoreUnavailable>
   /** The delivery log of the caller's subscription: each attempt, newest first, by event type and state. */
   readonly deliveries: (
     principal: Principal,
     id: string,
     filter: DeliveryFilter,
     paging: Pagination.Paging
-  ) => Effect.Effect<Pagination.Page<Delivery.Delivery>, InvalidRequest | NotFound | PermissionDenied | StoreUnavailable>
+  ) => Effect.Effect<
+    Pagination.Page<Delivery.Delivery>,
+    InvalidRequest | NotFound | PermissionDenied | StoreUnavailable
+  >
   /**
    * Resends to the caller's active subscription every event whose delivery to it failed for good or
    * was skipped at or after `since` (at most `maxRedeliveredPerCall`): each a new chain from
@@ -121,14 +133,18 @@ const notFound = (id: string) => new NotFound({ message: `No webhook subscriptio
 const isEventType = (type: string): type is EventType => (EventType.literals as ReadonlyArray<string>).includes(type)
 
 /** `events` without repeats, in the order given, when non-empty and every one a known type. */
-const checkEvents = (events: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<EventType>, RuleViolation | InvalidRequest> => {
+const checkEvents = (
+  events: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<EventType>, RuleViolation | InvalidRequest> => {
   if (events.length === 0) return Effect.fail(invalidParameter("events", "events must name at least one event type."))
   const unknown = events.filter((type) => !isEventType(type))
   return unknown.length > 0
     ? Effect.fail(rule(
       "unknown_event_type",
       "events",
-      `${unknown.map((type) => JSON.stringify(type)).join(", ")} ${unknown.length === 1 ? "is not an event type" : "are not event types"}; the types are ${EventType.literals.join(", ")}.`
+      `${unknown.map((type) => JSON.stringify(type)).join(", ")} ${
+        unknown.length === 1 ? "is not an event type" : "are not event types"
+      }; the types are ${EventType.literals.join(", ")}.`
     ))
     : Effect.succeed([...new Set(events as ReadonlyArray<EventType>)])
 }
@@ -168,8 +184,13 @@ export const make = Effect.gen(function*() {
 
   /** The caller's subscription `id`, or not found. */
   const findOwn = (principal: Principal, id: string) =>
-    Effect.flatMap(subscriptions.findById(id), (found) =>
-      Option.isSome(found) && found.value.accountId === principal.accountId ? Effect.succeed(found.value) : Effect.fail(notFound(id)))
+    Effect.flatMap(
+      subscriptions.findById(id),
+      (found) =>
+        Option.isSome(found) && found.value.accountId === principal.accountId
+          ? Effect.succeed(found.value)
+          : Effect.fail(notFound(id))
+    )
 
   const create = fn("Webhooks.create")(function*(principal: Principal, input: CreateSubscription) {
     yield* requirePermission(principal, "webhooks:manage")
@@ -185,7 +206,8 @@ export const make = Effect.gen(function*() {
     if (!(yield* subscriptions.insert(subscription, limits.webhookSubscriptions))) {
       return yield* new RuleViolation({
         code: "webhook_subscription_limit_reached",
-        message: `An account may have at most ${limits.webhookSubscriptions} webhook subscriptions, active or disabled; delete one first.`
+        message:
+          `An account may have at most ${limits.webhookSubscriptions} webhook subscriptions, active or disabled; delete one first.`
       })
     }
     return subscription
@@ -217,7 +239,11 @@ export const make = Effect.gen(function*() {
         message: "A subscription is disabled only by its failed deliveries; delete it to stop them."
       })
     }
-    const updated = yield* subscriptions.update(id, { url, events, secret, reactivate: input.status === "active" }, yield* Clock.currentTimeMillis)
+    const updated = yield* subscriptions.update(
+      id,
+      { url, events, secret, reactivate: input.status === "active" },
+      yield* Clock.currentTimeMillis
+    )
     return yield* Option.match(updated, { onNone: () => Effect.fail(notFound(id)), onSome: Effect.succeed })
   })
 
@@ -255,10 +281,12 @@ export const make = Effect.gen(function*() {
       if (limit === 0) return { redelivered, hasMore: (yield* store.redeliverable(id, since, 1)).length > 0 }
       const events = yield* store.redeliverable(id, since, limit)
       const at = yield* Clock.currentTimeMillis
-      const resent = yield* Effect.forEach(events, (event) =>
-        Delivery.first(event, { _tag: "Subscription", subscriptionId: id }, "pending", at)).pipe(
-          Effect.provideService(IdGenerator, ids)
-        )
+      const resent = yield* Effect.forEach(
+        events,
+        (event) => Delivery.first(event, { _tag: "Subscription", subscriptionId: id }, "pending", at)
+      ).pipe(
+        Effect.provideService(IdGenerator, ids)
+      )
       const started = new Set(resent.map((d) => d.id))
       redelivered += (yield* store.redeliver(resent)).filter((d) => started.has(d.id)).length
       if (events.length < limit) return { redelivered, hasMore: false }
@@ -269,8 +297,10 @@ export const make = Effect.gen(function*() {
 })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | DeliveryStore | IdGenerator> =
-  Layer.effect(Webhooks, make)
+export const layer: Layer.Layer<Webhooks, never, SubscriptionStore | DeliveryStore | IdGenerator> = Layer.effect(
+  Webhooks,
+  make
+)
 
 /**
  * Messaging's check of a `callback_url`: at most `UrlPolicy.maxLength` characters, allowed by the
@@ -287,10 +317,18 @@ export const layerCallbacks: Layer.Layer<Callbacks, never, SubscriptionStore> = 
     return Callbacks.of({
       check: Effect.fnUntraced(function*(accountId: string, url: string) {
         if (url.length > UrlPolicy.maxLength) {
-          return yield* rule("invalid_callback_url", "callback_url", `callback_url must be at most ${UrlPolicy.maxLength} characters.`)
+          return yield* rule(
+            "invalid_callback_url",
+            "callback_url",
+            `callback_url must be at most ${UrlPolicy.maxLength} characters.`
+          )
         }
         if (!UrlPolicy.allows(url, policy)) {
-          return yield* rule("invalid_callback_url", "callback_url", "callback_url must be an https URL on a public host.")
+          return yield* rule(
+            "invalid_callback_url",
+            "callback_url",
+            "callback_url must be an https URL on a public host."
+          )
         }
         if (!(yield* subscriptions.hasActive(accountId))) {
           return yield* rule(

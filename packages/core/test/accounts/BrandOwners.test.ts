@@ -29,7 +29,10 @@ const refusal = <A, E extends { readonly code: string; readonly message: string 
 layer(TestCore.layer)("Admin: Brand Owners", (it) => {
   it.effect("a brand's identifiers are checked as a brand's, stored normalised and once, and make it their Brand Owner", () =>
     Effect.gen(function*() {
-      const account = yield* createBrand("Acme Pty Ltd", ["ABN", "51 824 753 556"], ["ABN", "51824753556"], ["ACN", "010 499 966"])
+      const account = yield* createBrand("Acme Pty Ltd", ["ABN", "51 824 753 556"], ["ABN", "51824753556"], [
+        "ACN",
+        "010 499 966"
+      ])
       assert.deepStrictEqual(account.identifiers, [
         { identifierType: "ABN", identifierValue: "51824753556" },
         { identifierType: "ACN", identifierValue: "010499966" }
@@ -37,7 +40,10 @@ layer(TestCore.layer)("Admin: Brand Owners", (it) => {
       const accounts = yield* AccountStore.AccountStore
       assert.deepStrictEqual(yield* accounts.findBrandOwner("ABN", "51824753556"), Option.some(account.id))
       assert.deepStrictEqual(yield* accounts.findBrandOwner("ACN", "010499966"), Option.some(account.id))
-      assert.deepStrictEqual((yield* accounts.findAccount(account.id)).pipe(Option.map((a) => a.identifiers)), Option.some(account.identifiers))
+      assert.deepStrictEqual(
+        (yield* accounts.findAccount(account.id)).pipe(Option.map((a) => a.identifiers)),
+        Option.some(account.identifiers)
+      )
     }))
 
   it.effect("an identifier that fails its check, or of a type Sendline does not know, is invalid_identifier for --identifier", () =>
@@ -62,11 +68,14 @@ layer(TestCore.layer)("Admin: Brand Owners", (it) => {
   it.effect("an identifier another Brand Owner owns is refused, naming the owner, and nothing of the new account is created", () =>
     Effect.gen(function*() {
       const owner = yield* createBrand("Fonterra", ["NZBN", "9429036748471"])
-      assert.deepStrictEqual(yield* refusal(createBrand("Imitation Ltd", ["UEN", "196800306E"], ["NZBN", "9429 0367 48471"])), {
-        code: "invalid_identifier",
-        field: "identifiers",
-        message: `NZBN 9429036748471 is owned by another Brand Owner account (${owner.id}).`
-      })
+      assert.deepStrictEqual(
+        yield* refusal(createBrand("Imitation Ltd", ["UEN", "196800306E"], ["NZBN", "9429 0367 48471"])),
+        {
+          code: "invalid_identifier",
+          field: "identifiers",
+          message: `NZBN 9429036748471 is owned by another Brand Owner account (${owner.id}).`
+        }
+      )
       assert.isTrue(Option.isNone(yield* (yield* AccountStore.AccountStore).findBrandOwner("UEN", "196800306E")))
     }))
 })
@@ -85,7 +94,11 @@ const slowLookups = Layer.effect(
     findBrandOwner: (identifierType: string, identifierValue: string) =>
       Effect.zipLeft(accounts.findBrandOwner(identifierType, identifierValue), Effect.repeatN(Effect.yieldNow(), 10)),
     insertAccount: (account: Parameters<typeof accounts.insertAccount>[0]) =>
-      Effect.tapErrorTag(accounts.insertAccount(account), "IdentifierTaken", (error) => Effect.sync(() => taken.push(error.accountId)))
+      Effect.tapErrorTag(
+        accounts.insertAccount(account),
+        "IdentifierTaken",
+        (error) => Effect.sync(() => taken.push(error.accountId))
+      )
   }))
 )
 
@@ -100,11 +113,17 @@ describe("Admin: Brand Owners created at once", () => {
       const refused = outcomes.filter(Either.isLeft).map((outcome) => outcome.left)
       assert.strictEqual(created.length, 1)
       assert.strictEqual(refused[0]?.code, "invalid_identifier")
-      assert.strictEqual(refused[0]?.message, `CRN SC123456 is owned by another Brand Owner account (${created[0]!.id}).`)
+      assert.strictEqual(
+        refused[0]?.message,
+        `CRN SC123456 is owned by another Brand Owner account (${created[0]!.id}).`
+      )
       assert.strictEqual(taken.length, 1, "both looked before either inserted: the store refused the second")
     }).pipe(
       Effect.provide(
-        TestCore.layerOn(Layer.provideMerge(slowLookups, SqliteStore.layerSqlite({ filename: ":memory:" })), Markets.layer)
+        TestCore.layerOn(
+          Layer.provideMerge(slowLookups, SqliteStore.layerSqlite({ filename: ":memory:" })),
+          Markets.layer
+        )
       )
     ))
 })

@@ -40,7 +40,10 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const { issued } = yield* TestCore.seedAccount()
       const admin = yield* Admin.Admin
       yield* admin.revokeKey(issued.apiKey.id)
-      assert.strictEqual(yield* TestCore.outcome((yield* Auth.Auth).authenticate(`Bearer ${issued.secret}`)), "unauthenticated")
+      assert.strictEqual(
+        yield* TestCore.outcome((yield* Auth.Auth).authenticate(`Bearer ${issued.secret}`)),
+        "unauthenticated"
+      )
       assert.strictEqual(yield* TestCore.outcome(admin.revokeKey(issued.apiKey.id)), "not_found")
     }))
 
@@ -48,7 +51,9 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const operator = (market: string, network: string) =>
-        TestCore.outcome(admin.createAccount({ name: "Op", type: "operator", adminEmail: "op@x.test", market, network }))
+        TestCore.outcome(
+          admin.createAccount({ name: "Op", type: "operator", adminEmail: "op@x.test", market, network })
+        )
       assert.strictEqual(yield* operator("AU", "telstra"), "ok")
       assert.strictEqual(yield* operator("AU", "spark"), "invalid_parameter")
       assert.strictEqual(yield* operator("US", "att"), "invalid_parameter")
@@ -72,7 +77,8 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const { account } = yield* TestCore.seedAccount()
       const admin = yield* Admin.Admin
       const now = yield* Clock.currentTimeMillis
-      const key = (expiresAt: number) => TestCore.outcome(admin.createKey({ accountId: account.id, permissions: ["messaging:send"], expiresAt }))
+      const key = (expiresAt: number) =>
+        TestCore.outcome(admin.createKey({ accountId: account.id, permissions: ["messaging:send"], expiresAt }))
       assert.strictEqual(yield* key(now), "invalid_parameter")
       assert.strictEqual(yield* key(now - 86_400_000), "invalid_parameter")
       assert.strictEqual(yield* key(now + 1), "ok")
@@ -82,23 +88,50 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const account = yield* admin.createAccount({ name: "Twice", type: "cpaas", adminEmail: "ops@twice.test" })
-      const input = { accountId: account.id, senderId: "Twice", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName: "Twice Pty" }
+      const input = {
+        accountId: account.id,
+        senderId: "Twice",
+        market: "AU",
+        identifier: Fixtures.exampleIdentifiers.AU!,
+        brandName: "Twice Pty"
+      }
       const first = yield* admin.importSenderId(input)
       assert.strictEqual((yield* admin.importSenderId(input)).id, first.id)
-      assert.strictEqual((yield* admin.importSenderId({ ...input, brandName: "Twice Group" })).id, first.id, "the entity decides, not its name")
-      assert.notStrictEqual((yield* admin.importSenderId({ ...input, market: "NZ", identifier: Fixtures.exampleIdentifiers.NZ! })).id, first.id)
+      assert.strictEqual(
+        (yield* admin.importSenderId({ ...input, brandName: "Twice Group" })).id,
+        first.id,
+        "the entity decides, not its name"
+      )
+      assert.notStrictEqual(
+        (yield* admin.importSenderId({ ...input, market: "NZ", identifier: Fixtures.exampleIdentifiers.NZ! })).id,
+        first.id
+      )
     }))
 
   it.effect("importing a Sender ID that breaks its market's rules is invalid_sender_id naming the rule; another market's rules may allow it", () =>
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const account = yield* admin.createAccount({ name: "Ruled", type: "cpaas", adminEmail: "ops@ruled.test" })
-      const input = { accountId: account.id, senderId: "Billing", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName: "Billing Pty" }
+      const input = {
+        accountId: account.id,
+        senderId: "Billing",
+        market: "AU",
+        identifier: Fixtures.exampleIdentifiers.AU!,
+        brandName: "Billing Pty"
+      }
       const error = yield* Effect.flip(admin.importSenderId(input))
       assert.strictEqual(error.code, "invalid_sender_id")
       assert.include(error.message, "restricted generic words in AU")
-      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, market: "GB", identifier: Fixtures.exampleIdentifiers.GB! })), "ok")
-      assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...input, senderId: "Acme!" })), "invalid_sender_id")
+      assert.strictEqual(
+        yield* TestCore.outcome(
+          admin.importSenderId({ ...input, market: "GB", identifier: Fixtures.exampleIdentifiers.GB! })
+        ),
+        "ok"
+      )
+      assert.strictEqual(
+        yield* TestCore.outcome(admin.importSenderId({ ...input, senderId: "Acme!" })),
+        "invalid_sender_id"
+      )
     }))
 
   it.effect("an import names a legal identifier of a type its market takes, passing its checks: else invalid_identifier", () =>
@@ -106,11 +139,24 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const admin = yield* Admin.Admin
       const account = yield* admin.createAccount({ name: "Named", type: "cpaas", adminEmail: "ops@named.test" })
       const input = { accountId: account.id, senderId: "Named", market: "AU", brandName: "Named Pty" }
-      for (const [identifierType, identifierValue] of [["NZBN", "9429041561461"], ["ABN", "51824753557"], ["TFN", "123"]] as const) {
-        const error = yield* Effect.flip(admin.importSenderId({ ...input, identifier: { identifierType, identifierValue } }))
-        assert.deepStrictEqual(["field" in error ? error.field : undefined, error.code], ["identifier", "invalid_identifier"], identifierType)
+      for (
+        const [identifierType, identifierValue] of [["NZBN", "9429041561461"], ["ABN", "51824753557"], [
+          "TFN",
+          "123"
+        ]] as const
+      ) {
+        const error = yield* Effect.flip(
+          admin.importSenderId({ ...input, identifier: { identifierType, identifierValue } })
+        )
+        assert.deepStrictEqual(["field" in error ? error.field : undefined, error.code], [
+          "identifier",
+          "invalid_identifier"
+        ], identifierType)
       }
-      const imported = yield* admin.importSenderId({ ...input, identifier: { identifierType: "ABN", identifierValue: "51 824 753 556" } })
+      const imported = yield* admin.importSenderId({
+        ...input,
+        identifier: { identifierType: "ABN", identifierValue: "51 824 753 556" }
+      })
       assert.deepStrictEqual([imported.identifierType, imported.identifierValue], ["ABN", "51824753556"], "normalised")
     }))
 
@@ -125,9 +171,14 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       yield* admin.importSenderId({ ...held, accountId: first.id })
       // another entity, even under the holder's brand name, in any look-alike
       for (const senderId of ["Held", "HELD", "He1d", "H eld"]) {
-        const error = yield* Effect.flip(admin.importSenderId({ ...held, senderId, accountId: second.id, identifier: other }))
+        const error = yield* Effect.flip(
+          admin.importSenderId({ ...held, senderId, accountId: second.id, identifier: other })
+        )
         assert.strictEqual(error.code, "sender_id_taken")
-        assert.strictEqual(error.message, `Sender ID ${senderId}, or one that looks like it, is held in AU by another legal entity.`)
+        assert.strictEqual(
+          error.message,
+          `Sender ID ${senderId}, or one that looks like it, is held in AU by another legal entity.`
+        )
       }
       assert.strictEqual(
         yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: first.id, brandName: "Renamed Pty" })),
@@ -136,7 +187,14 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       )
       assert.strictEqual(yield* TestCore.outcome(admin.importSenderId({ ...held, accountId: third.id })), "ok")
       assert.strictEqual(
-        yield* TestCore.outcome(admin.importSenderId({ ...held, market: "NZ", accountId: second.id, identifier: Fixtures.exampleIdentifiers.NZ! })),
+        yield* TestCore.outcome(
+          admin.importSenderId({
+            ...held,
+            market: "NZ",
+            accountId: second.id,
+            identifier: Fixtures.exampleIdentifiers.NZ!
+          })
+        ),
         "ok"
       )
 
@@ -154,7 +212,13 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
       const account = yield* admin.createAccount({ name: "Nameless", type: "cpaas", adminEmail: "ops@nameless.test" })
       for (const brandName of ["", "   "]) {
         const error = yield* Effect.flip(
-          admin.importSenderId({ accountId: account.id, senderId: "Nameless", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName })
+          admin.importSenderId({
+            accountId: account.id,
+            senderId: "Nameless",
+            market: "AU",
+            identifier: Fixtures.exampleIdentifiers.AU!,
+            brandName
+          })
         )
         assert.strictEqual("field" in error ? error.field : undefined, "brand_name")
       }
@@ -164,9 +228,20 @@ layer(TestCore.layer)("Auth and Admin", (it) => {
     Effect.gen(function*() {
       const admin = yield* Admin.Admin
       const missing = "acct_0000000000000000000000000z"
-      assert.strictEqual(yield* TestCore.outcome(admin.createKey({ accountId: missing, permissions: ["messaging:send"] })), "not_found")
       assert.strictEqual(
-        yield* TestCore.outcome(admin.importSenderId({ accountId: missing, senderId: "Acme", market: "AU", identifier: Fixtures.exampleIdentifiers.AU!, brandName: "A" })),
+        yield* TestCore.outcome(admin.createKey({ accountId: missing, permissions: ["messaging:send"] })),
+        "not_found"
+      )
+      assert.strictEqual(
+        yield* TestCore.outcome(
+          admin.importSenderId({
+            accountId: missing,
+            senderId: "Acme",
+            market: "AU",
+            identifier: Fixtures.exampleIdentifiers.AU!,
+            brandName: "A"
+          })
+        ),
         "not_found"
       )
     }))

@@ -34,7 +34,9 @@ const leftBy = (accountId: string, brandId: string) =>
     const relationships = (yield* (yield* Brands.Brands).listRelationships(principal, { pageSize: 100 })).items
     const events = yield* (yield* EventStore.EventStore).listBySubject(accountId, brandId)
     const now = yield* Clock.currentTimeMillis
-    const mails = (yield* (yield* MailStore.MailStore).claim(now + day, 1_000, now)).filter((mail) => mail.text.includes(`account ${accountId})`))
+    const mails = (yield* (yield* MailStore.MailStore).claim(now + day, 1_000, now)).filter((mail) =>
+      mail.text.includes(`account ${accountId})`)
+    )
     return { relationships: relationships.length, events: events.map((e) => e.type), mails: mails.length }
   })
 
@@ -69,8 +71,14 @@ layer(TestCore.layer)("Brands.create under an idempotency key", (it) => {
       const first = yield* brands.create(principal, input)
       const other = brandInput("brand-2")
       assert.strictEqual(yield* TestCore.outcome(brands.create(principal, other)), "idempotency_conflict")
-      assert.strictEqual(yield* TestCore.outcome(brands.create(principal, { ...input, market: "NZ" })), "idempotency_conflict")
-      const spaced = { ...input, identifierValue: `${input.identifierValue.slice(0, 3)} ${input.identifierValue.slice(3)}` }
+      assert.strictEqual(
+        yield* TestCore.outcome(brands.create(principal, { ...input, market: "NZ" })),
+        "idempotency_conflict"
+      )
+      const spaced = {
+        ...input,
+        identifierValue: `${input.identifierValue.slice(0, 3)} ${input.identifierValue.slice(3)}`
+      }
       assert.strictEqual((yield* brands.create(principal, spaced)).brand.id, first.brand.id)
       assert.strictEqual((yield* leftBy(principal.accountId, first.brand.id)).relationships, 1)
     }))

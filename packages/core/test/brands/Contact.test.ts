@@ -10,10 +10,22 @@ const representative: Contact.Contact = { name: "Jane Citizen", email: "jane@acm
 
 describe("Contact", () => {
   it("an e-mail is something, one @ and a domain with a dot, without whitespace, at most 254 characters", () => {
-    for (const email of ["jane@acme.example", "jane.citizen+brands@mail.acme.com.au", `${"j".repeat(241)}@acme.example`]) {
+    for (
+      const email of ["jane@acme.example", "jane.citizen+brands@mail.acme.com.au", `${"j".repeat(241)}@acme.example`]
+    ) {
       assert.strictEqual(outcome(Contact.checkEmail(email)), "ok", email)
     }
-    for (const email of ["jane", "jane@acme", "@acme.example", "jane@@acme.example", "jane @acme.example", " jane@acme.example", `${"j".repeat(242)}@acme.example`]) {
+    for (
+      const email of [
+        "jane",
+        "jane@acme",
+        "@acme.example",
+        "jane@@acme.example",
+        "jane @acme.example",
+        " jane@acme.example",
+        `${"j".repeat(242)}@acme.example`
+      ]
+    ) {
       assert.strictEqual(outcome(Contact.checkEmail(email)), "invalid_contact contact.email", email)
     }
   })
@@ -48,12 +60,32 @@ describe("Contact", () => {
   it("control, bidi and zero-width characters are refused in every contact field and the website, naming the field", () => {
     for (const character of ["\u0007", "\u0085", "\u202e", "\u2066", "\u200f", "\u200b", "\ufeff"]) {
       const at = JSON.stringify(character)
-      assert.strictEqual(outcome(Contact.check({ ...representative, name: `Jane${character} Citizen` })), "invalid_contact contact.name", at)
-      assert.strictEqual(outcome(Contact.checkEmail(`jane${character}@acme.example`)), "invalid_contact contact.email", at)
-      assert.strictEqual(outcome(Contact.checkEmail(`jane@acme${character}.example`)), "invalid_contact contact.email", at)
+      assert.strictEqual(
+        outcome(Contact.check({ ...representative, name: `Jane${character} Citizen` })),
+        "invalid_contact contact.name",
+        at
+      )
+      assert.strictEqual(
+        outcome(Contact.checkEmail(`jane${character}@acme.example`)),
+        "invalid_contact contact.email",
+        at
+      )
+      assert.strictEqual(
+        outcome(Contact.checkEmail(`jane@acme${character}.example`)),
+        "invalid_contact contact.email",
+        at
+      )
       assert.strictEqual(outcome(Contact.checkPhone(`+614123${character}45678`)), "invalid_contact contact.phone", at)
-      assert.strictEqual(outcome(Contact.checkWebsite(`https://qan${character}tas.com.au`)), "invalid_contact website", at)
-      assert.strictEqual(outcome(Contact.checkWebsite(`https://qantas.com.au/${character}`)), "invalid_contact website", at)
+      assert.strictEqual(
+        outcome(Contact.checkWebsite(`https://qan${character}tas.com.au`)),
+        "invalid_contact website",
+        at
+      )
+      assert.strictEqual(
+        outcome(Contact.checkWebsite(`https://qantas.com.au/${character}`)),
+        "invalid_contact website",
+        at
+      )
     }
   })
 
@@ -61,7 +93,9 @@ describe("Contact", () => {
     for (const phone of ["+61412345678", "+61298765432", "+6493001234", "+442071234567", "+6561234567"]) {
       assert.strictEqual(outcome(Contact.checkPhone(phone)), "ok", phone)
     }
-    for (const phone of ["0412345678", "+61 412 345 678", "+610412345678", "61412345678", "+6141234", "+61412345678 "]) {
+    for (
+      const phone of ["0412345678", "+61 412 345 678", "+610412345678", "61412345678", "+6141234", "+61412345678 "]
+    ) {
       assert.strictEqual(outcome(Contact.checkPhone(phone)), "invalid_contact contact.phone", phone)
     }
   })
@@ -89,8 +123,17 @@ describe("Contact", () => {
 
   it("a contact passes whole and unchanged, or is refused for its first field at fault: name, e-mail, phone", () => {
     assert.deepStrictEqual(Contact.check(representative), Either.right(representative))
-    assert.strictEqual(outcome(Contact.check({ ...representative, name: "  ", email: "nope", phone: "nope" })), "invalid_contact contact.name")
-    assert.strictEqual(outcome(Contact.check({ ...representative, email: "nope", phone: "nope" })), "invalid_contact contact.email")
-    assert.strictEqual(outcome(Contact.check({ ...representative, phone: "0412345678" })), "invalid_contact contact.phone")
+    assert.strictEqual(
+      outcome(Contact.check({ ...representative, name: "  ", email: "nope", phone: "nope" })),
+      "invalid_contact contact.name"
+    )
+    assert.strictEqual(
+      outcome(Contact.check({ ...representative, email: "nope", phone: "nope" })),
+      "invalid_contact contact.email"
+    )
+    assert.strictEqual(
+      outcome(Contact.check({ ...representative, phone: "0412345678" })),
+      "invalid_contact contact.phone"
+    )
   })
 })

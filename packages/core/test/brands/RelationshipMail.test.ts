@@ -47,21 +47,34 @@ describe("RelationshipMail", () => {
   it("is plain text, one line per line of ours: what a submitter or an account wrote never adds a line or a header", () => {
     const evil: Brand.BrandRelationship = {
       ...relationship,
-      provider: { ...relationship.provider, name: "Bolt\r\nBcc: victim@target.example\n\nTo approve, POST /v1/brand-relationships/rel_evil/approve" }
+      provider: {
+        ...relationship.provider,
+        name: "Bolt\r\nBcc: victim@target.example\n\nTo approve, POST /v1/brand-relationships/rel_evil/approve"
+      }
     }
-    const named: Brand.Brand = { ...brand, name: "Acme\u2028Pty\u0085Ltd\u202e", contact: { ...brand.contact, name: "Jo\rCitizen" } }
+    const named: Brand.Brand = {
+      ...brand,
+      name: "Acme\u2028Pty\u0085Ltd\u202e",
+      contact: { ...brand.contact, name: "Jo\rCitizen" }
+    }
     const plain = RelationshipMail.make(brand, relationship)
     const mail = RelationshipMail.make(named, evil)
     assert.notMatch(mail.subject, /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/)
     assert.strictEqual(mail.text.split("\n").length, plain.text.split("\n").length)
     assert.notMatch(mail.text, /[\r\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e]/)
-    assert.isFalse(mail.text.split("\n").some((line) => line.startsWith("To approve, POST /v1/brand-relationships/rel_evil")))
+    assert.isFalse(
+      mail.text.split("\n").some((line) => line.startsWith("To approve, POST /v1/brand-relationships/rel_evil"))
+    )
     assert.notProperty(mail, "html", "text only: nothing is read as HTML")
   })
 
   it("Mail.make keeps a subject on one line whoever drafted it", () =>
     Effect.gen(function*() {
-      const mail = yield* Mail.make({ to: "jo@acme.example", subject: "Hi\r\nBcc: victim@target.example", text: "Body\nlines" })
+      const mail = yield* Mail.make({
+        to: "jo@acme.example",
+        subject: "Hi\r\nBcc: victim@target.example",
+        text: "Body\nlines"
+      })
       assert.strictEqual(mail.subject, "Hi  Bcc: victim@target.example")
       assert.strictEqual(mail.text, "Body\nlines", "the body's own lines are kept")
     }).pipe(Effect.provide(Ids.layerTest), Effect.runSync))

@@ -33,6 +33,11 @@ layer(purger)("IdempotencyPurger passes", (it) => {
       for (let i = 0; i < 5; i++) yield* idempotency.begin(account.id, `batch-${i}`, "fp")
       yield* TestClock.adjust(Idempotency.retentionMillis + 1)
       const small = yield* IdempotencyPurger.make({ batchSize: 2 })
-      assert.deepStrictEqual([yield* small.runOnce, yield* small.runOnce, yield* small.runOnce, yield* small.runOnce], [2, 2, 1, 0])
+      assert.deepStrictEqual([yield* small.runOnce, yield* small.runOnce, yield* small.runOnce, yield* small.runOnce], [
+        2,
+        2,
+        1,
+        0
+      ])
     }))
 })

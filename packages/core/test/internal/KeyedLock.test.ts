@@ -8,7 +8,9 @@ describe("KeyedLock", () => {
       const withKey = KeyedLock.make()
       const ran: Array<string> = []
       const gate = yield* Deferred.make<void>()
-      const first = yield* Effect.fork(withKey("a", Effect.zipRight(Deferred.await(gate), Effect.sync(() => ran.push("a1")))))
+      const first = yield* Effect.fork(
+        withKey("a", Effect.zipRight(Deferred.await(gate), Effect.sync(() => ran.push("a1"))))
+      )
       yield* Effect.yieldNow()
       const second = yield* Effect.fork(withKey("a", Effect.sync(() => ran.push("a2"))))
       yield* withKey("b", Effect.sync(() => ran.push("b1")))

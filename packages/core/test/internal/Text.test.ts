@@ -36,7 +36,17 @@ describe("text", () => {
   }
 
   it("requiredText takes letters of any script, punctuation, emoji and ordinary spaces", () => {
-    for (const text of ["Acme Pty Ltd", "Café Zoë & Co.", "株式会社アクメ", "شركة أكمي", "Acme 🚀", "O'Brien-Smith (Aust.)", "a\u00a0b"]) {
+    for (
+      const text of [
+        "Acme Pty Ltd",
+        "Café Zoë & Co.",
+        "株式会社アクメ",
+        "شركة أكمي",
+        "Acme 🚀",
+        "O'Brien-Smith (Aust.)",
+        "a\u00a0b"
+      ]
+    ) {
       assert.strictEqual(outcome(text), text)
     }
     assert.strictEqual(outcome("  "), "invalid_parameter use_case", "blank is still 400")

@@ -23,7 +23,9 @@ describe("the worker loop", () => {
       let failing = true
       const pass = Effect.flatMap(Clock.currentTimeMillis, (now) => {
         passesAt.push(now)
-        return failing ? Effect.fail(new Error("the store is down")) : Effect.succeed({ taken: 0, full: false, backOff: false })
+        return failing
+          ? Effect.fail(new Error("the store is down"))
+          : Effect.succeed({ taken: 0, full: false, backOff: false })
       })
       const worker = yield* Effect.fork(
         loop("Tester", pass, 1_000, () => Effect.void).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, keep)))
@@ -32,7 +34,10 @@ describe("the worker loop", () => {
       // 0, then waits of 1, 2, 4, 8, 16 s, then 30 s each
       assert.deepStrictEqual(passesAt, [0, 1_000, 3_000, 7_000, 15_000, 31_000, 61_000, 91_000])
       assert.deepStrictEqual(lines.map((l) => l.withCause), [true, false, false, false, false])
-      assert.strictEqual(lines[0]!.text, "Tester: pass failed; retrying after 1000 ms, and less often while it keeps failing")
+      assert.strictEqual(
+        lines[0]!.text,
+        "Tester: pass failed; retrying after 1000 ms, and less often while it keeps failing"
+      )
       assert.deepStrictEqual(lines.slice(1).map((l) => l.text), [
         "Tester: 5 passes in a row failed (the store is down); the next in 16000 ms",
         "Tester: 6 passes in a row failed (the store is down); the next in 30000 ms",

@@ -21,7 +21,9 @@ const sendEach = (suffixes: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const { principal } = yield* TestCore.seedAccount()
     const messaging = yield* Messaging.Messaging
-    for (const suffix of suffixes) yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to(suffix) })
+    for (const suffix of suffixes) {
+      yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to(suffix) })
+    }
   })
 
 const store = TestStores.all[0]!

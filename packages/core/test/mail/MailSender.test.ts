@@ -140,7 +140,12 @@ for (const store of TestStores.all) {
           const mail = yield* written
           const sender = yield* MailSender.MailSender
           assert.strictEqual(yield* sender.runOnce, 1)
-          assert.deepStrictEqual(yield* load(mail), { ...mail, status: "failed", attempts: 1, lastError: "550 no such mailbox" })
+          assert.deepStrictEqual(yield* load(mail), {
+            ...mail,
+            status: "failed",
+            attempts: 1,
+            lastError: "550 no such mailbox"
+          })
           assert.deepStrictEqual(
             lines.filter((line) => line.level === LogLevel.Error).map((line) => line.text),
             [`MailSender: ${mail.id} refused by the mail server (550 no such mailbox); it will not be tried again`]

@@ -34,7 +34,11 @@ describe("MessageJson", () => {
       created_at: "2026-11-22T07:00:00.000+00:00"
     }
     const sent = message({ status: "sent", sentAt: T + 1000 })
-    assert.deepStrictEqual(MessageJson.eventData(sent), { ...common, status: "sent", sent_at: "2026-11-22T07:00:01.000+00:00" })
+    assert.deepStrictEqual(MessageJson.eventData(sent), {
+      ...common,
+      status: "sent",
+      sent_at: "2026-11-22T07:00:01.000+00:00"
+    })
     const delivered = message({ status: "delivered", sentAt: T + 1000, deliveredAt: T + 2000 })
     assert.deepStrictEqual(MessageJson.eventData(delivered), {
       ...common,
@@ -43,7 +47,11 @@ describe("MessageJson", () => {
       price: { amount: "0.0500", currency: "AUD" }
     })
     const failed = message({ status: "failed", error: { code: "rejected", message: "No." } })
-    assert.deepStrictEqual(MessageJson.eventData(failed), { ...common, status: "failed", error: { code: "rejected", message: "No." } })
+    assert.deepStrictEqual(MessageJson.eventData(failed), {
+      ...common,
+      status: "failed",
+      error: { code: "rejected", message: "No." }
+    })
     assert.notProperty(MessageJson.eventData(message({})), "body", "a webhook never carries the body")
   })
 })

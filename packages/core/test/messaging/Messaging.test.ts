@@ -1,8 +1,8 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Admin, EventStore, Idempotency, Markets, Messaging, MessagingConfig, SenderId, Webhooks } from "@sendline/core"
-import * as CountryCode from "../../src/internal/countryCode.js"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Clock, Effect, Option, TestClock } from "effect"
+import * as CountryCode from "../../src/internal/countryCode.js"
 import * as TestCore from "../TestCore.js"
 
 const hour = 3_600_000
@@ -64,7 +64,10 @@ layer(TestCore.layer)("Messaging", (it) => {
           { scheduledAt: now + hour }
         ]
       ) {
-        assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...keyed, ...other })), "idempotency_conflict")
+        assert.strictEqual(
+          yield* TestCore.outcome(messaging.send(principal, { ...keyed, ...other })),
+          "idempotency_conflict"
+        )
       }
       assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
     }))
@@ -73,13 +76,20 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      for (const [input, field] of [[{ body: "x\ud83d" }, "body"], [{ body: "\ude00x" }, "body"], [{ reference: "r\udbff" }, "reference"]] as const) {
+      for (
+        const [input, field] of [[{ body: "x\ud83d" }, "body"], [{ body: "\ude00x" }, "body"], [{
+          reference: "r\udbff"
+        }, "reference"]] as const
+      ) {
         const error = yield* Effect.flip(messaging.send(principal, { ...TestCore.auMessage, ...input }))
         assert.strictEqual(error._tag, "InvalidRequest")
         assert.strictEqual("field" in error ? error.field : undefined, field)
       }
       assert.strictEqual((yield* Effect.flip(messaging.preview(principal, { body: "a\ud800" })))._tag, "InvalidRequest")
-      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, body: "Hi 😀" })), "ok")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, body: "Hi 😀" })),
+        "ok"
+      )
       assert.strictEqual((yield* messaging.list(principal, { filter: {} })).items.length, 1)
     }))
 
@@ -100,7 +110,8 @@ layer(TestCore.layer)("Messaging", (it) => {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
       const now = yield* Clock.currentTimeMillis
-      const send = (scheduledAt: number) => TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))
+      const send = (scheduledAt: number) =>
+        TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, scheduledAt }))
       assert.strictEqual(yield* send(now + 7 * day), "ok")
       assert.strictEqual(yield* send(now + 7 * day + 1), "schedule_too_far")
       assert.strictEqual(yield* send(now), "schedule_in_past")
@@ -114,7 +125,10 @@ layer(TestCore.layer)("Messaging", (it) => {
       const refusal = (maxScheduleAheadMillis: number) =>
         Effect.gen(function*() {
           const messaging = yield* Messaging.make.pipe(
-            Effect.provideService(MessagingConfig.MessagingConfig, { ...MessagingConfig.defaults, maxScheduleAheadMillis }),
+            Effect.provideService(MessagingConfig.MessagingConfig, {
+              ...MessagingConfig.defaults,
+              maxScheduleAheadMillis
+            }),
             Effect.provide(Webhooks.layerCallbacks)
           )
           const scheduledAt = now + maxScheduleAheadMillis + 1
@@ -122,7 +136,10 @@ layer(TestCore.layer)("Messaging", (it) => {
           assert.strictEqual(error._tag === "RuleViolation" && error.code, "schedule_too_far")
           return error.message
         })
-      assert.strictEqual(yield* refusal(MessagingConfig.defaults.maxScheduleAheadMillis), "scheduled_at must be at most 7 days ahead.")
+      assert.strictEqual(
+        yield* refusal(MessagingConfig.defaults.maxScheduleAheadMillis),
+        "scheduled_at must be at most 7 days ahead."
+      )
       assert.strictEqual(yield* refusal(36 * hour), "scheduled_at must be at most 36 hours ahead.")
       assert.strictEqual(yield* refusal(day), "scheduled_at must be at most 1 day ahead.")
       assert.strictEqual(yield* refusal(90 * 60_000), "scheduled_at must be at most 90 minutes ahead.")
@@ -132,9 +149,17 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { account, principal } = yield* TestCore.seedAccount()
       const malformed = "Twelve chars"
-      const sent = yield* Effect.flip((yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, senderId: malformed }))
+      const sent = yield* Effect.flip(
+        (yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, senderId: malformed })
+      )
       const imported = yield* Effect.flip(
-        (yield* Admin.Admin).importSenderId({ accountId: account.id, senderId: malformed, market: "AU", identifier: TestCore.acme, brandName: "Acme" })
+        (yield* Admin.Admin).importSenderId({
+          accountId: account.id,
+          senderId: malformed,
+          market: "AU",
+          identifier: TestCore.acme,
+          brandName: "Acme"
+        })
       )
       assert.strictEqual(sent.message, SenderId.invalidFormatMessage)
       assert.strictEqual(imported.message, SenderId.invalidFormatMessage)
@@ -147,14 +172,23 @@ layer(TestCore.layer)("Messaging", (it) => {
       yield* TestClock.adjust(`${365 * day - 1} millis`)
       assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "ok")
       yield* TestClock.adjust("1 millis")
-      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "sender_id_not_registered")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)),
+        "sender_id_not_registered"
+      )
     }))
 
   it.effect("a number of another country's plan is told which country it belongs to", () =>
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
-      const refused = yield* Effect.flip((yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, to: "+64211234567" }))
-      assert.deepInclude(refused, { code: "phone_market_mismatch", field: "to", message: "+64211234567 is a number of NZ, not of market AU." })
+      const refused = yield* Effect.flip(
+        (yield* Messaging.Messaging).send(principal, { ...TestCore.auMessage, to: "+64211234567" })
+      )
+      assert.deepInclude(refused, {
+        code: "phone_market_mismatch",
+        field: "to",
+        message: "+64211234567 is a number of NZ, not of market AU."
+      })
     }))
 
   it.effect("a market is invalid_market unless an assigned ISO 3166-1 code, then unsupported_market unless configured", () =>
@@ -165,7 +199,9 @@ layer(TestCore.layer)("Messaging", (it) => {
       for (const market of ["UK", "EU", "XK", "ZZ", "AN", "YU", "au", "A1", "AUS", ""]) {
         assert.strictEqual(yield* preview(market), "invalid_market", market)
       }
-      for (const market of ["US", "FR", "SX", "AQ"]) assert.strictEqual(yield* preview(market), "unsupported_market", market)
+      for (const market of ["US", "FR", "SX", "AQ"]) {
+        assert.strictEqual(yield* preview(market), "unsupported_market", market)
+      }
       assert.strictEqual(yield* preview("GB"), "ok")
       const uk = yield* Effect.flip(messaging.preview(principal, { body: "Hi", market: "UK" }))
       assert.include(uk.message, "the United Kingdom's is GB")
@@ -176,7 +212,8 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const send = (patch: Partial<Messaging.SendInput>) => TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, ...patch }))
+      const send = (patch: Partial<Messaging.SendInput>) =>
+        TestCore.outcome(messaging.send(principal, { ...TestCore.auMessage, ...patch }))
       assert.strictEqual(yield* send({ market: "au", to: "nope", body: "" }), "invalid_market")
       assert.strictEqual(yield* send({ market: "US", to: "nope" }), "unsupported_market")
       assert.strictEqual(yield* send({ to: "0412345678", senderId: "" }), "invalid_phone_number")
@@ -203,7 +240,11 @@ layer(TestCore.layer)("Messaging", (it) => {
       const sent = yield* messaging.send(writer.principal, TestCore.auMessage)
       assert.strictEqual(yield* TestCore.outcome(messaging.get(writer.principal, sent.id)), "permission_denied")
       assert.strictEqual(yield* TestCore.outcome(messaging.list(writer.principal, { filter: {} })), "permission_denied")
-      assert.strictEqual(yield* TestCore.outcome(messaging.get(principal, sent.id)), "not_found", "a reader passes the check")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.get(principal, sent.id)),
+        "not_found",
+        "a reader passes the check"
+      )
       assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: {} })), "ok")
     }))
 
@@ -220,7 +261,10 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const scheduled = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: (yield* Clock.currentTimeMillis) + day })
+      const scheduled = yield* messaging.send(principal, {
+        ...TestCore.auMessage,
+        scheduledAt: (yield* Clock.currentTimeMillis) + day
+      })
       assert.strictEqual((yield* messaging.cancel(principal, scheduled.id)).status, "cancelled")
       assert.strictEqual((yield* messaging.get(principal, scheduled.id)).status, "cancelled")
       assert.strictEqual(yield* TestCore.outcome(messaging.cancel(principal, scheduled.id)), "invalid_state_transition")
@@ -232,7 +276,10 @@ layer(TestCore.layer)("Messaging", (it) => {
     Effect.gen(function*() {
       const { principal } = yield* TestCore.seedAccount()
       const messaging = yield* Messaging.Messaging
-      const scheduled = yield* messaging.send(principal, { ...TestCore.auMessage, scheduledAt: (yield* Clock.currentTimeMillis) + day })
+      const scheduled = yield* messaging.send(principal, {
+        ...TestCore.auMessage,
+        scheduledAt: (yield* Clock.currentTimeMillis) + day
+      })
       const results = yield* Effect.all(
         Array.from({ length: 8 }, () => TestCore.outcome(messaging.cancel(principal, scheduled.id))),
         { concurrency: "unbounded" }
@@ -282,9 +329,15 @@ layer(TestCore.layer)("Messaging", (it) => {
       yield* messaging.send(principal, TestCore.auMessage)
       const page = yield* messaging.list(principal, { filter: { market: "AU" }, pageSize: 1 })
       const cursor = page.nextCursor!
-      assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: { market: "NZ" }, cursor })), "invalid_cursor")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.list(principal, { filter: { market: "NZ" }, cursor })),
+        "invalid_cursor"
+      )
       const altered = cursor.slice(0, -2) + (cursor.endsWith("A") ? "BB" : "AA")
-      assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: { market: "AU" }, cursor: altered })), "invalid_cursor")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.list(principal, { filter: { market: "AU" }, cursor: altered })),
+        "invalid_cursor"
+      )
       assert.strictEqual(yield* TestCore.outcome(messaging.list(principal, { filter: { market: "AU" }, cursor })), "ok")
     }))
 
@@ -307,14 +360,28 @@ describe("Markets.layerFrom", () => {
     Effect.gen(function*() {
       const messaging = yield* Messaging.Messaging
       const principal = { accountId: "acct_x", keyId: "key_x", permissions: new Set(["messaging:send" as const]) }
-      const nz = { code: "NZ", currency: "NZD", pricePerSegment: "0.1000", identifierTypes: ["NZBN"], networks: ["spark"] }
+      const nz = {
+        code: "NZ",
+        currency: "NZD",
+        pricePerSegment: "0.1000",
+        identifierTypes: ["NZBN"],
+        networks: ["spark"]
+      }
       const preview = yield* messaging.preview(principal, { body: "a".repeat(161), market: "NZ" })
       assert.deepStrictEqual(preview.price, Option.some({ amount: "0.2000", currency: "NZD" }))
-      assert.strictEqual(yield* TestCore.outcome(messaging.preview(principal, { body: "Hi", market: "AU" })), "unsupported_market")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.preview(principal, { body: "Hi", market: "AU" })),
+        "unsupported_market"
+      )
       assert.deepStrictEqual((yield* Markets.Markets).all, [nz])
     }).pipe(Effect.provide(TestCore.layerOn(
       SqliteStore.layerSqlite({ filename: ":memory:" }),
-      Markets.layerFrom([{ code: "NZ", currency: "NZD", pricePerSegment: "0.1000", identifierTypes: ["NZBN"], networks: ["spark"] }])
+      Markets.layerFrom([{
+        code: "NZ",
+        currency: "NZD",
+        pricePerSegment: "0.1000",
+        identifierTypes: ["NZBN"],
+        networks: ["spark"]
+      }])
     ))))
 })
-

@@ -28,7 +28,10 @@ describe("DomainMatch", () => {
     assert.isTrue(DomainMatch.matches("ACME Grp", "https://acmegrp.co.uk"))
     assert.isTrue(DomainMatch.matches("Acme", "https://acme-group.com"))
     assert.isFalse(DomainMatch.matches("Acme", "https://www.other.com.au"))
-    assert.isFalse(DomainMatch.matches("Acme", "https://acme.other.com.au"), "a subdomain is not the registrable domain")
+    assert.isFalse(
+      DomainMatch.matches("Acme", "https://acme.other.com.au"),
+      "a subdomain is not the registrable domain"
+    )
     assert.isFalse(DomainMatch.matches("Acme", "https://203.0.113.7"))
     assert.isFalse(DomainMatch.matches("Au", "https://www.acme.com.au"), "the public suffix does not count")
   })

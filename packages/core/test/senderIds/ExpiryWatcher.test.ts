@@ -20,8 +20,10 @@ const seeded = Effect.gen(function*() {
 
 /** The event types of `sidId`, oldest first. */
 const eventTypes = (accountId: string, sidId: string) =>
-  Effect.map(Effect.flatMap(EventStore.EventStore, (events) => events.listBySubject(accountId, sidId)), (events) =>
-    events.map((e) => e.type))
+  Effect.map(
+    Effect.flatMap(EventStore.EventStore, (events) => events.listBySubject(accountId, sidId)),
+    (events) => events.map((e) => e.type)
+  )
 
 /** Moves the clock to `at` and runs one pass of the watcher. */
 const passAt = (at: number) =>
@@ -43,9 +45,16 @@ layer(watching)("ExpiryWatcher", (it) => {
       assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring"])
       yield* passAt(expiresAt - 30 * day + 1)
       yield* passAt(expiresAt - 1)
-      assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring"], "warned once per term")
+      assert.deepStrictEqual(
+        yield* eventTypes(principal.accountId, record.id),
+        ["sid.expiring"],
+        "warned once per term"
+      )
       const messaging = yield* Messaging.Messaging
-      assert.isTrue(Either.isRight(yield* Effect.either(messaging.send(principal, TestCore.auMessage))), "sends until expires_at")
+      assert.isTrue(
+        Either.isRight(yield* Effect.either(messaging.send(principal, TestCore.auMessage))),
+        "sends until expires_at"
+      )
       yield* passAt(expiresAt)
       assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring", "sid.status_changed"])
       const events = yield* (yield* EventStore.EventStore).listBySubject(principal.accountId, record.id)
@@ -54,7 +63,10 @@ layer(watching)("ExpiryWatcher", (it) => {
       assert.strictEqual(stored.record.status, "expired")
       yield* passAt(expiresAt + day)
       assert.strictEqual((yield* eventTypes(principal.accountId, record.id)).length, 2, "expired once")
-      assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "sender_id_not_registered")
+      assert.strictEqual(
+        yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)),
+        "sender_id_not_registered"
+      )
     }))
 
   it.effect("a renewal starts a new term: warned again 30 days before its new expires_at, and not expired at the old one", () =>
@@ -65,13 +77,21 @@ layer(watching)("ExpiryWatcher", (it) => {
       const renewed = yield* (yield* SenderIds.SenderIds).renew(principal, record.id)
       assert.strictEqual(renewed.record.expiresAt, expiresAt + SenderId.termMillis)
       yield* passAt(expiresAt)
-      assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring"], "no expiry at the old date")
+      assert.deepStrictEqual(
+        yield* eventTypes(principal.accountId, record.id),
+        ["sid.expiring"],
+        "no expiry at the old date"
+      )
       yield* passAt(renewed.record.expiresAt! - 30 * day - 1)
       assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring"])
       yield* passAt(renewed.record.expiresAt! - 30 * day)
       assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring", "sid.expiring"])
       yield* passAt(renewed.record.expiresAt!)
-      assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), ["sid.expiring", "sid.expiring", "sid.status_changed"])
+      assert.deepStrictEqual(yield* eventTypes(principal.accountId, record.id), [
+        "sid.expiring",
+        "sid.expiring",
+        "sid.status_changed"
+      ])
     }))
 
   it.effect("the watcher's loop warns on time by the Clock alone (run, driven by TestClock.adjust)", () =>

@@ -45,13 +45,30 @@ describe("SenderIdRules: AU follows ACMA's SMS Sender ID Register", () => {
   })
 
   it("refuses restricted generic words on their own, one or several, in any case and spacing", () => {
-    for (const senderId of ["alert", "ALERT", "Bank", "billing", "Notice", "URGENT", "Info", "Verify", "Bank Alert", "BANKALERT", "Anti Fraud", "Support"]) {
+    for (
+      const senderId of [
+        "alert",
+        "ALERT",
+        "Bank",
+        "billing",
+        "Notice",
+        "URGENT",
+        "Info",
+        "Verify",
+        "Bank Alert",
+        "BANKALERT",
+        "Anti Fraud",
+        "Support"
+      ]
+    ) {
       assertRefused("AU", senderId, "must not consist only of restricted generic words in AU")
     }
   })
 
   it("refuses digits only and every breach of CONTRACT §3's format", () => {
-    for (const senderId of ["12345", "ABCDEFGHIJKL", " Acme", "Acme!", ""]) assertRefused("AU", senderId, "sender_id must be 1–11")
+    for (const senderId of ["12345", "ABCDEFGHIJKL", " Acme", "Acme!", ""]) {
+      assertRefused("AU", senderId, "sender_id must be 1–11")
+    }
   })
 
   it("takes the restricted words as configuration", () => {
@@ -65,7 +82,9 @@ describe("SenderIdRules: AU follows ACMA's SMS Sender ID Register", () => {
 describe("SenderIdRules: NZ, SG and GB keep CONTRACT §3's rule", () => {
   it("takes one character, restricted words and Unverified, and refuses what §3 refuses", () => {
     for (const code of ["NZ", "SG", "GB"]) {
-      for (const senderId of ["A", "Alert", "Bank", "Unverified"]) assert.strictEqual(checked(code, senderId), "ok", `${senderId} in ${code}`)
+      for (const senderId of ["A", "Alert", "Bank", "Unverified"]) {
+        assert.strictEqual(checked(code, senderId), "ok", `${senderId} in ${code}`)
+      }
       for (const senderId of ["12345", "ABCDEFGHIJKL", "Acme!"]) assertRefused(code, senderId, "sender_id must be 1–11")
     }
   })

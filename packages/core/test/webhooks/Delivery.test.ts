@@ -12,7 +12,12 @@ const event: Event.Event = {
   data: { id: "msg_1" }
 }
 
-const subscription = (id: string, events: ReadonlyArray<Event.EventType>, status: Subscription.SubscriptionStatus = "active", accountId = "acct_1"): Subscription.Subscription => ({
+const subscription = (
+  id: string,
+  events: ReadonlyArray<Event.EventType>,
+  status: Subscription.SubscriptionStatus = "active",
+  accountId = "acct_1"
+): Subscription.Subscription => ({
   id,
   accountId,
   url: `https://${id}.example.com/`,
@@ -23,9 +28,13 @@ const subscription = (id: string, events: ReadonlyArray<Event.EventType>, status
 })
 
 const first = (attempt = 0) =>
-  Effect.map(Delivery.first(event, { _tag: "Subscription", subscriptionId: "wh_1" }, "pending", 1_000), (d) => ({ ...d, attempt }))
+  Effect.map(
+    Delivery.first(event, { _tag: "Subscription", subscriptionId: "wh_1" }, "pending", 1_000),
+    (d) => ({ ...d, attempt })
+  )
 
-const answered = (status: number) => ({ _tag: "Answered", response: { status, durationMillis: 12, body: "ok" } }) as const
+const answered = (status: number) =>
+  ({ _tag: "Answered", response: { status, durationMillis: 12, body: "ok" } }) as const
 
 describe("Delivery", () => {
   it.effect("a 2xx succeeds; any other status fails http_<status> with its retry due on the schedule", () =>
@@ -35,9 +44,20 @@ describe("Delivery", () => {
       assert.strictEqual(ok.state, "succeeded")
       assert.isUndefined(ok.nextAttemptAt)
       const failed = Delivery.attempted(pending, "https://x.example.com/", 2_000, answered(302), 2_012)
-      assert.deepStrictEqual([failed.state, failed.error, failed.nextAttemptAt, failed.failingSince], ["failed", "http_302", 32_012, 2_000])
+      assert.deepStrictEqual([failed.state, failed.error, failed.nextAttemptAt, failed.failingSince], [
+        "failed",
+        "http_302",
+        32_012,
+        2_000
+      ])
       const retry = Option.getOrThrow(yield* Delivery.retryOf(failed, 2_012))
-      assert.deepStrictEqual([retry.attempt, retry.state, retry.dueAt, retry.createdAt, retry.failingSince], [1, "pending", 32_012, 2_012, 2_000])
+      assert.deepStrictEqual([retry.attempt, retry.state, retry.dueAt, retry.createdAt, retry.failingSince], [
+        1,
+        "pending",
+        32_012,
+        2_012,
+        2_000
+      ])
       assert.isTrue(Option.isNone(yield* Delivery.retryOf(ok, 2_012)))
     }).pipe(Effect.provide(Ids.layerTest)))
 
@@ -82,12 +102,20 @@ describe("Routing", () => {
   it.effect("a message's event with a callback_url goes there alone; other events ignore a callback URL", () =>
     Effect.gen(function*() {
       const subscriptions = [subscription("wh_a", ["message.delivered", "brand.verified"])]
-      const [callback, ...none] = yield* Routing.deliveriesOf({ event, callbackUrl: "https://cb.example.com/" }, subscriptions, 1_000)
+      const [callback, ...none] = yield* Routing.deliveriesOf(
+        { event, callbackUrl: "https://cb.example.com/" },
+        subscriptions,
+        1_000
+      )
       assert.strictEqual(none.length, 0)
       assert.strictEqual(callback!.callbackUrl, "https://cb.example.com/")
       assert.isUndefined(callback!.subscriptionId)
       const brand = { ...event, type: "brand.verified" as const }
-      const [toSubscription] = yield* Routing.deliveriesOf({ event: brand, callbackUrl: "https://cb.example.com/" }, subscriptions, 1_000)
+      const [toSubscription] = yield* Routing.deliveriesOf(
+        { event: brand, callbackUrl: "https://cb.example.com/" },
+        subscriptions,
+        1_000
+      )
       assert.strictEqual(toSubscription!.subscriptionId, "wh_a")
     }).pipe(Effect.provide(Ids.layerTest)))
 })

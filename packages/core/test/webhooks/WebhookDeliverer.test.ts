@@ -29,12 +29,23 @@ const subscribed = (events: ReadonlyArray<string> = ["message.queued"]) =>
 const send = (principal: Account.Principal, extra: { readonly callbackUrl?: string } = {}) =>
   Effect.flatMap(Messaging.Messaging, (m) => m.send(principal, { ...TestCore.auMessage, ...extra }))
 
-const deliveries = (principal: Account.Principal, id: string, filter: { readonly state?: Delivery.DeliveryState } = {}) =>
-  Effect.map(Effect.flatMap(Webhooks.Webhooks, (w) => w.deliveries(principal, id, filter, { pageSize: 100 })), (page) => page.items)
+const deliveries = (
+  principal: Account.Principal,
+  id: string,
+  filter: { readonly state?: Delivery.DeliveryState } = {}
+) =>
+  Effect.map(
+    Effect.flatMap(Webhooks.Webhooks, (w) => w.deliveries(principal, id, filter, { pageSize: 100 })),
+    (page) => page.items
+  )
 
 const hex = (key: string, body: string) => createHmac("sha256", Buffer.from(key, "utf8")).update(body).digest("hex")
 const standard = (key: string, headers: Readonly<Record<string, string>>, body: string) =>
-  `v1,${createHmac("sha256", Buffer.from(key, "utf8")).update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`).digest("base64")}`
+  `v1,${
+    createHmac("sha256", Buffer.from(key, "utf8")).update(
+      `${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`
+    ).digest("base64")
+  }`
 
 /** Every retry's delay after the failure before it, in ms. */
 const delays = RetrySchedule.delays.map(Duration.toMillis)
@@ -141,13 +152,18 @@ for (const store of TestStores.all) {
           [0, "failed", 503, "http_503"]
         ])
         assert.strictEqual(log[1]!.nextAttemptAt, log[0]!.attemptedAt, "each failure names when the next is due")
-        assert.strictEqual((yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.get(principal, subscription.id))).status, "active")
+        assert.strictEqual(
+          (yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.get(principal, subscription.id))).status,
+          "active"
+        )
       }).pipe(Effect.provide(layer())))
 
     it.effect("a callback_url chain retries on the same schedule, signed with the subscription's secret, and never disables it", () =>
       Effect.gen(function*() {
         const callbackUrl = "https://app.example.com/sms-callback"
-        yield* answerWith((request) => Effect.succeed({ status: request.url === callbackUrl ? 500 : 200, durationMillis: 1, body: "" }))
+        yield* answerWith((request) =>
+          Effect.succeed({ status: request.url === callbackUrl ? 500 : 200, durationMillis: 1, body: "" })
+        )
         const { principal, subscription } = yield* subscribed(["message.queued", "brand.verified"])
         yield* send(principal, { callbackUrl })
         yield* deliver
@@ -159,8 +175,13 @@ for (const store of TestStores.all) {
         yield* deliver
         const made = yield* requests
         assert.strictEqual(made.length, 7, "attempt 0 and six retries, to the callback only")
-        assert.isTrue(made.every((r) => r.url === callbackUrl && r.headers["x-service-signature"] === hex(secret, r.body)))
-        assert.strictEqual((yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.get(principal, subscription.id))).status, "active")
+        assert.isTrue(
+          made.every((r) => r.url === callbackUrl && r.headers["x-service-signature"] === hex(secret, r.body))
+        )
+        assert.strictEqual(
+          (yield* Effect.flatMap(Webhooks.Webhooks, (w) => w.get(principal, subscription.id))).status,
+          "active"
+        )
         assert.strictEqual((yield* deliveries(principal, subscription.id)).length, 0, "not in the subscription's log")
         yield* mail
         assert.strictEqual((yield* Effect.flatMap(CapturingMailer.CapturingMailer, (m) => m.sent)).length, 0)
@@ -185,11 +206,20 @@ for (const store of TestStores.all) {
         assert.strictEqual((yield* requests).length, 7, "nothing sent while disabled")
         assert.strictEqual((yield* deliveries(principal, subscription.id, { state: "skipped" })).length, 2)
         const refused = yield* Effect.either(webhooks.redeliver(principal, subscription.id, since))
-        assert.isTrue(refused._tag === "Left" && refused.left._tag === "Conflict", "a disabled subscription is not redelivered to")
+        assert.isTrue(
+          refused._tag === "Left" && refused.left._tag === "Conflict",
+          "a disabled subscription is not redelivered to"
+        )
         yield* answerWith(CapturingTransport.status(200))
         yield* webhooks.update(principal, subscription.id, { status: "active" })
-        assert.deepStrictEqual(yield* webhooks.redeliver(principal, subscription.id, since), { redelivered: 2, hasMore: false })
-        assert.deepStrictEqual(yield* webhooks.redeliver(principal, subscription.id, since), { redelivered: 0, hasMore: false })
+        assert.deepStrictEqual(yield* webhooks.redeliver(principal, subscription.id, since), {
+          redelivered: 2,
+          hasMore: false
+        })
+        assert.deepStrictEqual(yield* webhooks.redeliver(principal, subscription.id, since), {
+          redelivered: 0,
+          hasMore: false
+        })
         assert.strictEqual(yield* deliver, 2)
         assert.strictEqual((yield* deliveries(principal, subscription.id, { state: "succeeded" })).length, 2)
         yield* send(principal)
@@ -239,7 +269,11 @@ for (const store of TestStores.all) {
           20
         )
         const stuckInFlight = (yield* requests).filter((r) => r.url === stuckUrl).length
-        assert.strictEqual(stuckInFlight, WebhookDeliverer.defaults.perDestination, "the stuck receiver holds its share, no more")
+        assert.strictEqual(
+          stuckInFlight,
+          WebhookDeliverer.defaults.perDestination,
+          "the stuck receiver holds its share, no more"
+        )
         yield* Fiber.interrupt(running)
       }).pipe(Effect.provide(layer())))
 
@@ -252,24 +286,38 @@ for (const store of TestStores.all) {
         yield* answerWith((request) =>
           stuckUrls.includes(request.url)
             ? Effect.zipRight(
-              ++stuckInFlight === WebhookDeliverer.defaults.concurrency ? Deferred.succeed(arrived, false) : Effect.void,
+              ++stuckInFlight === WebhookDeliverer.defaults.concurrency
+                ? Deferred.succeed(arrived, false)
+                : Effect.void,
               Effect.never
             )
             : Effect.as(Deferred.succeed(arrived, true), { status: 200, durationMillis: 1, body: "" })
         )
         const stuck = yield* TestCore.seedAccount(["messaging:send", "webhooks:manage"])
         const webhooks = yield* Webhooks.Webhooks
-        for (const url of stuckUrls) yield* webhooks.create(stuck.principal, { url, events: ["message.queued"], secret })
+        for (const url of stuckUrls) {
+          yield* webhooks.create(stuck.principal, { url, events: ["message.queued"], secret })
+        }
         const { principal } = yield* subscribed()
         // 100 deliveries to the five, more than the slots of a process even at their cap per destination, all due first
         for (let i = 0; i < 20; i++) yield* send(stuck.principal)
         yield* adjust(1)
         yield* send(principal)
         const running = yield* Effect.fork((yield* WebhookDeliverer.WebhookDeliverer).run)
-        assert.isTrue(yield* Deferred.await(arrived), "the other account's event is attempted before the stuck ones take every slot")
+        assert.isTrue(
+          yield* Deferred.await(arrived),
+          "the other account's event is attempted before the stuck ones take every slot"
+        )
         assert.isTrue((yield* requests).every((r) => r.at === 1), "at once: the clock never moved")
-        yield* TestWorkers.eventually("the stuck account's attempts started", Effect.sync(() => stuckInFlight >= WebhookDeliverer.defaults.perAccount))
-        assert.strictEqual(stuckInFlight, WebhookDeliverer.defaults.perAccount, "the stuck account holds its share, no more")
+        yield* TestWorkers.eventually(
+          "the stuck account's attempts started",
+          Effect.sync(() => stuckInFlight >= WebhookDeliverer.defaults.perAccount)
+        )
+        assert.strictEqual(
+          stuckInFlight,
+          WebhookDeliverer.defaults.perAccount,
+          "the stuck account holds its share, no more"
+        )
         yield* Fiber.interrupt(running)
       }).pipe(Effect.provide(layer())))
   })

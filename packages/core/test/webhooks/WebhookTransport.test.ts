@@ -7,7 +7,10 @@ describe("WebhookTransport", () => {
     assert.strictEqual(WebhookTransport.keptBody(new TextEncoder().encode("ok")), "ok")
     assert.strictEqual(WebhookTransport.keptBody(new TextEncoder().encode("a".repeat(5000))), "a".repeat(4096))
     // "é" is two bytes: 1 + 2 × 2047 = 4095, the 4096th byte the first half of another "é"
-    assert.strictEqual(WebhookTransport.keptBody(new TextEncoder().encode("x" + "é".repeat(3000))), "x" + "é".repeat(2047))
+    assert.strictEqual(
+      WebhookTransport.keptBody(new TextEncoder().encode("x" + "é".repeat(3000))),
+      "x" + "é".repeat(2047)
+    )
   })
 
   it("a failure keeps a redirect's status and leaves out what it was not given", () => {
@@ -25,7 +28,9 @@ describe("WebhookTransport", () => {
       const transport = yield* WebhookTransport.WebhookTransport
       const ok = yield* transport.post({ url: "https://hooks.example.com/a", headers: {}, body: "{}" })
       assert.deepStrictEqual(ok, { status: 200, durationMillis: 3, body: "https://hooks.example.com/a" })
-      const failed = yield* Effect.either(transport.post({ url: "https://hooks.example.com/down", headers: {}, body: "{}" }))
+      const failed = yield* Effect.either(
+        transport.post({ url: "https://hooks.example.com/down", headers: {}, body: "{}" })
+      )
       assert.isTrue(Either.isLeft(failed) && failed.left.reason === "connection_refused")
     }).pipe(Effect.provide(WebhookTransport.layerTest((request) =>
       request.url.endsWith("/down")

@@ -16,7 +16,10 @@ const RelationshipId = Fields.PathId("rel", "brand relationship")
 /** The brand relationships group. @since 0.1.0 @category groups */
 export class BrandRelationshipsApi extends v1(
   HttpApiGroup.make("brandRelationships")
-    .annotate(OpenApi.Description, "A brand’s relationships with the organisations that submitted it: the Brand Owner approves or rejects each before its Sender IDs can be registered.")
+    .annotate(
+      OpenApi.Description,
+      "A brand’s relationships with the organisations that submitted it: the Brand Owner approves or rejects each before its Sender IDs can be registered."
+    )
     .add(
       HttpApiEndpoint.get("list", "/brand-relationships")
         .setUrlParams(BrandRelationshipsJson.ListRelationshipsQuery)

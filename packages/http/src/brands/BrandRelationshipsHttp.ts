@@ -20,20 +20,30 @@ export const layer = HttpApiBuilder.group(Api, "brandRelationships", (handlers) 
       Effect.flatMap(CurrentPrincipal, (principal) =>
         Idempotent.run(principal, () =>
           brands[decision](principal, path.id).pipe(
-            Effect.flatMap((linked) => Envelope.success(200, BrandJson.relationship(linked)))
+            Effect.flatMap((linked) =>
+              Envelope.success(200, BrandJson.relationship(linked))
+            )
           )))
     return handlers
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           brands.listRelationships(principal, { status: q.status, cursor: q.cursor, pageSize: q.page_size }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, BrandJson.relationship)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((page) =>
+              Envelope.page(page, BrandJson.relationship)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           brands.getRelationship(principal, path.id).pipe(
-            Effect.flatMap((linked) => Envelope.success(200, BrandJson.relationship(linked))),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((linked) =>
+              Envelope.success(200, BrandJson.relationship(linked))
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("approve", decide("approve"))
       .handle("reject", decide("reject"))

@@ -16,7 +16,10 @@ const BrandId = Fields.PathId("brand", "brand")
 /** The brands group. @since 0.1.0 @category groups */
 export class BrandsApi extends v1(
   HttpApiGroup.make("brands")
-    .annotate(OpenApi.Description, "Brands an organisation sends for, identified by a legal identifier and approved by its Brand Owner before use.")
+    .annotate(
+      OpenApi.Description,
+      "Brands an organisation sends for, identified by a legal identifier and approved by its Brand Owner before use."
+    )
     .add(
       HttpApiEndpoint.post("create", "/brands")
         .setPayload(BrandsJson.CreateBrand)

@@ -29,18 +29,28 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
               contact: create.contact,
               website: create.website,
               idempotencyKey
-            }).pipe(Effect.flatMap(({ brand }) => Envelope.success(201, BrandJson.created(brand)))))))
+            }).pipe(Effect.flatMap(({ brand }) =>
+              Envelope.success(201, BrandJson.created(brand))
+            )))))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           brands.list(principal, { cursor: q.cursor, pageSize: q.page_size }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, BrandJson.full)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((page) =>
+              Envelope.page(page, BrandJson.full)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           brands.get(principal, path.id).pipe(
-            Effect.flatMap((brand) => Envelope.success(200, BrandJson.full(brand))),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((brand) =>
+              Envelope.success(200, BrandJson.full(brand))
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("update", ({ path, payload: patch }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -52,7 +62,9 @@ export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
             identifierValue: patch.identifier_value,
             market: patch.market
           }).pipe(
-            Effect.flatMap((brand) => Envelope.success(200, BrandJson.full(brand))),
+            Effect.flatMap((brand) =>
+              Envelope.success(200, BrandJson.full(brand))
+            ),
             Effect.map((body) => Envelope.toResponse(body))
           )))
   }))

@@ -18,12 +18,19 @@ const identifierValue = Fields.text({
   examples: ["51 824 753 556"]
 })
 const market = Fields.market("The market the brand sends in.")
-const website = Fields.url("The brand's website; a Sender ID matched by `domain` is checked against it.", "https://www.acme.com.au")
+const website = Fields.url(
+  "The brand's website; a Sender ID matched by `domain` is checked against it.",
+  "https://www.acme.com.au"
+)
 
 /** The brand's authorised representative, as a request gives it: every field documented. */
 const Contact = Schema.Struct({
   name: Fields.text({ description: "The representative's name.", examples: ["Jane Citizen"] }),
-  email: Fields.text({ description: "Where the approval mail goes: an e-mail address.", format: "email", examples: ["legal@acme.example"] }),
+  email: Fields.text({
+    description: "Where the approval mail goes: an e-mail address.",
+    format: "email",
+    examples: ["legal@acme.example"]
+  }),
   phone: Fields.phone("The representative's phone number, E.164.")
 })
 

@@ -25,7 +25,8 @@ const pageSizeMessage = () => ({ message: "Expected an integer of at least 1", o
 
 /** The `page_size` query parameter of every list (CONTRACT §1). @since 0.1.0 @category schemas */
 export const PageSize = Schema.String.pipe(Schema.pattern(/^[0-9]+$/)).annotations({
-  description: `results per page, default ${Paging.pageSizes.default}; above ${Paging.pageSizes.max} is clamped to ${Paging.pageSizes.max}`,
+  description:
+    `results per page, default ${Paging.pageSizes.default}; above ${Paging.pageSizes.max} is clamped to ${Paging.pageSizes.max}`,
   message: pageSizeMessage
 }).pipe(
   Schema.compose(Schema.NumberFromString),
@@ -50,7 +51,8 @@ const dateFilterOf = (parse: (input: string) => Option.Option<number>) =>
     strict: true,
     decode: (input, _, ast) =>
       Option.match(parse(input), {
-        onNone: () => ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
+        onNone: () =>
+          ParseResult.fail(new ParseResult.Type(ast, input, "Expected an RFC 3339 date-time or a YYYY-MM-DD date")),
         onSome: ParseResult.succeed
       }),
     encode: (millis) => ParseResult.succeed(Timestamp.format(millis))
@@ -86,7 +88,8 @@ export const OneOf = <L extends readonly [string, ...Array<string>]>(schema: Sch
   schema.annotations({ message: () => ({ message: `Expected one of ${schema.literals.join(", ")}`, override: true }) })
 
 /** The success envelope around one resource. @since 0.1.0 @category schemas */
-export const Envelope = <S extends Schema.Schema.Any>(data: S) => Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })
+export const Envelope = <S extends Schema.Schema.Any>(data: S) =>
+  Schema.Struct({ ok: Schema.Literal(true), data, meta: Meta })
 
 /** The success envelope around a page of resources. @since 0.1.0 @category schemas */
 export const ListEnvelope = <S extends Schema.Schema.Any>(item: S) =>

@@ -36,7 +36,10 @@ export const table: { readonly [C in Code]: Row } = {
   idempotency_conflict: { status: 409, description: "the Idempotency-Key was used with another request" },
   idempotency_in_progress: { status: 409, description: "a request with this Idempotency-Key is still running" },
   invalid_state_transition: { status: 409, description: "the resource's status does not allow this" },
-  sender_id_taken: { status: 409, description: "another legal entity holds this Sender ID, or one that looks like it, in the market" },
+  sender_id_taken: {
+    status: 409,
+    description: "another legal entity holds this Sender ID, or one that looks like it, in the market"
+  },
   payload_too_large: { status: 413, description: "the body is over the largest size accepted" },
   unsupported_media_type: { status: 415, description: "the body is not sent as application/json" },
   invalid_market: rule("market is not an ISO 3166-1 alpha-2 code"),
@@ -44,7 +47,9 @@ export const table: { readonly [C in Code]: Row } = {
   invalid_phone_number: rule("to is not a valid E.164 number"),
   not_a_mobile_number: rule("to is not a mobile number"),
   phone_market_mismatch: rule("to is not a number of the market"),
-  invalid_sender_id: rule("sender_id is not 1–11 letters, digits or spaces with a letter, or breaks its market's Sender ID rules (named in the message)"),
+  invalid_sender_id: rule(
+    "sender_id is not 1–11 letters, digits or spaces with a letter, or breaks its market's Sender ID rules (named in the message)"
+  ),
   sender_id_not_registered: rule("the Sender ID is not registered to you for the market"),
   empty_body: rule("body is empty"),
   body_too_long: rule("body needs more segments than allowed"),
@@ -53,15 +58,29 @@ export const table: { readonly [C in Code]: Row } = {
   no_signing_secret: rule("callback_url needs an active webhook subscription"),
   schedule_in_past: rule("scheduled_at is not in the future"),
   schedule_too_far: rule("scheduled_at is too far ahead"),
-  invalid_identifier: rule("the legal identifier is of a type the market does not use, fails its format or check digits, is degenerate (the digits that number the entity all zero), or is owned by another Brand Owner"),
-  invalid_contact: rule("the contact's e-mail is not an address at a domain name, its phone not E.164, the website not an http(s) URL, or one of them holds a control, bidi or zero-width character"),
-  invalid_characters: rule("a text field (a brand's name, a Sender ID's use_case or match_value) holds a control, bidi or zero-width character"),
+  invalid_identifier: rule(
+    "the legal identifier is of a type the market does not use, fails its format or check digits, is degenerate (the digits that number the entity all zero), or is owned by another Brand Owner"
+  ),
+  invalid_contact: rule(
+    "the contact's e-mail is not an address at a domain name, its phone not E.164, the website not an http(s) URL, or one of them holds a control, bidi or zero-width character"
+  ),
+  invalid_characters: rule(
+    "a text field (a brand's name, a Sender ID's use_case or match_value) holds a control, bidi or zero-width character"
+  ),
   immutable_field: rule("the field cannot be changed once the resource exists (a brand's identifier and market)"),
-  sender_id_domain_mismatch: rule("a domain match needs the brand's website, and the Sender ID in its registrable domain's label"),
-  pending_sender_id_limit_reached: rule("the account has as many Sender IDs pending or info_requested as it may have at once"),
-  webhook_url_not_allowed: rule("the webhook url is not an https URL on a public host (unless the server allows http or private hosts)"),
+  sender_id_domain_mismatch: rule(
+    "a domain match needs the brand's website, and the Sender ID in its registrable domain's label"
+  ),
+  pending_sender_id_limit_reached: rule(
+    "the account has as many Sender IDs pending or info_requested as it may have at once"
+  ),
+  webhook_url_not_allowed: rule(
+    "the webhook url is not an https URL on a public host (unless the server allows http or private hosts)"
+  ),
   unknown_event_type: rule("events names a type that is not one of the event types"),
-  webhook_subscription_limit_reached: rule("the account has as many webhook subscriptions as it may (active or disabled); delete one first"),
+  webhook_subscription_limit_reached: rule(
+    "the account has as many webhook subscriptions as it may (active or disabled); delete one first"
+  ),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }
@@ -75,8 +94,10 @@ export const codesOf = (status: number): ReadonlyArray<Code> =>
   (Object.keys(table) as Array<Code>).filter((code) => table[code].status === status)
 
 /** Every status of the table, ascending. @since 0.1.0 @category table */
-export const statuses: ReadonlyArray<number> = [...new Set(Object.values(table).map((row) => row.status))].sort((a, b) => a - b)
-
+export const statuses: ReadonlyArray<number> = [...new Set(Object.values(table).map((row) => row.status))].sort((
+  a,
+  b
+) => a - b)
 
 /** What goes into the envelope's `error`, with the response's own headers. @since 0.1.0 @category models */
 export interface ApiError {

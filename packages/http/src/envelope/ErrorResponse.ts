@@ -45,7 +45,11 @@ const fromCore = (error: Errors.SendlineError): ErrorCodes.ApiError => {
       return { code: error.code, message: error.message, headers: { "retry-after": String(error.retryAfterSeconds) } }
     case "StoreUnavailable":
       // never the store's own words: they may name a host or a table
-      return { code: error.code, message: "The service is temporarily unavailable; retry shortly.", headers: { "retry-after": "1" } }
+      return {
+        code: error.code,
+        message: "The service is temporarily unavailable; retry shortly.",
+        headers: { "retry-after": "1" }
+      }
     case "PermissionDenied":
     case "NotFound":
     case "Conflict":

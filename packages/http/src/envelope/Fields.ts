@@ -25,7 +25,11 @@ const ulid = "[0-9a-hjkmnp-tv-z]{26}"
 
 /** An id of `prefix` (`msg`, `brand`, …), documented with its pattern. @since 0.1.0 @category fields */
 export const id = (prefix: string, what: string) =>
-  text({ description: `The ${what}'s id.`, pattern: `^${prefix}_${ulid}$`, examples: [`${prefix}_01m810vyc01pfjhmv720etbcd0`] })
+  text({
+    description: `The ${what}'s id.`,
+    pattern: `^${prefix}_${ulid}$`,
+    examples: [`${prefix}_01m810vyc01pfjhmv720etbcd0`]
+  })
 
 /** A path's `{id}` of `prefix`. @since 0.1.0 @category fields */
 export const PathId = (prefix: string, what: string) => Schema.Struct({ id: id(prefix, what) })
@@ -40,14 +44,22 @@ export const market = (description: string) =>
 
 /** A Sender ID: 1–11 letters, digits and spaces (core's `SenderId` format). @since 0.1.0 @category fields */
 export const senderId = (description: string) =>
-  text({ description: `${description} 1–11 letters, digits and spaces, with at least one letter.`, pattern: "^(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9 ]{0,9}[A-Za-z0-9])?$", examples: ["Acme"] })
+  text({
+    description: `${description} 1–11 letters, digits and spaces, with at least one letter.`,
+    pattern: "^(?=[A-Za-z0-9 ]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9 ]{0,9}[A-Za-z0-9])?$",
+    examples: ["Acme"]
+  })
 
 /** An absolute URL. @since 0.1.0 @category fields */
 export const url = (description: string, example: string) => text({ description, format: "uri", examples: [example] })
 
 /** An RFC 3339 date-time. @since 0.1.0 @category fields */
 export const dateTime = (description: string) =>
-  text({ description: `${description} An RFC 3339 date-time.`, format: "date-time", examples: ["2026-11-22T07:00:00.000+00:00"] })
+  text({
+    description: `${description} An RFC 3339 date-time.`,
+    format: "date-time",
+    examples: ["2026-11-22T07:00:00.000+00:00"]
+  })
 
 /** A list's `cursor` query parameter. @since 0.1.0 @category fields */
 export const cursor = text({

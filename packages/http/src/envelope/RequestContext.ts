@@ -4,8 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Clock, Effect, FiberRef, HashMap } from "effect"
 import { Timestamp } from "@sendline/core"
+import { Clock, Effect, FiberRef, HashMap } from "effect"
 
 /** The `meta` of every envelope. @since 0.1.0 @category models */
 export interface RequestMeta {

@@ -44,7 +44,10 @@ const wire = <A>(error: ErrorClass<A>, extra: Record<string, unknown> = {}) => {
     strict: true,
     decode: (body) =>
       ParseResult.succeed(
-        new error({ ...Object.fromEntries(Object.entries(body.error).filter(([key]) => fields.includes(key))), ...extra })
+        new error({
+          ...Object.fromEntries(Object.entries(body.error).filter(([key]) => fields.includes(key))),
+          ...extra
+        })
       ),
     encode: (value, _, ast) =>
       ParseResult.fail(new ParseResult.Forbidden(ast, value, "errors leave through the envelope middleware"))

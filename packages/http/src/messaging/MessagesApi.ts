@@ -16,7 +16,10 @@ const MessageId = Fields.PathId("msg", "message")
 /** The messages group. @since 0.1.0 @category groups */
 export class MessagesApi extends v1(
   HttpApiGroup.make("messages")
-    .annotate(OpenApi.Description, "Sending SMS through a registered Sender ID: send, preview, read, list and cancel messages.")
+    .annotate(
+      OpenApi.Description,
+      "Sending SMS through a registered Sender ID: send, preview, read, list and cancel messages."
+    )
     .add(
       HttpApiEndpoint.post("send", "/messaging/messages")
         .setPayload(MessagesJson.SendMessage)

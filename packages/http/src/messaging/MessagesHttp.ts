@@ -31,14 +31,18 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
               callbackUrl: send.callback_url,
               scheduledAt: send.scheduled_at,
               idempotencyKey
-            }).pipe(Effect.flatMap((message) => Envelope.success(201, MessageJson.full(message)))))))
+            }).pipe(Effect.flatMap((message) =>
+              Envelope.success(201, MessageJson.full(message))
+            )))))
       // Preview has no effect and answers a body the same way every time: an answer too large for
       // its key (a long body's UCS-2 characters) is computed again on replay.
       .handle("preview", ({ payload: preview }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             messaging.preview(principal, preview).pipe(
-              Effect.flatMap((answer) => Envelope.success(200, MessagesJson.preview(answer)))
+              Effect.flatMap((answer) =>
+                Envelope.success(200, MessagesJson.preview(answer))
+              )
             ), { withoutEffect: true })))
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -54,19 +58,27 @@ export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
             cursor: q.cursor,
             pageSize: q.page_size
           }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, MessageJson.item)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((page) =>
+              Envelope.page(page, MessageJson.item)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           messaging.get(principal, path.id).pipe(
-            Effect.flatMap((message) => Envelope.success(200, MessageJson.full(message))),
+            Effect.flatMap((message) =>
+              Envelope.success(200, MessageJson.full(message))
+            ),
             Effect.map((body) => Envelope.toResponse(body))
           )))
       .handle("cancel", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             messaging.cancel(principal, path.id).pipe(
-              Effect.flatMap((message) => Envelope.success(200, MessageJson.full(message)))
+              Effect.flatMap((message) =>
+                Envelope.success(200, MessageJson.full(message))
+              )
             ))))
   }))

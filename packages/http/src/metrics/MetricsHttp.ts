@@ -26,7 +26,9 @@ export const layer = HttpApiBuilder.group(Api, "metrics", (handlers) =>
     const prometheus = yield* Prometheus.Prometheus
     const observeQueues = Metrics.observeStoredQueues.pipe(
       Effect.timeoutFail({ duration: queueReadTimeout, onTimeout: () => "the store did not answer in time" }),
-      Effect.catchAll((error) => Effect.logWarning("Metrics: the queue depths were not read; the last ones are served", error))
+      Effect.catchAll((error) =>
+        Effect.logWarning("Metrics: the queue depths were not read; the last ones are served", error)
+      )
     )
     return handlers.handle("metrics", () =>
       Effect.zipRight(

@@ -12,8 +12,8 @@ import { type HttpApi, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { AuthFailures } from "./AuthFailures.js"
-import { RateLimiter } from "./RateLimiter.js"
 import { Authentication, CheckBody, RequiredPermission } from "./Pipeline.js"
+import { RateLimiter } from "./RateLimiter.js"
 import * as RawHeaders from "./RawHeaders.js"
 import * as RequestBody from "./RequestBody.js"
 import * as RequestLog from "./RequestLog.js"
@@ -33,33 +33,36 @@ const permissionsByRoute = (api: HttpApi.HttpApi.Any): ReadonlyMap<string, Permi
 }
 
 /** Authenticates the bearer key, takes its rate-limit token and checks the permission `api`'s endpoint needs. @since 0.1.0 @category layers */
-export const layer = (api: HttpApi.HttpApi.Any): Layer.Layer<Authentication, never, Auth.Auth | RateLimiter | AuthFailures> => Layer.effect(
-  Authentication,
-  Effect.gen(function*() {
-    const auth = yield* Auth.Auth
-    const failures = yield* AuthFailures
-    const limiter = yield* RateLimiter
-    const permissions = permissionsByRoute(api)
-    return Authentication.of({
-      bearer: () =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const principal = yield* failures.guard(
-            request,
-            RawHeaders.count(request, "authorization") > 1
-              ? new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
-              : auth.authenticate(request.headers.authorization)
-          )
-          yield* RequestLog.noteAccount(principal.accountId)
-          yield* limiter.take(principal.keyId, principal.accountId)
-          const { route } = yield* HttpRouter.RouteContext
-          const permission = permissions.get(routeKey(route.method, route.path))
-          if (permission !== undefined) yield* Auth.requirePermission(principal, permission)
-          return principal
-        })
+export const layer = (
+  api: HttpApi.HttpApi.Any
+): Layer.Layer<Authentication, never, Auth.Auth | RateLimiter | AuthFailures> =>
+  Layer.effect(
+    Authentication,
+    Effect.gen(function*() {
+      const auth = yield* Auth.Auth
+      const failures = yield* AuthFailures
+      const limiter = yield* RateLimiter
+      const permissions = permissionsByRoute(api)
+      return Authentication.of({
+        bearer: () =>
+          Effect.gen(function*() {
+            const request = yield* HttpServerRequest.HttpServerRequest
+            const principal = yield* failures.guard(
+              request,
+              RawHeaders.count(request, "authorization") > 1
+                ? new Errors.Unauthenticated({ message: "Send one Authorization header, not several." })
+                : auth.authenticate(request.headers.authorization)
+            )
+            yield* RequestLog.noteAccount(principal.accountId)
+            yield* limiter.take(principal.keyId, principal.accountId)
+            const { route } = yield* HttpRouter.RouteContext
+            const permission = permissions.get(routeKey(route.method, route.path))
+            if (permission !== undefined) yield* Auth.requirePermission(principal, permission)
+            return principal
+          })
+      })
     })
-  })
-)
+  )
 
 /** Reads and checks the body of every request that passed `Authentication`. @since 0.1.0 @category layers */
 export const layerCheckBody: Layer.Layer<CheckBody> = Layer.succeed(CheckBody, RequestBody.read)

@@ -78,7 +78,9 @@ export const serve = (
   const { etag, gzip } = prepare(body)
   const headers = { etag, vary: "Accept-Encoding" }
   if (request.headers["if-none-match"] === etag) return HttpServerResponse.empty({ status: 304, headers })
-  if (!/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) return HttpServerResponse.setHeaders(response, headers)
+  if (!/\bgzip\b/.test(request.headers["accept-encoding"] ?? "")) {
+    return HttpServerResponse.setHeaders(response, headers)
+  }
   return HttpServerResponse.uint8Array(gzip, {
     contentType: response.body.contentType,
     headers: { ...headers, "content-encoding": "gzip" }

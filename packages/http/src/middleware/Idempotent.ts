@@ -55,9 +55,11 @@ const answer = <E, R>(
   handled.pipe(
     Effect.map((done) => ({ done, headers: undefined })),
     Effect.catchAll((error) => {
-      const refusal = Option.filter(ErrorResponse.fromFailure(error, request), (refused) => ErrorCodes.status(refused.code) < 500)
+      const refusal = Option.filter(ErrorResponse.fromFailure(error, request), (refused) =>
+        ErrorCodes.status(refused.code) < 500)
       return Option.match(refusal, {
-        onNone: () => Effect.fail(error),
+        onNone: () =>
+          Effect.fail(error),
         onSome: (refused) => Effect.map(ErrorResponse.body(refused), (done) => ({ done, headers: refused.headers }))
       })
     })
@@ -74,20 +76,26 @@ const recompute = <E, R>(
   handled: Effect.Effect<Envelope.Body, E, R>
 ) =>
   Effect.flatMap(
-    Effect.locally(answer(request, handled), RequestContext.current, { requestId: kept.requestId, answeredAt: kept.answeredAt }),
+    Effect.locally(answer(request, handled), RequestContext.current, {
+      requestId: kept.requestId,
+      answeredAt: kept.answeredAt
+    }),
     (again) =>
       Idempotency.isRecomputed(kept, again.done)
         ? Effect.succeed(replayed(again.done, kept.requestId))
         : Effect.map(answer(request, handled), ({ done, headers }) => Envelope.toResponse(done, headers))
   )
 
-const refused = (message: string) => new Errors.InvalidRequest({ code: "invalid_request", field: "Idempotency-Key", message })
+const refused = (message: string) =>
+  new Errors.InvalidRequest({ code: "invalid_request", field: "Idempotency-Key", message })
 
 /** The request's `Idempotency-Key`, checked: none when it has none. */
 const keyOf = (request: HttpServerRequest.HttpServerRequest) => {
   const header = request.headers["idempotency-key"]
   if (header === undefined) return Effect.succeed(Option.none<Idempotency.Key>())
-  if (RawHeaders.count(request, "idempotency-key") > 1) return Effect.fail(refused("Send one Idempotency-Key header, not several."))
+  if (RawHeaders.count(request, "idempotency-key") > 1) {
+    return Effect.fail(refused("Send one Idempotency-Key header, not several."))
+  }
   return Option.match(Schema.decodeOption(Idempotency.Key)(header), {
     onNone: () => Effect.fail(refused("Idempotency-Key must be 1–255 printable characters.")),
     onSome: (key) => Effect.succeed(Option.some(key))
@@ -129,12 +137,18 @@ export const run = <E, R>(
     }
     // Without effect, the answer's meta is fixed first, so that a replay can make the same bytes.
     const meta = options.withoutEffect === true
-      ? { requestId: (yield* FiberRef.get(RequestContext.current)).requestId, answeredAt: yield* Clock.currentTimeMillis }
+      ? {
+        requestId: (yield* FiberRef.get(RequestContext.current)).requestId,
+        answeredAt: yield* Clock.currentTimeMillis
+      }
       : undefined
     const answering = answer(request, body(key.value))
-    const result = yield* (meta === undefined ? answering : Effect.locally(answering, RequestContext.current, meta)).pipe(
-      Effect.tap(({ done }) => idempotency.complete(begun.reservation, { ...done, recompute: meta })),
-      Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(begun.reservation)))
-    )
+    const result = yield* (meta === undefined ? answering : Effect.locally(answering, RequestContext.current, meta))
+      .pipe(
+        Effect.tap(({ done }) => idempotency.complete(begun.reservation, { ...done, recompute: meta })),
+        Effect.onExit((exit) =>
+          Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(begun.reservation))
+        )
+      )
     return Envelope.toResponse(result.done, result.headers)
   })

@@ -26,7 +26,9 @@ import * as RouteTemplates from "./RouteTemplates.js"
 const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorCodes.Refusal | undefined => {
   if (RequestBody.urlHasNul(request.url)) return RequestBody.nulInUrl
   if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
-  if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) return RequestBody.notJson
+  if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) {
+    return RequestBody.notJson
+  }
   return undefined
 }
 
@@ -44,41 +46,42 @@ const safeHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Rec
 const close = { connection: "close" }
 
 /** The request id, header checks and error envelope around every request to `routes`. @since 0.1.0 @category layers */
-export const layer = (routes: ReadonlyArray<RouteTemplates.Route>) => HttpApiBuilder.middleware(
-  Effect.gen(function*() {
-    const ids = yield* Ids.IdGenerator
-    const logged = yield* RequestLog.make
-    const find = RouteTemplates.find(routes)
-    const noRoute = ErrorResponse.noRouteOf(routes)
-    return (app) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-        Effect.flatMap(ids.make("req"), (requestId) => {
-          const refused = precheck(request)
-          let gone = false
-          const handled = refused !== undefined
-            ? ErrorResponse.render(refused)
-            : Effect.catchAllCause(
-              // the routes read the body as `CheckBody` checked it, their payload decoded from it
-              Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.withCheckedBody(request)),
-              (cause) => {
-                gone = Cause.isInterruptedOnly(cause)
-                return ErrorResponse.fromCause(cause, request, noRoute)
-              }
+export const layer = (routes: ReadonlyArray<RouteTemplates.Route>) =>
+  HttpApiBuilder.middleware(
+    Effect.gen(function*() {
+      const ids = yield* Ids.IdGenerator
+      const logged = yield* RequestLog.make
+      const find = RouteTemplates.find(routes)
+      const noRoute = ErrorResponse.noRouteOf(routes)
+      return (app) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Effect.flatMap(ids.make("req"), (requestId) => {
+            const refused = precheck(request)
+            let gone = false
+            const handled = refused !== undefined
+              ? ErrorResponse.render(refused)
+              : Effect.catchAllCause(
+                // the routes read the body as `CheckBody` checked it, their payload decoded from it
+                Effect.provideService(app, HttpServerRequest.HttpServerRequest, RequestBody.withCheckedBody(request)),
+                (cause) => {
+                  gone = Cause.isInterruptedOnly(cause)
+                  return ErrorResponse.fromCause(cause, request, noRoute)
+                }
+              )
+            // An idempotent replay already carries the request id of the response it replays.
+            const answer = Effect.map(handled, (response) =>
+              [
+                HttpServerResponse.setHeaders(Docs.serve(request, response), {
+                  ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
+                  ...safeHeaders(request),
+                  ...(RequestBody.isUnread(request) ? close : {})
+                }),
+                gone
+              ] as const)
+            return Effect.zipRight(
+              RequestContext.enter(requestId),
+              Effect.map(logged(request, find, answer), ([response]) => response)
             )
-          // An idempotent replay already carries the request id of the response it replays.
-          const answer = Effect.map(handled, (response) =>
-            [
-              HttpServerResponse.setHeaders(Docs.serve(request, response), {
-                ...(response.headers["x-request-id"] === undefined ? { "x-request-id": requestId } : {}),
-                ...safeHeaders(request),
-                ...(RequestBody.isUnread(request) ? close : {})
-              }),
-              gone
-            ] as const)
-          return Effect.zipRight(
-            RequestContext.enter(requestId),
-            Effect.map(logged(request, find, answer), ([response]) => response)
-          )
-        }))
-  })
-)
+          }))
+    })
+  )

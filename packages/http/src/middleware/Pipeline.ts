@@ -46,7 +46,9 @@ export class RequiredPermission extends Context.Tag("@sendline/http/RequiredPerm
 
 /** The annotations of an endpoint that needs `permission`. @since 0.1.0 @category annotations */
 export const needs = (permission: Permission.Permission) =>
-  Context.make(RequiredPermission, permission).pipe(Context.add(OpenApi.Description, `Needs the ${permission} permission.`))
+  Context.make(RequiredPermission, permission).pipe(
+    Context.add(OpenApi.Description, `Needs the ${permission} permission.`)
+  )
 
 /**
  * The body read and checked once, after `Authentication`: refused with `invalid_request` when it is
@@ -68,7 +70,13 @@ export class CheckBody extends HttpApiMiddleware.Tag<CheckBody>()("CheckBody", {
  * @since 0.1.0
  * @category groups
  */
-export const v1 = <Id extends string, Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any, E, R, TopLevel extends boolean>(
+export const v1 = <
+  Id extends string,
+  Endpoints extends HttpApiEndpoint.HttpApiEndpoint.Any,
+  E,
+  R,
+  TopLevel extends boolean
+>(
   group: HttpApiGroup.HttpApiGroup<Id, Endpoints, E, R, TopLevel>
 ) =>
   group

@@ -8,8 +8,8 @@
  * @since 0.1.0
  */
 import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
-import { Errors } from "@sendline/core"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Errors } from "@sendline/core"
 import { Context, Effect, Option } from "effect"
 import { IncomingMessage } from "node:http"
 import { Refusal } from "../envelope/ErrorCodes.js"
@@ -44,7 +44,10 @@ export const decodeUtf8 = (bytes: ArrayBuffer | Uint8Array): string | undefined 
 }
 
 /** 413 for a body over `maxBytes`. @since 0.1.0 @category refusals */
-export const tooLarge = new Refusal({ code: "payload_too_large", message: `The request body exceeds ${maxBytes / 1024} KiB.` })
+export const tooLarge = new Refusal({
+  code: "payload_too_large",
+  message: `The request body exceeds ${maxBytes / 1024} KiB.`
+})
 
 /** 415 for a body that is not JSON. @since 0.1.0 @category refusals */
 export const notJson = new Refusal({
@@ -108,7 +111,8 @@ export const problemOf = (text: string): Errors.InvalidRequest | undefined => {
         else {
           const unit = hexUnit(text, i + 2)
           if (isHigh(unit)) {
-            const escapesLow = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 && isLow(hexUnit(text, i + 8))
+            const escapesLow = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 &&
+              isLow(hexUnit(text, i + 8))
             if (!escapesLow) return loneSurrogate
             i += 11
           } else if (isLow(unit)) return loneSurrogate
@@ -181,10 +185,14 @@ export const read: Effect.Effect<Checked, Errors.InvalidRequest, HttpServerReque
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     const bytes: Effect.Effect<ArrayBuffer | Uint8Array, Errors.InvalidRequest> = incoming instanceof IncomingMessage
       ? readIncoming(incoming, chunked ? 16 * maxBytes : maxBytes)
-      : (chunked ? HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(16 * maxBytes)) : request.arrayBuffer)
-        .pipe(Effect.catchAll((error) =>
-          isGone(error.cause) ? Effect.interrupt : isTooLarge(error) ? Effect.die(tooLarge) : Effect.fail(malformed)
-        ))
+      : (chunked
+        ? HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(16 * maxBytes))
+        : request.arrayBuffer)
+        .pipe(
+          Effect.catchAll((error) =>
+            isGone(error.cause) ? Effect.interrupt : isTooLarge(error) ? Effect.die(tooLarge) : Effect.fail(malformed)
+          )
+        )
     return Effect.zipRight(ExpectContinue.release(request), bytes).pipe(
       Effect.flatMap((buffer) => chunked && buffer.byteLength > maxBytes ? Effect.die(tooLarge) : check(buffer))
     )
@@ -237,12 +245,16 @@ const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<U
 
 /** Whether a read failed on the size limit. */
 const isTooLarge = (error: HttpServerError.RequestError): boolean =>
-  /too large|max.*size|exceed/i.test(String((error.cause as { message?: unknown } | undefined)?.message ?? error.description ?? ""))
+  /too large|max.*size|exceed/i.test(
+    String((error.cause as { message?: unknown } | undefined)?.message ?? error.description ?? "")
+  )
 
 /** The checked body's JSON once `CheckBody` has run; on a route without it, `request`'s own. */
 const checkedJson = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.flatMap(Effect.serviceOption(CheckedBody), (checked) =>
-    Option.isSome(checked) ? Effect.succeed(checked.value.json) : request.json)
+  Effect.flatMap(
+    Effect.serviceOption(CheckedBody),
+    (checked) => Option.isSome(checked) ? Effect.succeed(checked.value.json) : request.json
+  )
 
 type Modify = HttpServerRequest.HttpServerRequest["modify"]
 

@@ -70,14 +70,28 @@ const line = (
  */
 export const make = Effect.map(FiberRef.get(FiberRef.currentMinimumLogLevel), (level) => {
   const everyAnswer = LogLevel.lessThanEqual(level, LogLevel.Info)
-  return <E, R>(request: HttpServerRequest.HttpServerRequest, find: RouteTemplates.Find, answer: Answered<E, R>): Answered<E, R> => {
+  return <E, R>(
+    request: HttpServerRequest.HttpServerRequest,
+    find: RouteTemplates.Find,
+    answer: Answered<E, R>
+  ): Answered<E, R> => {
     const seen: Learnt = { accountId: undefined }
     const logged = everyAnswer
-      ? Effect.flatMap(Clock.currentTimeNanos, (start) =>
-        Effect.tap(answer, (answered) =>
-          Effect.flatMap(Clock.currentTimeNanos, (end) => line(request, find, answered, millisBetween(start, end), seen))))
-      : Effect.tap(answer, (answered) =>
-        answered[0].status >= 500 && !answered[1] ? line(request, find, answered, undefined, seen) : Effect.void)
+      ? Effect.flatMap(
+        Clock.currentTimeNanos,
+        (start) =>
+          Effect.tap(
+            answer,
+            (answered) =>
+              Effect.flatMap(Clock.currentTimeNanos, (end) =>
+                line(request, find, answered, millisBetween(start, end), seen))
+          )
+      )
+      : Effect.tap(
+        answer,
+        (answered) =>
+          answered[0].status >= 500 && !answered[1] ? line(request, find, answered, undefined, seen) : Effect.void
+      )
     // set, not scoped: the request's fiber ends with it (see `RequestContext.enter`)
     return Effect.zipRight(FiberRef.set(learnt, seen), logged)
   }

@@ -36,7 +36,9 @@ const route = (method: string, template: string): Route => ({
 /** The series of `status` on `route`, made at its first request. */
 const seriesOf = (route: Route, status: number): Metrics.RequestSeries => {
   let series = route.byStatus.get(status)
-  if (series === undefined) route.byStatus.set(status, series = Metrics.requestSeries(route.method, route.template, status))
+  if (series === undefined) {
+    route.byStatus.set(status, series = Metrics.requestSeries(route.method, route.template, status))
+  }
   return series
 }
 
@@ -52,7 +54,11 @@ const statusOf = <E>(exit: Exit.Exit<HttpServerResponse.HttpServerResponse, E>):
  * @category middleware
  */
 export const make = (
-  options: { readonly clock: Clock.Clock; readonly traced: boolean; readonly routes: ReadonlyArray<RouteTemplates.Route> }
+  options: {
+    readonly clock: Clock.Clock
+    readonly traced: boolean
+    readonly routes: ReadonlyArray<RouteTemplates.Route>
+  }
 ) => {
   const { clock, routes, traced } = options
   const find = RouteTemplates.make(routes, route, (method) => route(method, RouteTemplates.unmatched))
@@ -63,9 +69,14 @@ export const make = (
       const start = clock.unsafeCurrentTimeNanos()
       const counted = Effect.onExit(app, (exit) =>
         Effect.sync(() =>
-          Metrics.requestAnswered(seriesOf(target, statusOf(exit)), Number(clock.unsafeCurrentTimeNanos() - start) / 1e9)
+          Metrics.requestAnswered(
+            seriesOf(target, statusOf(exit)),
+            Number(clock.unsafeCurrentTimeNanos() - start) / 1e9
+          )
         ))
-      if (!traced) return counted
+      if (!traced) {
+        return counted
+      }
       return Effect.useSpan(target.spanName, {
         kind: "server",
         parent: Option.getOrUndefined(HttpTraceContext.fromHeaders(request.headers)),
@@ -73,6 +84,8 @@ export const make = (
         attributes: { "http.request.method": request.method, "http.route": target.template }
       }, (span) =>
         Effect.onExit(Effect.withParentSpan(counted, span), (exit) =>
-          Effect.sync(() => span.attribute("http.response.status_code", statusOf(exit)))))
+          Effect.sync(() =>
+            span.attribute("http.response.status_code", statusOf(exit))
+          )))
     })
 }

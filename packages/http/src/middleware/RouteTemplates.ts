@@ -52,7 +52,9 @@ export const make = <A>(
   orElse: (method: string) => A
 ): (method: string, url: string) => A => {
   const router = HttpLayerRouter.FindMyWay.make<A>(routerConfig)
-  for (const { method, template } of routes) router.on(method as "GET", template as `/${string}`, make(method, template))
+  for (const { method, template } of routes) {
+    router.on(method as "GET", template as `/${string}`, make(method, template))
+  }
   const others = new Map<string, A>()
   return (method, url) => {
     const found = router.find(method as "GET", url) ?? (method === "HEAD" ? router.find("GET", url) : undefined)
@@ -67,4 +69,5 @@ export const make = <A>(
 export type Find = (method: string, url: string) => string | undefined
 
 /** Finds the template of the route of `routes` that answers a request, as the router would. @since 0.1.0 @category constructors */
-export const find = (routes: ReadonlyArray<Route>): Find => make<string | undefined>(routes, (_, template) => template, () => undefined)
+export const find = (routes: ReadonlyArray<Route>): Find =>
+  make<string | undefined>(routes, (_, template) => template, () => undefined)

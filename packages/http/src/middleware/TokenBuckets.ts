@@ -42,7 +42,8 @@ export const make = (options: Options): TokenBuckets => {
     }
     return bucket
   }
-  const untilOne = (bucket: Bucket) => bucket.tokens >= 1 ? 0 : Math.ceil(((1 - bucket.tokens) / options.perSecond) * 1000)
+  const untilOne = (bucket: Bucket) =>
+    bucket.tokens >= 1 ? 0 : Math.ceil(((1 - bucket.tokens) / options.perSecond) * 1000)
   const sweep = (now: number) => {
     if (buckets.size <= sweepAbove || now - sweptAt < 1000) return
     sweptAt = now

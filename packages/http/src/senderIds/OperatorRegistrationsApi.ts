@@ -16,7 +16,10 @@ const RegistrationId = Fields.PathId("opreg", "operator registration")
 /** The operator registrations group. @since 0.1.0 @category groups */
 export class OperatorRegistrationsApi extends v1(
   HttpApiGroup.make("operatorRegistrations")
-    .annotate(OpenApi.Description, "For mobile network operators: the Sender ID registrations of their network to review, approve or reject.")
+    .annotate(
+      OpenApi.Description,
+      "For mobile network operators: the Sender ID registrations of their network to review, approve or reject."
+    )
     .add(
       HttpApiEndpoint.get("list", "/operator-registrations")
         .setUrlParams(OperatorRegistrationsJson.ListRegistrationsQuery)

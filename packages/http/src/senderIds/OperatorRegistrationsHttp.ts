@@ -21,7 +21,9 @@ export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handler
       Effect.flatMap(CurrentPrincipal, (principal) =>
         Idempotent.run(principal, () =>
           review.decide(principal, id, decision).pipe(
-            Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration)))
+            Effect.flatMap((registration) =>
+              Envelope.success(200, SenderIdJson.registration(registration))
+            )
           )))
     return handlers
       .handle("list", ({ urlParams: q }) =>
@@ -48,5 +50,6 @@ export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handler
           )))
       .handle("approve", ({ path }) => decide(path.id, { status: "approved" }))
       .handle("reject", ({ path, payload }) => decide(path.id, { status: "rejected", reason: payload.reason }))
-      .handle("requestInfo", ({ path, payload }) => decide(path.id, { status: "info_requested", message: payload.message }))
+      .handle("requestInfo", ({ path, payload }) =>
+        decide(path.id, { status: "info_requested", message: payload.message }))
   }))

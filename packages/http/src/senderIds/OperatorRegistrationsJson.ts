@@ -22,7 +22,9 @@ export const ListRegistrationsQuery = Schema.Struct({
   status: Schema.optional(OneOf(Registration.RegistrationStatus)),
   market: Schema.optional(Fields.market("Only registrations of this market.")),
   sender_id: Schema.optional(Fields.senderId("Only registrations of this Sender ID.")),
-  brand_name: Schema.optional(Fields.text({ description: "Only registrations of brands of this name.", examples: ["Acme Pty Ltd"] })),
+  brand_name: Schema.optional(
+    Fields.text({ description: "Only registrations of brands of this name.", examples: ["Acme Pty Ltd"] })
+  ),
   submitter_type: Schema.optional(OneOf(Registration.SubmitterType)),
   submitted_after: Schema.optional(DateFilter(false)),
   submitted_before: Schema.optional(BeforeFilter),
@@ -31,13 +33,23 @@ export const ListRegistrationsQuery = Schema.Struct({
 }).annotations({ parseOptions: { errors: "all" } })
 
 /** Body of `POST /v1/operator-registrations/{id}/reject`. @since 0.1.0 @category requests */
-export const RejectRegistration = Schema.Struct({ reason: Fields.text({ description: "Why it is rejected, shown to the submitter.", examples: ["The brand does not trade under this name."] }) }).annotations({
+export const RejectRegistration = Schema.Struct({
+  reason: Fields.text({
+    description: "Why it is rejected, shown to the submitter.",
+    examples: ["The brand does not trade under this name."]
+  })
+}).annotations({
   identifier: "RejectRegistration",
   parseOptions: { errors: "all" }
 })
 
 /** Body of `POST /v1/operator-registrations/{id}/request-info`. @since 0.1.0 @category requests */
-export const RequestInformation = Schema.Struct({ message: Fields.text({ description: "What the operator needs to know, shown to the submitter.", examples: ["Please describe the messages sent."] }) }).annotations({
+export const RequestInformation = Schema.Struct({
+  message: Fields.text({
+    description: "What the operator needs to know, shown to the submitter.",
+    examples: ["Please describe the messages sent."]
+  })
+}).annotations({
   identifier: "RequestInformation",
   parseOptions: { errors: "all" }
 })

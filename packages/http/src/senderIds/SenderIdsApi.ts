@@ -17,13 +17,19 @@ const SidId = Fields.PathId("sid", "Sender ID record")
 /** The Sender IDs group. @since 0.1.0 @category groups */
 export class SenderIdsApi extends v1(
   HttpApiGroup.make("sids")
-    .annotate(OpenApi.Description, "Sender IDs: alphanumeric sender names registered for an approved brand in a market, with one registration per network.")
+    .annotate(
+      OpenApi.Description,
+      "Sender IDs: alphanumeric sender names registered for an approved brand in a market, with one registration per network."
+    )
     .add(
       HttpApiEndpoint.post("register", "/sids")
         .setPayload(SenderIdsJson.RegisterSenderId)
         .addSuccess(Envelope(SenderIdJson.SenderIdJson), { status: 201 })
         .addError(WireErrors.RuleViolation)
-        .annotate(OpenApi.Summary, "Register a Sender ID for a brand you have an approved relationship with; every operator of the market reviews it")
+        .annotate(
+          OpenApi.Summary,
+          "Register a Sender ID for a brand you have an approved relationship with; every operator of the market reviews it"
+        )
         .annotateContext(needs("sids:write"))
     )
     .add(

@@ -34,12 +34,21 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           sids.list(principal, { status: q.status, market: q.market, cursor: q.cursor, pageSize: q.page_size }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, SenderIdJson.senderId)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((page) =>
+              Envelope.page(page, SenderIdJson.senderId)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          sids.get(principal, path.id).pipe(Effect.flatMap(answer(200)), Effect.map((body) => Envelope.toResponse(body)))))
+          sids.get(principal, path.id).pipe(
+            Effect.flatMap(answer(200)),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
+          )))
       .handle("resubmit", ({ path, payload: body }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
@@ -48,5 +57,6 @@ export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
             ))))
       .handle("renew", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          Idempotent.run(principal, () => sids.renew(principal, path.id).pipe(Effect.flatMap(answer(200))))))
+          Idempotent.run(principal, () =>
+            sids.renew(principal, path.id).pipe(Effect.flatMap(answer(200))))))
   }))

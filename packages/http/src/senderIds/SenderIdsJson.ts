@@ -14,9 +14,15 @@ export const RegisterSenderId = Schema.Struct({
   sender_id: Fields.senderId("The Sender ID to register."),
   brand_id: Fields.id("brand", "approved brand it is registered for"),
   market: Fields.market("The market it is registered in."),
-  use_case: Fields.text({ description: "What the messages sent from it are for.", examples: ["Appointment reminders"] }),
+  use_case: Fields.text({
+    description: "What the messages sent from it are for.",
+    examples: ["Appointment reminders"]
+  }),
   match_type: SenderId.MatchType,
-  match_value: Fields.text({ description: "The brand's name or trading name the Sender ID matches, per match_type.", examples: ["Acme Pty Ltd"] })
+  match_value: Fields.text({
+    description: "The brand's name or trading name the Sender ID matches, per match_type.",
+    examples: ["Acme Pty Ltd"]
+  })
 }).annotations({ identifier: "RegisterSenderId", parseOptions: { errors: "all" } })
 
 /** Body of `POST /v1/sids/{id}/resubmit`: a new `use_case` or `match_value`, each optional (the body itself too). @since 0.1.0 @category requests */

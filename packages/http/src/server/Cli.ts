@@ -22,12 +22,19 @@ const demo = Options.boolean("demo").pipe(
   Options.withDescription("Create the demo organisation, Brand Owner and operators once and print new demo keys")
 )
 
-const serve = Command.make("serve", { demo }, ({ demo }) =>
-  lazily(() => import("./cli/Serve.js"), (Serve) => Serve.serve({ demo }))).pipe(
-    Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)")
-  )
+const serve = Command.make(
+  "serve",
+  { demo },
+  ({ demo }) => lazily(() => import("./cli/Serve.js"), (Serve) => Serve.serve({ demo }))
+).pipe(
+  Command.withDescription("Migrate, then serve /v1 (with --demo: create demo data and print a key)")
+)
 
-const migrate = Command.make("migrate", {}, () => lazily(() => import("./cli/Migrate.js"), (Migrate) => Migrate.migrate)).pipe(
+const migrate = Command.make(
+  "migrate",
+  {},
+  () => lazily(() => import("./cli/Migrate.js"), (Migrate) => Migrate.migrate)
+).pipe(
   Command.withDescription("Create or update the database schema")
 )
 
@@ -63,8 +70,11 @@ const createKey = Command.make("create", {
   Command.withDescription("Create an API key; its secret is printed once")
 )
 
-const revokeKey = Command.make("revoke", { id: Args.text({ name: "KEY_ID" }).pipe(Args.withDescription("The key's id, key_…")) }, ({ id }) =>
-  lazily(() => import("./cli/Admin.js"), (Admin) => Admin.revokeKey(id))).pipe(Command.withDescription("Revoke an API key"))
+const revokeKey = Command.make("revoke", {
+  id: Args.text({ name: "KEY_ID" }).pipe(Args.withDescription("The key's id, key_…"))
+}, ({ id }) => lazily(() => import("./cli/Admin.js"), (Admin) => Admin.revokeKey(id))).pipe(
+  Command.withDescription("Revoke an API key")
+)
 
 const importSid = Command.make("import", {
   account: accountOption,
@@ -89,7 +99,11 @@ const noCommand = (group: string, commands: ReadonlyArray<string>) =>
   )
 
 /** The `sendline` command with its subcommands. @since 0.1.0 @category commands */
-export const command = Command.make("sendline", {}, () => noCommand("sendline", ["serve", "migrate", "accounts", "keys", "sids"])).pipe(
+export const command = Command.make(
+  "sendline",
+  {},
+  () => noCommand("sendline", ["serve", "migrate", "accounts", "keys", "sids"])
+).pipe(
   Command.withDescription("Embeddable outbound SMS through registered Sender IDs: serve the API, administer it"),
   Command.withSubcommands([
     serve,

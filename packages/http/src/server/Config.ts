@@ -71,8 +71,15 @@ const parsed = <A>(name: string, expected: string, parse: (text: string) => A | 
 
 const finite = (text: string) => (Number.isFinite(Number(text)) ? Number(text) : undefined)
 const integer = (name: string) =>
-  parsed(name, "an integer", (text) => (/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined))
-const booleans = new Map([["true", true], ["yes", true], ["on", true], ["1", true], ["false", false], ["no", false], ["off", false], ["0", false]])
+  parsed(
+    name,
+    "an integer",
+    (text) => (/^[+-]?\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined)
+  )
+const booleans = new Map([["true", true], ["yes", true], ["on", true], ["1", true], ["false", false], ["no", false], [
+  "off",
+  false
+], ["0", false]])
 const boolean = (name: string) => parsed(name, "a boolean", (text) => booleans.get(text.toLowerCase()))
 
 /** Refuses a value below `min`, naming the variable. */
@@ -133,7 +140,9 @@ export const limits: Config.Config<Limits.Settings> = Config.all({
 
 /** The messaging settings (`MAX_MESSAGE_SEGMENTS`), for `MessagingConfig.layerConfig`. @since 0.1.0 @category config */
 export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Config.all({
-  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10).pipe(atMost("MAX_MESSAGE_SEGMENTS", MessagingConfig.mostSegments))
+  maxSegments: integerAtLeast("MAX_MESSAGE_SEGMENTS", 1, 10).pipe(
+    atMost("MAX_MESSAGE_SEGMENTS", MessagingConfig.mostSegments)
+  )
 })
 
 /**
@@ -143,7 +152,10 @@ export const messaging: Config.Config<Partial<MessagingConfig.Settings>> = Confi
  * @since 0.1.0
  * @category config
  */
-export const webhookTransport: Config.Config<NodeWebhookTransport.Options> = Config.map(urlPolicy, (policy) => ({ policy }))
+export const webhookTransport: Config.Config<NodeWebhookTransport.Options> = Config.map(
+  urlPolicy,
+  (policy) => ({ policy })
+)
 
 /**
  * How long a worker's claim holds a message, by default the Dispatcher's (every worker that claims
@@ -208,7 +220,10 @@ export const carrier: Config.Config<CarrierMock.Options> = Config.all([
   Config.all({
     submitLatency: integerAtLeast("CARRIER_SUBMIT_LATENCY_MS", 0, 0),
     reportDelay: integerAtLeast("CARRIER_REPORT_DELAY_MS", 0, 2000),
-    maxPerSecond: integer("CARRIER_MAX_PER_SECOND").pipe(atLeast("CARRIER_MAX_PER_SECOND", 1), Config.withDefault(undefined)),
+    maxPerSecond: integer("CARRIER_MAX_PER_SECOND").pipe(
+      atLeast("CARRIER_MAX_PER_SECOND", 1),
+      Config.withDefault(undefined)
+    ),
     journalPath: optionalText("CARRIER_JOURNAL_PATH"),
     // a server runs for days: the mock forgets what is older than its dedupe window
     retain: integerAtLeast("CARRIER_RETAIN_MS", 0, 10 * 60_000)

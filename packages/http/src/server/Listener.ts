@@ -125,13 +125,17 @@ export const layer = <A, E, R>(
     // Built after `serving`, so released before it: the drain runs while its handler still answers.
     return Layer.scopedDiscard(Effect.addFinalizer(() => drain)).pipe(
       Layer.provideMerge(serving),
-      Layer.provide(NodeHttpServer.layer(() => server, options).pipe(
-        Layer.mapError(({ cause }) =>
-          new ListenFailed({
-            message: `Cannot listen on ${options.host}:${options.port} (${cause instanceof Error ? cause.message : String(cause)}).`,
-            cause
-          })
+      Layer.provide(
+        NodeHttpServer.layer(() => server, options).pipe(
+          Layer.mapError(({ cause }) =>
+            new ListenFailed({
+              message: `Cannot listen on ${options.host}:${options.port} (${
+                cause instanceof Error ? cause.message : String(cause)
+              }).`,
+              cause
+            })
+          )
         )
-      ))
+      )
     )
   }))

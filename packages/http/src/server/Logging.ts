@@ -40,7 +40,9 @@ const levels = new Map<string, LogLevel.LogLevel>([
  * @since 0.1.0
  * @category config
  */
-export const logLevel: Config.Config<LogLevel.LogLevel> = oneOf("LOG_LEVEL", levels).pipe(Config.withDefault(LogLevel.Info))
+export const logLevel: Config.Config<LogLevel.LogLevel> = oneOf("LOG_LEVEL", levels).pipe(
+  Config.withDefault(LogLevel.Info)
+)
 
 /** How log lines are written. @since 0.1.0 @category models */
 export type LogFormat = "json" | "pretty"
@@ -72,6 +74,9 @@ const loggerOf = (format: LogFormat, terminal: boolean) =>
  */
 export const layer: Layer.Layer<never, ConfigError.ConfigError> = Layer.unwrapEffect(Effect.suspend(() => {
   const terminal = process.stderr.isTTY === true
-  return Effect.map(Effect.all([logLevel, logFormat(terminal)]), ([level, format]) =>
-    Layer.merge(Logger.minimumLogLevel(level), Logger.replace(Logger.defaultLogger, loggerOf(format, terminal))))
+  return Effect.map(
+    Effect.all([logLevel, logFormat(terminal)]),
+    ([level, format]) =>
+      Layer.merge(Logger.minimumLogLevel(level), Logger.replace(Logger.defaultLogger, loggerOf(format, terminal)))
+  )
 }))

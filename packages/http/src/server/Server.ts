@@ -24,21 +24,21 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { Api } from "../Api.js"
 import * as BrandRelationshipsHttp from "../brands/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
-import * as EventsHttp from "../webhooks/EventsHttp.js"
-import * as OperatorRegistrationsHttp from "../senderIds/OperatorRegistrationsHttp.js"
-import * as SenderIdsHttp from "../senderIds/SenderIdsHttp.js"
-import * as WebhooksHttp from "../webhooks/WebhooksHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messaging/MessagesHttp.js"
 import * as MetricsHttp from "../metrics/MetricsHttp.js"
 import * as Prometheus from "../metrics/Prometheus.js"
-import * as AuthFailures from "../middleware/AuthFailures.js"
 import * as Authentication from "../middleware/Authentication.js"
+import * as AuthFailures from "../middleware/AuthFailures.js"
+import * as Docs from "../middleware/Docs.js"
 import * as Middleware from "../middleware/Middleware.js"
 import * as RateLimiter from "../middleware/RateLimiter.js"
 import * as RequestTelemetry from "../middleware/RequestTelemetry.js"
 import * as RouteTemplates from "../middleware/RouteTemplates.js"
-import * as Docs from "../middleware/Docs.js"
+import * as OperatorRegistrationsHttp from "../senderIds/OperatorRegistrationsHttp.js"
+import * as SenderIdsHttp from "../senderIds/SenderIdsHttp.js"
+import * as EventsHttp from "../webhooks/EventsHttp.js"
+import * as WebhooksHttp from "../webhooks/WebhooksHttp.js"
 import * as Listener from "./Listener.js"
 
 /** What the API needs from the core. @since 0.1.0 @category models */
@@ -119,9 +119,12 @@ export const layerApi = (options: Options) =>
  */
 export const layerServe = (options: Options) =>
   Layer.unwrapEffect(
-    Effect.map(Effect.clock, (clock) => HttpApiBuilder.serve(RequestTelemetry.make({ clock, traced: options.traced === true, routes })))
+    Effect.map(Effect.clock, (clock) =>
+      HttpApiBuilder.serve(RequestTelemetry.make({ clock, traced: options.traced === true, routes })))
   ).pipe(
-    HttpMiddleware.withTracerDisabledWhen(() => true),
+    HttpMiddleware.withTracerDisabledWhen(() =>
+      true
+    ),
     Layer.provide(layerApi(options)),
     Layer.provide(HttpRouter.setRouterConfig(RouteTemplates.routerConfig))
   )

@@ -17,12 +17,18 @@ const EventId = Fields.PathId("evt", "event")
 /** The events group. @since 0.1.0 @category groups */
 export class EventsApi extends v1(
   HttpApiGroup.make("events")
-    .annotate(OpenApi.Description, "The event log of the account: the events its webhooks are sent, readable and redeliverable.")
+    .annotate(
+      OpenApi.Description,
+      "The event log of the account: the events its webhooks are sent, readable and redeliverable."
+    )
     .add(
       HttpApiEndpoint.get("list", "/events")
         .setUrlParams(EventsJson.ListEventsQuery)
         .addSuccess(ListEnvelope(EventsJson.EventJson))
-        .annotate(OpenApi.Summary, "List your events, newest first, each as its webhook deliveries carry it; by type and created_after")
+        .annotate(
+          OpenApi.Summary,
+          "List your events, newest first, each as its webhook deliveries carry it; by type and created_after"
+        )
         .annotateContext(needs("webhooks:manage"))
     )
     .add(

@@ -20,9 +20,16 @@ export const layer = HttpApiBuilder.group(Api, "events", (handlers) =>
     return handlers
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          events.list(principal, { type: q.type, createdAfter: q.created_after }, { cursor: q.cursor, pageSize: q.page_size }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, EventsJson.event)),
-            Effect.map((body) => Envelope.toResponse(body))
+          events.list(principal, { type: q.type, createdAfter: q.created_after }, {
+            cursor: q.cursor,
+            pageSize: q.page_size
+          }).pipe(
+            Effect.flatMap((page) =>
+              Envelope.page(page, EventsJson.event)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -34,6 +41,8 @@ export const layer = HttpApiBuilder.group(Api, "events", (handlers) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             events.redeliver(principal, path.id).pipe(
-              Effect.flatMap((deliveries) => Envelope.success(200, EventsJson.redelivered(path.id, deliveries)))
+              Effect.flatMap((deliveries) =>
+                Envelope.success(200, EventsJson.redelivered(path.id, deliveries))
+              )
             ))))
   }))

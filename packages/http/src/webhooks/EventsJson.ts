@@ -9,14 +9,16 @@ import { Event, Timestamp } from "@sendline/core"
 import type { Delivery } from "@sendline/core"
 import { Schema } from "effect"
 import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
-import * as DeliveriesJson from "./DeliveriesJson.js"
 import * as Fields from "../envelope/Fields.js"
+import * as DeliveriesJson from "./DeliveriesJson.js"
 
 /** Query of `GET /v1/events`. @since 0.1.0 @category requests */
 export const ListEventsQuery = Schema.Struct({
   type: Schema.optional(OneOf(Event.EventType)),
   created_after: Schema.optional(
-    DateFilter(false).annotations({ description: "events made at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)" })
+    DateFilter(false).annotations({
+      description: "events made at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)"
+    })
   ),
   cursor: Schema.optional(Fields.cursor),
   page_size: Schema.optional(PageSize)
@@ -45,7 +47,10 @@ export const EventRedelivered = Schema.Struct({
 }).annotations({ identifier: "EventRedelivered" })
 
 /** The deliveries under way after a redelivery of event `id`, as JSON. @since 0.1.0 @category encoding */
-export const redelivered = (id: string, deliveries: ReadonlyArray<Delivery.Delivery>): typeof EventRedelivered.Encoded => ({
+export const redelivered = (
+  id: string,
+  deliveries: ReadonlyArray<Delivery.Delivery>
+): typeof EventRedelivered.Encoded => ({
   event_id: id,
   deliveries: deliveries.map(DeliveriesJson.delivery)
 })

@@ -18,13 +18,19 @@ const WebhookId = Fields.PathId("wh", "webhook subscription")
 /** The webhooks group. @since 0.1.0 @category groups */
 export class WebhooksApi extends v1(
   HttpApiGroup.make("webhooks")
-    .annotate(OpenApi.Description, "Webhook subscriptions: signed HTTPS callbacks for the account’s events, their delivery log and redelivery.")
+    .annotate(
+      OpenApi.Description,
+      "Webhook subscriptions: signed HTTPS callbacks for the account’s events, their delivery log and redelivery."
+    )
     .add(
       HttpApiEndpoint.post("create", "/webhooks")
         .setPayload(WebhooksJson.CreateWebhook)
         .addSuccess(Envelope(WebhooksJson.WebhookJson), { status: 201 })
         .addError(WireErrors.RuleViolation)
-        .annotate(OpenApi.Summary, "Subscribe an https URL to event types, signed with your secret (never answered back)")
+        .annotate(
+          OpenApi.Summary,
+          "Subscribe an https URL to event types, signed with your secret (never answered back)"
+        )
         .annotateContext(needs("webhooks:manage"))
     )
     .add(

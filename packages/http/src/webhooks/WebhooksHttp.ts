@@ -31,23 +31,43 @@ export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
       .handle("list", ({ urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           webhooks.list(principal, { cursor: q.cursor, pageSize: q.page_size }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, WebhooksJson.webhook)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((page) =>
+              Envelope.page(page, WebhooksJson.webhook)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("get", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          webhooks.get(principal, path.id).pipe(Effect.flatMap(answer(200)), Effect.map((body) => Envelope.toResponse(body)))))
+          webhooks.get(principal, path.id).pipe(
+            Effect.flatMap(answer(200)),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
+          )))
       .handle("update", ({ path, payload: patch }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          webhooks.update(principal, path.id, { url: patch.url, events: patch.events, secret: patch.secret, status: patch.status }).pipe(
+          webhooks.update(principal, path.id, {
+            url: patch.url,
+            events: patch.events,
+            secret: patch.secret,
+            status: patch.status
+          }).pipe(
             Effect.flatMap(answer(200)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("delete", ({ path }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           webhooks.delete(principal, path.id).pipe(
-            Effect.flatMap(() => Envelope.success(200, { id: path.id, deleted: true })),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap(() =>
+              Envelope.success(200, { id: path.id, deleted: true })
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("deliveries", ({ path, urlParams: q }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
@@ -55,13 +75,19 @@ export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
             cursor: q.cursor,
             pageSize: q.page_size
           }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, DeliveriesJson.delivery)),
-            Effect.map((body) => Envelope.toResponse(body))
+            Effect.flatMap((page) =>
+              Envelope.page(page, DeliveriesJson.delivery)
+            ),
+            Effect.map((body) =>
+              Envelope.toResponse(body)
+            )
           )))
       .handle("redeliver", ({ path, payload: body }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
           Idempotent.run(principal, () =>
             webhooks.redeliver(principal, path.id, body.since).pipe(
-              Effect.flatMap((done) => Envelope.success(200, WebhooksJson.redelivered(path.id, done)))
+              Effect.flatMap((done) =>
+                Envelope.success(200, WebhooksJson.redelivered(path.id, done))
+              )
             ))))
   }))

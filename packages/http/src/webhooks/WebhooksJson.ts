@@ -26,8 +26,12 @@ export const CreateWebhook = Schema.Struct({
  */
 export const UpdateWebhook = Schema.Struct({
   url: Schema.optional(Fields.url("The https URL events are posted to.", "https://hooks.acme.example/sendline")),
-  events: Schema.optional(Schema.Array(Fields.text({ description: "An event type to receive.", examples: ["message.delivered"] }))),
-  secret: Schema.optional(Fields.text({ description: "The secret each delivery is signed with.", examples: ["whsec-0123456789abcdef"] })),
+  events: Schema.optional(
+    Schema.Array(Fields.text({ description: "An event type to receive.", examples: ["message.delivered"] }))
+  ),
+  secret: Schema.optional(
+    Fields.text({ description: "The secret each delivery is signed with.", examples: ["whsec-0123456789abcdef"] })
+  ),
   status: Schema.optional(Subscription.SubscriptionStatus)
 }).annotations({ identifier: "UpdateWebhook", parseOptions: { errors: "all" } })
 
@@ -68,14 +72,17 @@ export const webhook = (s: Subscription.Subscription): WebhookJson => ({
  */
 export const RedeliverWebhook = Schema.Struct({
   since: DateFilter(false).annotations({
-    description: "resend what failed for good or was skipped at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)"
+    description:
+      "resend what failed for good or was skipped at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)"
   })
 }).annotations({ identifier: "RedeliverWebhook", parseOptions: { errors: "all" } })
 
 /** What `POST /v1/webhooks/{id}/redeliver` answers. @since 0.1.0 @category schemas */
 export const WebhookRedelivered = Schema.Struct({
   subscription_id: Schema.String,
-  redelivered: Schema.Int.annotations({ description: "how many events were resent, each as a new delivery from attempt 0" }),
+  redelivered: Schema.Int.annotations({
+    description: "how many events were resent, each as a new delivery from attempt 0"
+  }),
   has_more: Schema.Boolean.annotations({
     description: `true when more remain than one call resends (${Webhooks.maxRedeliveredPerCall}): call again`
   })

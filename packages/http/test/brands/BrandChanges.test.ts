@@ -28,7 +28,10 @@ const approvedBrand = Effect.gen(function*() {
   const acn = TestBrands.freshAcn()
   const owner = yield* TestBrands.newBrandOwner(acn)
   const contact = { ...TestBrands.brandBody(acn).contact, email: `jo-${acn}@acme.example` }
-  const created = yield* Http.request("POST", "/v1/brands", { key: provider.key, json: { ...TestBrands.brandBody(acn), contact } })
+  const created = yield* Http.request("POST", "/v1/brands", {
+    key: provider.key,
+    json: { ...TestBrands.brandBody(acn), contact }
+  })
   assert.strictEqual(created.status, 201, created.text)
   const brandId: string = created.json.data.id
   const listed = yield* Http.request("GET", "/v1/brand-relationships?status=pending", { key: owner.key })
@@ -56,7 +59,12 @@ for (const store of TestStores.all) {
     it.effect("the provider's change of website sets the relationship back to pending: the Qantas domain Sender ID is refused until the Brand Owner approves again", () =>
       Effect.gen(function*() {
         const { brandId, contact, owner, provider, relationshipId } = yield* approvedBrand
-        Replies.assertError(yield* register(domainSid(brandId, "Qantas"), provider.key), 422, "sender_id_domain_mismatch", "sender_id")
+        Replies.assertError(
+          yield* register(domainSid(brandId, "Qantas"), provider.key),
+          422,
+          "sender_id_domain_mismatch",
+          "sender_id"
+        )
         const mailsBefore = (yield* TestBrands.mailsTo(contact.email)).length
 
         const changed = yield* patchBrand(brandId, provider.key, { website: "https://www.qantas.com.au" })
@@ -67,15 +75,31 @@ for (const store of TestStores.all) {
         assert.strictEqual(relationship.json.data.status, "pending")
         assert.isNull(relationship.json.data.decided_at)
         const waiting = yield* Http.request("GET", "/v1/brand-relationships?status=pending", { key: owner.key })
-        assert.include(waiting.json.data.map((r: { id: string }) => r.id), relationshipId, "listed to the owner as pending")
+        assert.include(
+          waiting.json.data.map((r: { id: string }) => r.id),
+          relationshipId,
+          "listed to the owner as pending"
+        )
         const mails = yield* TestBrands.mailsTo(contact.email)
         assert.strictEqual(mails.length, mailsBefore + 1, "the contact is mailed the change")
         assert.include(mails.at(-1)!.text, "https://www.qantas.com.au")
         assert.include(mails.at(-1)!.text, `POST /v1/brand-relationships/${relationshipId}/approve`)
 
-        Replies.assertError(yield* register(domainSid(brandId, "Qantas"), provider.key), 403, "brand_relationship_pending")
-        Replies.assertError(yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key }), 403, "brand_relationship_pending")
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { website: "https://acme.example" }), 403, "brand_relationship_pending")
+        Replies.assertError(
+          yield* register(domainSid(brandId, "Qantas"), provider.key),
+          403,
+          "brand_relationship_pending"
+        )
+        Replies.assertError(
+          yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key }),
+          403,
+          "brand_relationship_pending"
+        )
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { website: "https://acme.example" }),
+          403,
+          "brand_relationship_pending"
+        )
 
         assert.strictEqual((yield* approve(relationshipId, owner.key)).status, 200)
         const registered = yield* register(domainSid(brandId, "Qantas"), provider.key)
@@ -97,7 +121,11 @@ for (const store of TestStores.all) {
         const { acn, brandId, contact, owner, provider, relationshipId } = yield* approvedBrand
         const mailsBefore = (yield* TestBrands.mailsTo(contact.email)).length
         const moved = { name: "Al Citizen", email: `al-${acn}@acme.example`, phone: "+61412345679" }
-        const reply = yield* patchBrand(brandId, provider.key, { contact: moved, name: "Acme Pty Ltd", website: "https://acme.example" })
+        const reply = yield* patchBrand(brandId, provider.key, {
+          contact: moved,
+          name: "Acme Pty Ltd",
+          website: "https://acme.example"
+        })
         assert.strictEqual(reply.status, 200, reply.text)
         assert.strictEqual((yield* getRelationship(relationshipId, owner.key)).json.data.status, "approved")
         assert.strictEqual((yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).status, 200)
@@ -110,7 +138,10 @@ for (const store of TestStores.all) {
         const acn = TestBrands.freshAcn()
         const owner = yield* TestBrands.newBrandOwner(acn)
         const { brandId, relationshipId } = yield* TestBrands.submitBrand(owner, acn)
-        const changed = yield* patchBrand(brandId, owner.key, { website: "https://www.jetstar.com.au", name: "Jetstar Airways" })
+        const changed = yield* patchBrand(brandId, owner.key, {
+          website: "https://www.jetstar.com.au",
+          name: "Jetstar Airways"
+        })
         assert.strictEqual(changed.status, 200, changed.text)
         assert.strictEqual((yield* getRelationship(relationshipId, owner.key)).json.data.status, "approved")
         const registered = yield* register(domainSid(brandId, "Jetstar"), owner.key)
@@ -134,7 +165,9 @@ for (const store of TestStores.all) {
 
         assert.strictEqual((yield* patchBrand(brandId, provider.key, { name: "Renamed Pty Ltd" })).status, 200)
         assert.strictEqual((yield* getRelationship(relationshipId, owner.key)).json.data.status, "pending")
-        const sent = yield* TestMessages.send({ ...TestMessages.validSend, sender_id: created.json.data.sender_id }, { key: provider.key })
+        const sent = yield* TestMessages.send({ ...TestMessages.validSend, sender_id: created.json.data.sender_id }, {
+          key: provider.key
+        })
         assert.strictEqual(sent.status, 201, sent.text)
       }))
   })

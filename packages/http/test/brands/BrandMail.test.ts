@@ -18,7 +18,9 @@ class SmtpPort extends Context.Tag("test/BrandMail/SmtpPort")<SmtpPort, number>(
 
 const served = Layer.unwrapEffect(Effect.map(Effect.orDie(TestSmtpServer.closedPort), (port) =>
   MailSender.layer().pipe(
-    Layer.provide(SmtpMailer.layer({ url: Redacted.make(`smtp://127.0.0.1:${port}`), from: "Sendline <sendline@test.example>" })),
+    Layer.provide(
+      SmtpMailer.layer({ url: Redacted.make(`smtp://127.0.0.1:${port}`), from: "Sendline <sendline@test.example>" })
+    ),
     Layer.provideMerge(TestServer.layer()),
     Layer.provideMerge(Layer.succeed(SmtpPort, port))
   )))

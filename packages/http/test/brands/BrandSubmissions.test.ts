@@ -23,7 +23,8 @@ const brandTo = (email: string) => {
   return { ...body, contact: { ...body.contact, email } }
 }
 
-const submit = (caller: TestAccounts.Caller, json: unknown) => Http.request("POST", "/v1/brands", { key: caller.key, json })
+const submit = (caller: TestAccounts.Caller, json: unknown) =>
+  Http.request("POST", "/v1/brands", { key: caller.key, json })
 
 for (const store of TestStores.all) {
   layer(TestServer.layer({ store: store.layer() }), { timeout: 60_000 })(`brand submissions on ${store.name}`, (it) => {
@@ -33,7 +34,9 @@ for (const store of TestStores.all) {
         const victim = (n: number) => `victim${n}-${relay.accountId}@target.example`
         assert.strictEqual((yield* submit(relay, brandTo(victim(0)))).status, 201)
         yield* TestClock.adjust("10 minutes")
-        for (let n = 1; n < limit; n++) assert.strictEqual((yield* submit(relay, brandTo(victim(n)))).status, 201, `submission ${n + 1}`)
+        for (let n = 1; n < limit; n++) {
+          assert.strictEqual((yield* submit(relay, brandTo(victim(n)))).status, 201, `submission ${n + 1}`)
+        }
 
         const refused = yield* submit(relay, brandTo(victim(limit)))
         Replies.assertError(refused, 429, "rate_limited")
@@ -42,7 +45,11 @@ for (const store of TestStores.all) {
         assert.deepStrictEqual(yield* TestBrands.mailsTo(victim(limit)), [], "no mail for a refused submission")
 
         const other = yield* TestAccounts.newCaller()
-        assert.strictEqual((yield* submit(other, brandTo(victim(limit + 1)))).status, 201, "another account has its own hour")
+        assert.strictEqual(
+          (yield* submit(other, brandTo(victim(limit + 1)))).status,
+          201,
+          "another account has its own hour"
+        )
 
         yield* TestClock.adjust((49 * 60 + 59) * 1000)
         assert.strictEqual((yield* submit(relay, brandTo(victim(limit)))).headers.get("retry-after"), "1")
@@ -62,7 +69,9 @@ for (const store of TestStores.all) {
         const headers = { "idempotency-key": "brand-limit-retry" }
         const created = yield* Http.request("POST", "/v1/brands", { key: caller.key, json: first, headers })
         assert.strictEqual(created.status, 201)
-        for (let n = 1; n < limit; n++) assert.strictEqual((yield* submit(caller, brandTo(`n${n}@acme.example`))).status, 201)
+        for (let n = 1; n < limit; n++) {
+          assert.strictEqual((yield* submit(caller, brandTo(`n${n}@acme.example`))).status, 201)
+        }
         Replies.assertError(yield* submit(caller, brandTo("over@acme.example")), 429, "rate_limited")
         const again = yield* Http.request("POST", "/v1/brands", { key: caller.key, json: first, headers })
         assert.strictEqual(again.status, 201, again.text)
@@ -92,15 +101,31 @@ for (const store of TestStores.all) {
         }))
         const provider = yield* TestAccounts.newKey(account.id, Permission.all)
         const email = `jo-${account.id}@acme.example`
-        Replies.assertError(yield* submit(provider, { ...brandTo(email), name: "Acme\r\nBcc: victim@target.example" }), 422, "invalid_characters", "name")
+        Replies.assertError(
+          yield* submit(provider, { ...brandTo(email), name: "Acme\r\nBcc: victim@target.example" }),
+          422,
+          "invalid_characters",
+          "name"
+        )
         assert.deepStrictEqual(yield* TestBrands.mailsTo(email), [], "a refused brand mails nobody")
 
-        const created = yield* submit(provider, { ...brandTo(email), name: "<a href=\"https://evil.example\">Acme</a> & Co" })
+        const created = yield* submit(provider, {
+          ...brandTo(email),
+          name: "<a href=\"https://evil.example\">Acme</a> & Co"
+        })
         assert.strictEqual(created.status, 201, created.text)
         const [mail] = yield* TestBrands.mailsTo(email)
         assert.notMatch(mail!.subject, /[\r\n]/)
-        assert.include(mail!.subject, "<a href=\"https://evil.example\">Acme</a> & Co", "text only: kept as written, read as text")
-        assert.isFalse(mail!.text.split("\n").some((line) => line.startsWith("Bcc:") || line.startsWith("To approve, POST /v1/brand-relationships/rel_evil")))
+        assert.include(
+          mail!.subject,
+          "<a href=\"https://evil.example\">Acme</a> & Co",
+          "text only: kept as written, read as text"
+        )
+        assert.isFalse(
+          mail!.text.split("\n").some((line) =>
+            line.startsWith("Bcc:") || line.startsWith("To approve, POST /v1/brand-relationships/rel_evil")
+          )
+        )
       }))
   })
 }

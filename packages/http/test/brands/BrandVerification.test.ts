@@ -30,10 +30,16 @@ for (const store of TestStores.all) {
       it.effect("POST /v1/brands answers pending_verification, and writes no event yet", () =>
         Effect.gen(function*() {
           const provider = yield* TestAccounts.newCaller()
-          const reply = yield* Http.request("POST", "/v1/brands", { key: provider.key, json: TestBrands.brandBody(TestBrands.freshAcn()) })
+          const reply = yield* Http.request("POST", "/v1/brands", {
+            key: provider.key,
+            json: TestBrands.brandBody(TestBrands.freshAcn())
+          })
           assert.strictEqual(reply.status, 201, reply.text)
           assert.strictEqual(reply.json.data.status, "pending_verification")
-          assert.deepStrictEqual(yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, reply.json.data.id), [])
+          assert.deepStrictEqual(
+            yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, reply.json.data.id),
+            []
+          )
         }))
 
       for (const decision of ["verified", "rejected"] as const) {
@@ -45,7 +51,10 @@ for (const store of TestStores.all) {
             const read = yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })
             assert.strictEqual(read.json.data.status, decision)
             const events = yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, brandId)
-            assert.deepStrictEqual(events.map((e) => [e.type, e.data]), [[`brand.${decision}`, BrandJson.created(decided)]])
+            assert.deepStrictEqual(events.map((e) => [e.type, e.data]), [[
+              `brand.${decision}`,
+              BrandJson.created(decided)
+            ]])
             const again = yield* Effect.flip((yield* Brands.Brands).completeVerification(brandId, "verified"))
             assert.strictEqual(again.code, "invalid_state_transition")
           }))
@@ -53,7 +62,9 @@ for (const store of TestStores.all) {
 
       it.effect("a decision on an unknown brand → not_found", () =>
         Effect.gen(function*() {
-          const error = yield* Effect.flip((yield* Brands.Brands).completeVerification("brand_00000000000000000000000000", "verified"))
+          const error = yield* Effect.flip(
+            (yield* Brands.Brands).completeVerification("brand_00000000000000000000000000", "verified")
+          )
           assert.strictEqual(error.code, "not_found")
         }))
     }

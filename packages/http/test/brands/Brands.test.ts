@@ -38,12 +38,20 @@ for (const store of TestStores.all) {
         const provider = yield* TestAccounts.newCaller()
         const acn = TestBrands.freshAcn()
         const spaced = `${acn.slice(0, 3)} ${acn.slice(3, 6)} ${acn.slice(6)}`
-        const reply = yield* createBrand({ ...TestBrands.brandBody(spaced), unknown_field: "ignored" }, { key: provider.key })
+        const reply = yield* createBrand({ ...TestBrands.brandBody(spaced), unknown_field: "ignored" }, {
+          key: provider.key
+        })
         assert.strictEqual(reply.status, 201, reply.text)
         Replies.assertMeta(reply)
         const { data } = Replies.decode(Envelope.Envelope(BrandJson.BrandCreated), reply.json)
         assert.deepStrictEqual(Object.keys(reply.json.data).sort(), [
-          "created_at", "id", "identifier_type", "identifier_value", "market", "name", "status"
+          "created_at",
+          "id",
+          "identifier_type",
+          "identifier_value",
+          "market",
+          "name",
+          "status"
         ])
         assert.match(data.id, /^brand_[0-9a-hjkmnp-tv-z]{26}$/)
         assert.deepStrictEqual({ ...data, id: "" }, {
@@ -63,8 +71,16 @@ for (const store of TestStores.all) {
       Effect.gen(function*() {
         const { brandId, provider } = yield* pendingBrand
         Replies.assertError(yield* getBrand(brandId, provider.key), 403, "brand_relationship_pending")
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { name: "Renamed" }), 403, "brand_relationship_pending")
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { market: "NZ" }), 403, "brand_relationship_pending")
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { name: "Renamed" }),
+          403,
+          "brand_relationship_pending"
+        )
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { market: "NZ" }),
+          403,
+          "brand_relationship_pending"
+        )
         const listed = yield* Http.request("GET", "/v1/brands", { key: provider.key })
         assert.deepStrictEqual(listed.json.data, [], "a brand it may not read is not listed either")
       }))
@@ -120,16 +136,27 @@ for (const store of TestStores.all) {
         const provider = yield* TestAccounts.newCaller()
         const acn = TestBrands.freshAcn()
         const owner = yield* TestBrands.newBrandOwner(acn)
-        const contactOf = (who: string) => ({ ...TestBrands.brandBody(acn).contact, email: `${who}-${acn}@acme.example` })
-        const pending = yield* createBrand({ ...TestBrands.brandBody(acn), contact: contactOf("pending") }, { key: provider.key })
+        const contactOf = (who: string) => ({
+          ...TestBrands.brandBody(acn).contact,
+          email: `${who}-${acn}@acme.example`
+        })
+        const pending = yield* createBrand({ ...TestBrands.brandBody(acn), contact: contactOf("pending") }, {
+          key: provider.key
+        })
         const own = yield* createBrand({ ...TestBrands.brandBody(acn), contact: contactOf("own") }, { key: owner.key })
-        const refused = yield* createBrand({ ...TestBrands.brandBody(acn), market: "US", contact: contactOf("refused") }, { key: provider.key })
+        const refused = yield* createBrand({
+          ...TestBrands.brandBody(acn),
+          market: "US",
+          contact: contactOf("refused")
+        }, { key: provider.key })
         assert.deepStrictEqual([pending.status, own.status, refused.status], [201, 201, 422])
         // every mail due now (the file's other tests' too), to find ours among them
         const due = yield* (yield* MailStore.MailStore).claim(TestServer.start, 10_000, TestServer.start + 60_000)
         const mailsTo = (who: string) => due.filter((mail) => mail.to === contactOf(who).email)
         const relationships = yield* Http.request("GET", "/v1/brand-relationships?status=pending", { key: owner.key })
-        const relationship = relationships.json.data.find((r: { brand: { id: string } }) => r.brand.id === pending.json.data.id)
+        const relationship = relationships.json.data.find((r: { brand: { id: string } }) =>
+          r.brand.id === pending.json.data.id
+        )
         const [mail] = mailsTo("pending")
         assert.strictEqual(mailsTo("pending").length, 1)
         assert.include(mail!.text, `POST /v1/brand-relationships/${relationship.id}/approve`)
@@ -143,7 +170,10 @@ for (const store of TestStores.all) {
         const provider = yield* TestAccounts.newCaller()
         const body = TestBrands.brandBody(TestBrands.freshAcn())
         const refused = (json: unknown, status: number, code: string, field?: string | null) =>
-          Effect.map(createBrand(json, { key: provider.key }), (reply) => Replies.assertError(reply, status, code, field))
+          Effect.map(
+            createBrand(json, { key: provider.key }),
+            (reply) => Replies.assertError(reply, status, code, field)
+          )
         yield* refused({ ...body, market: "UK" }, 422, "invalid_market", "market")
         yield* refused({ ...body, market: "US" }, 422, "unsupported_market", "market")
         yield* refused({ ...body, identifier_type: "NZBN" }, 422, "invalid_identifier", "identifier_type")
@@ -151,7 +181,12 @@ for (const store of TestStores.all) {
         yield* refused({ ...body, identifier_value: "010499967" }, 422, "invalid_identifier", "identifier_value")
         yield* refused({ ...body, identifier_value: "12-345" }, 422, "invalid_identifier", "identifier_value")
         yield* refused({ ...body, contact: { ...body.contact, email: "jo" } }, 422, "invalid_contact", "contact.email")
-        yield* refused({ ...body, contact: { ...body.contact, phone: "0412 345 678" } }, 422, "invalid_contact", "contact.phone")
+        yield* refused(
+          { ...body, contact: { ...body.contact, phone: "0412 345 678" } },
+          422,
+          "invalid_contact",
+          "contact.phone"
+        )
         yield* refused({ ...body, contact: { ...body.contact, name: " " } }, 422, "invalid_contact", "contact.name")
         yield* refused({ ...body, website: "ftp://acme.example" }, 422, "invalid_contact", "website")
         yield* refused({ ...body, name: "  " }, 400, "invalid_parameter", "name")
@@ -159,9 +194,16 @@ for (const store of TestStores.all) {
         yield* refused(withoutContact, 400, "invalid_request")
         yield* refused({ ...body, contact: { name: "Jo", email: "jo@acme.example" } }, 400, "invalid_request")
         yield* refused({ ...body, identifier_value: 10499966 }, 400, "invalid_request")
-        assert.deepStrictEqual((yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })).json.data, [])
+        assert.deepStrictEqual(
+          (yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })).json.data,
+          []
+        )
         const { website: __, ...withoutWebsite } = body
-        assert.strictEqual((yield* createBrand(withoutWebsite, { key: provider.key })).status, 201, "website is optional")
+        assert.strictEqual(
+          (yield* createBrand(withoutWebsite, { key: provider.key })).status,
+          201,
+          "website is optional"
+        )
       }))
 
     it.effect("POST /v1/brands with an Idempotency-Key: the retry replays the first answer byte for byte, one brand", () =>
@@ -174,7 +216,11 @@ for (const store of TestStores.all) {
         assert.strictEqual(first.status, 201)
         assert.strictEqual(again.text, first.text)
         assert.strictEqual(again.headers.get("idempotent-replayed"), "true")
-        Replies.assertError(yield* createBrand({ ...body, name: "Other" }, { key: provider.key, headers }), 409, "idempotency_conflict")
+        Replies.assertError(
+          yield* createBrand({ ...body, name: "Other" }, { key: provider.key, headers }),
+          409,
+          "idempotency_conflict"
+        )
         const relationships = yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })
         assert.strictEqual(relationships.json.data.length, 1)
       }))
@@ -184,7 +230,12 @@ for (const store of TestStores.all) {
         const provider = yield* TestAccounts.newCaller()
         const { brandId, owner, relationshipId } = yield* TestBrands.approvedBrand(provider)
         const contact = { name: "Al Citizen", email: "al@acme.example", phone: "+6421234567" }
-        const reply = yield* patchBrand(brandId, provider.key, { name: "Acme Holdings Pty Ltd", contact, website: null, status: "rejected" })
+        const reply = yield* patchBrand(brandId, provider.key, {
+          name: "Acme Holdings Pty Ltd",
+          contact,
+          website: null,
+          status: "rejected"
+        })
         assert.strictEqual(reply.status, 200, reply.text)
         const { data } = Replies.decode(Envelope.Envelope(BrandJson.BrandFull), reply.json)
         assert.strictEqual(data.name, "Acme Holdings Pty Ltd")
@@ -204,18 +255,42 @@ for (const store of TestStores.all) {
         const provider = yield* TestAccounts.newCaller()
         const { brandId } = yield* TestBrands.approvedBrand(provider)
         const before = (yield* getBrand(brandId, provider.key)).json.data
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { identifier_type: "ABN" }), 422, "immutable_field", "identifier_type")
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { identifier_value: TestBrands.freshAcn() }), 422, "immutable_field", "identifier_value")
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { market: "NZ", name: "New" }), 422, "immutable_field", "market")
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { identifier_type: "ABN" }),
+          422,
+          "immutable_field",
+          "identifier_type"
+        )
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { identifier_value: TestBrands.freshAcn() }),
+          422,
+          "immutable_field",
+          "identifier_value"
+        )
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { market: "NZ", name: "New" }),
+          422,
+          "immutable_field",
+          "market"
+        )
         Replies.assertError(
           yield* patchBrand(brandId, provider.key, { contact: { ...before.contact, email: "no" } }),
           422,
           "invalid_contact",
           "contact.email"
         )
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { website: "acme" }), 422, "invalid_contact", "website")
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { website: "acme" }),
+          422,
+          "invalid_contact",
+          "website"
+        )
         Replies.assertError(yield* patchBrand(brandId, provider.key, { name: "" }), 400, "invalid_parameter", "name")
-        Replies.assertError(yield* patchBrand(brandId, provider.key, { contact: { name: "Jo" } }), 400, "invalid_request")
+        Replies.assertError(
+          yield* patchBrand(brandId, provider.key, { contact: { name: "Jo" } }),
+          400,
+          "invalid_request"
+        )
         assert.deepStrictEqual((yield* getBrand(brandId, provider.key)).json.data, before, "nothing changed")
         const same = yield* patchBrand(brandId, provider.key, {
           identifier_type: before.identifier_type,
@@ -238,16 +313,30 @@ for (const store of TestStores.all) {
           next_cursor: "string",
           page_size: 2
         })
-        const second = yield* Http.request("GET", `/v1/brands?page_size=2&cursor=${first.json.pagination.next_cursor}`, { key: provider.key })
+        const second = yield* Http.request(
+          "GET",
+          `/v1/brands?page_size=2&cursor=${first.json.pagination.next_cursor}`,
+          { key: provider.key }
+        )
         assert.deepStrictEqual(second.json.data.map((b: { id: string }) => b.id), [ids[0]])
         assert.deepStrictEqual(second.json.pagination, { has_more: false, next_cursor: null, page_size: 2 })
         const clamped = yield* Http.request("GET", "/v1/brands?page_size=1000", { key: provider.key })
         assert.strictEqual(clamped.json.pagination.page_size, 100)
-        Replies.assertError(yield* Http.request("GET", "/v1/brands?page_size=0", { key: provider.key }), 400, "invalid_parameter")
-        Replies.assertError(yield* Http.request("GET", "/v1/brands?cursor=cur_nonsense", { key: provider.key }), 400, "invalid_cursor")
+        Replies.assertError(
+          yield* Http.request("GET", "/v1/brands?page_size=0", { key: provider.key }),
+          400,
+          "invalid_parameter"
+        )
+        Replies.assertError(
+          yield* Http.request("GET", "/v1/brands?cursor=cur_nonsense", { key: provider.key }),
+          400,
+          "invalid_cursor"
+        )
         const relationships = yield* Http.request("GET", "/v1/brand-relationships?page_size=1", { key: provider.key })
         Replies.assertError(
-          yield* Http.request("GET", `/v1/brands?cursor=${relationships.json.pagination.next_cursor}`, { key: provider.key }),
+          yield* Http.request("GET", `/v1/brands?cursor=${relationships.json.pagination.next_cursor}`, {
+            key: provider.key
+          }),
           400,
           "invalid_cursor"
         )
@@ -257,7 +346,10 @@ for (const store of TestStores.all) {
       Effect.gen(function*() {
         const provider = yield* TestAccounts.newCaller()
         const acn = TestBrands.freshAcn()
-        const body = { ...TestBrands.brandBody(acn), contact: { ...TestBrands.brandBody(acn).contact, email: `crash-${acn}@acme.example` } }
+        const body = {
+          ...TestBrands.brandBody(acn),
+          contact: { ...TestBrands.brandBody(acn).contact, email: `crash-${acn}@acme.example` }
+        }
         const withKey = { key: provider.key, headers: { "idempotency-key": "brand-crash-1" } }
         const first = yield* createBrand(body, withKey)
         assert.strictEqual(first.status, 201, first.text)
@@ -276,7 +368,9 @@ for (const store of TestStores.all) {
         assert.strictEqual(replay.text, retry.text)
 
         const relationships = yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })
-        assert.deepStrictEqual(relationships.json.data.map((r: { brand: { id: string } }) => r.brand.id), [first.json.data.id])
+        assert.deepStrictEqual(relationships.json.data.map((r: { brand: { id: string } }) => r.brand.id), [
+          first.json.data.id
+        ])
         const events = yield* (yield* EventStore.EventStore).listBySubject(provider.accountId, first.json.data.id)
         assert.deepStrictEqual(events.map((e) => e.type), ["brand.verified"])
         assert.strictEqual((yield* TestBrands.mailsTo(body.contact.email)).length, 1)

@@ -45,9 +45,17 @@ for (const store of TestStores.all) {
         Effect.gen(function*() {
           const provider = yield* TestAccounts.newCaller()
           for (const [json, code, field] of brandFields(c)) {
-            Replies.assertError(yield* Http.request("POST", "/v1/brands", { key: provider.key, json }), 422, code, field)
+            Replies.assertError(
+              yield* Http.request("POST", "/v1/brands", { key: provider.key, json }),
+              422,
+              code,
+              field
+            )
           }
-          assert.deepStrictEqual((yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })).json.data, [])
+          assert.deepStrictEqual(
+            (yield* Http.request("GET", "/v1/brand-relationships", { key: provider.key })).json.data,
+            []
+          )
         }))
 
       it.effect(`${kind} in PATCH /v1/brands/{id} and in a Sender ID's use_case and match_value → 422 naming the field; nothing changed`, () =>
@@ -57,13 +65,31 @@ for (const store of TestStores.all) {
           const before = (yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data
           const patch = (json: unknown) => Http.request("PATCH", `/v1/brands/${brandId}`, { key: provider.key, json })
           Replies.assertError(yield* patch({ name: `Acme${c}` }), 422, "invalid_characters", "name")
-          Replies.assertError(yield* patch({ contact: { ...before.contact, name: `Jo${c}` } }), 422, "invalid_contact", "contact.name")
+          Replies.assertError(
+            yield* patch({ contact: { ...before.contact, name: `Jo${c}` } }),
+            422,
+            "invalid_contact",
+            "contact.name"
+          )
           Replies.assertError(yield* patch({ website: `https://acme${c}.example` }), 422, "invalid_contact", "website")
-          assert.deepStrictEqual((yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data, before)
+          assert.deepStrictEqual(
+            (yield* Http.request("GET", `/v1/brands/${brandId}`, { key: provider.key })).json.data,
+            before
+          )
 
           const register = (json: unknown) => Http.request("POST", "/v1/sids", { key: provider.key, json })
-          Replies.assertError(yield* register({ ...TestSenderIds.sidBody(brandId), use_case: `Reminders${c}` }), 422, "invalid_characters", "use_case")
-          Replies.assertError(yield* register({ ...TestSenderIds.sidBody(brandId), match_value: `Acme${c}` }), 422, "invalid_characters", "match_value")
+          Replies.assertError(
+            yield* register({ ...TestSenderIds.sidBody(brandId), use_case: `Reminders${c}` }),
+            422,
+            "invalid_characters",
+            "use_case"
+          )
+          Replies.assertError(
+            yield* register({ ...TestSenderIds.sidBody(brandId), match_value: `Acme${c}` }),
+            422,
+            "invalid_characters",
+            "match_value"
+          )
           assert.deepStrictEqual((yield* Http.request("GET", "/v1/sids", { key: provider.key })).json.data, [])
         }))
     }
@@ -74,7 +100,12 @@ for (const store of TestStores.all) {
         const body = TestBrands.brandBody(TestBrands.freshAcn())
         for (const email of ["a@[127.0.0.1]", "a@127.0.0.1", "a@localhost", "a@[IPv6:::1]"]) {
           const json = { ...body, contact: { ...body.contact, email } }
-          Replies.assertError(yield* Http.request("POST", "/v1/brands", { key: provider.key, json }), 422, "invalid_contact", "contact.email")
+          Replies.assertError(
+            yield* Http.request("POST", "/v1/brands", { key: provider.key, json }),
+            422,
+            "invalid_contact",
+            "contact.email"
+          )
         }
       }))
 
@@ -88,7 +119,12 @@ for (const store of TestStores.all) {
         ], ["GB", "CRN", "00000000"]] as const
         for (const [market, identifier_type, identifier_value] of cases) {
           const json = { ...TestBrands.brandBody(TestBrands.freshAcn()), market, identifier_type, identifier_value }
-          Replies.assertError(yield* Http.request("POST", "/v1/brands", { key: provider.key, json }), 422, "invalid_identifier", "identifier_value")
+          Replies.assertError(
+            yield* Http.request("POST", "/v1/brands", { key: provider.key, json }),
+            422,
+            "invalid_identifier",
+            "identifier_value"
+          )
         }
       }))
   })

@@ -43,10 +43,14 @@ describe("ErrorCodes", () => {
   })
 
   it("the OpenAPI document describes each error status by its codes", () => {
-    const doc = OpenApi.fromApi(Api) as unknown as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> }
+    const doc = OpenApi.fromApi(Api) as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>
+    }
     const send = doc.paths["/v1/messaging/messages"]!["post"]!.responses
     for (const status of ["400", "409", "422", "413"]) {
-      for (const code of ErrorCodes.codesOf(Number(status))) assert.include(send[status]!.description, `${code}: `, status)
+      for (const code of ErrorCodes.codesOf(Number(status))) {
+        assert.include(send[status]!.description, `${code}: `, status)
+      }
     }
   })
 })

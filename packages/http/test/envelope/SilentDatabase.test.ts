@@ -51,7 +51,11 @@ if (Option.isNone(database)) {
         Replies.assertError(reply, 503, "unavailable")
         assert.strictEqual(reply.headers.get("retry-after"), "1")
         assert.isAtLeast(waited, queryTimeoutMillis)
-        assert.isBelow(waited, Duration.toMillis(PgPool.defaults.queryTimeout), "answered at the query timeout set, not the default")
+        assert.isBelow(
+          waited,
+          Duration.toMillis(PgPool.defaults.queryTimeout),
+          "answered at the query timeout set, not the default"
+        )
         // The same server, not restarted, reads and writes again, on a new connection.
         assert.strictEqual((yield* TestMessages.list()).status, 200)
         assert.strictEqual((yield* TestMessages.send(TestMessages.validSend)).status, 201)

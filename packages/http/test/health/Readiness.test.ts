@@ -6,13 +6,13 @@
  * `/health` stays 200 throughout. (A SQLite file that stops being a database: `JsonLogs.test.ts`,
  * on a real process; the 2 s bound on the store's answer: core's `Readiness.test.ts`.)
  */
-import { afterAll, assert, describe, layer } from "@effect/vitest"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { afterAll, assert, describe, layer } from "@effect/vitest"
 import { PgStore } from "@sendline/store-postgres"
 import { PrivateServer } from "@sendline/store-postgres/testing"
-import { SqliteStore } from "@sendline/store-sqlite"
 import { Migrations } from "@sendline/store-sql"
+import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -71,7 +71,9 @@ describe("GET /ready on a SQLite file", () => {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         assert.strictEqual((yield* ready).status, 200)
-        const [last] = yield* sql<{ readonly migration_id: number; readonly created_at: string; readonly name: string }>`
+        const [last] = yield* sql<
+          { readonly migration_id: number; readonly created_at: string; readonly name: string }
+        >`
           SELECT migration_id, created_at, name FROM ${sql(Migrations.table)} ORDER BY migration_id DESC LIMIT 1`
         yield* sql`DELETE FROM ${sql(Migrations.table)} WHERE migration_id = ${last!.migration_id}`
         assertNotReady(

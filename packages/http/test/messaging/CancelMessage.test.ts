@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Clock, Effect } from "effect"
 import { MessageJson } from "@sendline/core"
+import { Clock, Effect } from "effect"
 import * as Envelope from "../../src/envelope/Envelope.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
@@ -12,7 +12,10 @@ const cancel = (id: string, options: Http.RequestOptions = {}) =>
 
 const scheduleOne = Effect.gen(function*() {
   const now = yield* Clock.currentTimeMillis
-  const reply = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() })
+  const reply = yield* TestMessages.send({
+    ...TestMessages.validSend,
+    scheduled_at: new Date(now + 3_600_000).toISOString()
+  })
   assert.strictEqual(reply.status, 201, reply.text)
   return Replies.decode(Envelope.Envelope(MessageJson.MessageFull), reply.json).data
 })
@@ -41,7 +44,10 @@ layer(TestServer.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
       assert.strictEqual(reply.json.error.message, "The request body is not valid JSON.")
       const fetched = yield* Http.request("GET", `/v1/messaging/messages/${scheduled.id}`)
       assert.strictEqual(fetched.json.data.status, "scheduled")
-      assert.strictEqual((yield* cancel(scheduled.id, { body: "{}", headers: { "content-type": "application/json" } })).status, 200)
+      assert.strictEqual(
+        (yield* cancel(scheduled.id, { body: "{}", headers: { "content-type": "application/json" } })).status,
+        200
+      )
     }))
 
   it.effect("a queued message → 409 invalid_state_transition, and it stays queued", () =>
@@ -70,7 +76,9 @@ layer(TestServer.layer())("POST /v1/messaging/messages/{id}/cancel", (it) => {
         concurrency: "unbounded"
       })
       assert.strictEqual(replies.filter((r) => r.status === 200).length, 1)
-      for (const reply of replies.filter((r) => r.status !== 200)) Replies.assertError(reply, 409, "invalid_state_transition")
+      for (const reply of replies.filter((r) => r.status !== 200)) {
+        Replies.assertError(reply, 409, "invalid_state_transition")
+      }
     }))
 
   it.effect("a body, if any, is ignored; it must still be JSON", () =>

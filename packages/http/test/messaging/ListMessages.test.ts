@@ -21,7 +21,9 @@ const sendMany = (caller: TestAccounts.Caller, count: number, fields: Record<str
     const sent: Array<string> = []
     for (let i = 0; i < count; i++) {
       yield* TestClock.adjust("1 second")
-      const reply = yield* TestMessages.send({ ...TestMessages.validSend, body: `message ${i}`, ...fields }, { key: caller.key })
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, body: `message ${i}`, ...fields }, {
+        key: caller.key
+      })
       assert.strictEqual(reply.status, 201, reply.text)
       sent.push(reply.json.data.id)
     }
@@ -34,7 +36,9 @@ const walk = (caller: TestAccounts.Caller, query: Record<string, string>) =>
     const pages: Array<Array<string>> = []
     let cursor: string | undefined
     do {
-      const reply = yield* TestMessages.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, { key: caller.key })
+      const reply = yield* TestMessages.list({ ...query, ...(cursor === undefined ? {} : { cursor }) }, {
+        key: caller.key
+      })
       assert.strictEqual(reply.status, 200, reply.text)
       const { pagination } = Replies.decode(Envelope.ListEnvelope(MessageJson.MessageItem), reply.json)
       assert.strictEqual(pagination.next_cursor === null, !pagination.has_more)
@@ -86,7 +90,10 @@ layer(TestServer.layer())("GET /v1/messaging/messages", (it) => {
       const [two] = yield* sendMany(caller, 1, { sender_id: "Acme Two", reference: "Order-1" })
       const [scheduled] = yield* sendMany(caller, 1, { scheduled_at: new Date(now + day).toISOString() })
       const [cancelled] = yield* sendMany(caller, 1, { scheduled_at: new Date(now + day).toISOString() })
-      assert.strictEqual((yield* Http.request("POST", `/v1/messaging/messages/${cancelled}/cancel`, { key: caller.key })).status, 200)
+      assert.strictEqual(
+        (yield* Http.request("POST", `/v1/messaging/messages/${cancelled}/cancel`, { key: caller.key })).status,
+        200
+      )
 
       const cases: ReadonlyArray<readonly [Record<string, string>, ReadonlyArray<string>]> = [
         [{}, [cancelled!, scheduled!, two!, nz!, au!]],
@@ -123,7 +130,9 @@ layer(TestServer.layer())("GET /v1/messaging/messages", (it) => {
       const [d2] = yield* sendMany(caller, 1)
       yield* TestClock.adjust(day - 1000)
       const [d3] = yield* sendMany(caller, 1)
-      const d2At = Date.parse((yield* Http.request("GET", `/v1/messaging/messages/${d2}`, { key: caller.key })).json.data.created_at)
+      const d2At = Date.parse(
+        (yield* Http.request("GET", `/v1/messaging/messages/${d2}`, { key: caller.key })).json.data.created_at
+      )
       const d2Date = plainDate(d2At)
       const cases: ReadonlyArray<readonly [Record<string, string>, ReadonlyArray<string>]> = [
         [{ from: d2Date }, [d3!, d2!]],
@@ -164,7 +173,10 @@ layer(TestServer.layer())("GET /v1/messaging/messages", (it) => {
       yield* TestClock.adjust("1 second")
       const same: Array<string> = []
       for (let i = 0; i < 5; i++) {
-        same.push((yield* TestMessages.send({ ...TestMessages.validSend, body: `same ms ${i}` }, { key: caller.key })).json.data.id)
+        same.push(
+          (yield* TestMessages.send({ ...TestMessages.validSend, body: `same ms ${i}` }, { key: caller.key })).json.data
+            .id
+        )
         yield* TestMessages.send({ ...TestMessages.validSend, market: "NZ", to: "+64211234567" }, { key: caller.key })
       }
       const pages = yield* walk(caller, { page_size: "2", market: "AU" })
@@ -212,7 +224,9 @@ layer(TestServer.layer())("GET /v1/messaging/messages", (it) => {
       for (const [query, field] of cases) {
         const reply = yield* TestMessages.list(query)
         Replies.assertError(reply, 400, "invalid_parameter", field)
-        if (field === "page_size") assert.strictEqual(reply.json.error.details[0].issue, "Expected an integer of at least 1")
+        if (field === "page_size") {
+          assert.strictEqual(reply.json.error.details[0].issue, "Expected an integer of at least 1")
+        }
         if (field === "status") {
           assert.strictEqual(
             reply.json.error.details[0].issue,
@@ -229,7 +243,10 @@ layer(TestServer.layer())("GET /v1/messaging/messages", (it) => {
       yield* sendMany(caller, 3)
       const first = yield* TestMessages.list({ page_size: "1", market: "AU" }, { key: caller.key })
       const cursor: string = first.json.pagination.next_cursor
-      assert.strictEqual((yield* TestMessages.list({ page_size: "1", market: "AU", cursor }, { key: caller.key })).status, 200)
+      assert.strictEqual(
+        (yield* TestMessages.list({ page_size: "1", market: "AU", cursor }, { key: caller.key })).status,
+        200
+      )
       assert.strictEqual(
         (yield* TestMessages.list({ page_size: "2", market: "AU", cursor }, { key: caller.key })).status,
         200,

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Envelope from "../../src/envelope/Envelope.js"
 import * as MessagesJson from "../../src/messaging/MessagesJson.js"
-import * as Http from "../support/Http.js"
+import type * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"
 import * as TestMessages from "../support/TestMessages.js"
@@ -57,7 +57,9 @@ layer(TestServer.layer())("POST /v1/messaging/preview", (it) => {
     Effect.gen(function*() {
       const body = "a".repeat(161)
       const prices = []
-      for (const market of ["AU", "NZ", "SG", "GB"]) prices.push(previewData(yield* TestMessages.preview({ body, market })).price)
+      for (const market of ["AU", "NZ", "SG", "GB"]) {
+        prices.push(previewData(yield* TestMessages.preview({ body, market })).price)
+      }
       assert.deepStrictEqual(prices, [
         { amount: "0.1000", currency: "AUD" },
         { amount: "0.1200", currency: "NZD" },
@@ -71,14 +73,24 @@ layer(TestServer.layer())("POST /v1/messaging/preview", (it) => {
       const data = previewData(yield* TestMessages.preview({ body: "a".repeat(153 * 20), market: "AU" }))
       assert.strictEqual(data.segments, 20)
       assert.deepStrictEqual(data.price, { amount: "1.0000", currency: "AUD" })
-      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, body: "a".repeat(153 * 20) }), 422, "body_too_long", "body")
+      Replies.assertError(
+        yield* TestMessages.send({ ...TestMessages.validSend, body: "a".repeat(153 * 20) }),
+        422,
+        "body_too_long",
+        "body"
+      )
     }))
 
   it.effect("422 for a bad market: invalid_market, unsupported_market", () =>
     Effect.gen(function*() {
       Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: "au" }), 422, "invalid_market", "market")
       Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: "AUS" }), 422, "invalid_market", "market")
-      Replies.assertError(yield* TestMessages.preview({ body: "Hi", market: "US" }), 422, "unsupported_market", "market")
+      Replies.assertError(
+        yield* TestMessages.preview({ body: "Hi", market: "US" }),
+        422,
+        "unsupported_market",
+        "market"
+      )
     }))
 
   it.effect("400 for a bad shape", () =>

@@ -53,11 +53,46 @@ layer(TestServer.layer())("POST /v1/messaging/messages", (it) => {
   it.effect("price is segments × the market's rate, with 4 decimals", () =>
     Effect.gen(function*() {
       const cases = [
-        { market: "AU", to: "+61412345678", body: "a".repeat(160), segments: 1, encoding: "GSM-7", price: ["0.0500", "AUD"] },
-        { market: "AU", to: "+61412345678", body: "a".repeat(161), segments: 2, encoding: "GSM-7", price: ["0.1000", "AUD"] },
-        { market: "NZ", to: "+64211234567", body: "Kia ora 😀", segments: 1, encoding: "UCS-2", price: ["0.0600", "NZD"] },
-        { market: "SG", to: "+6591234567", body: "é".repeat(153 * 9 + 1), segments: 10, encoding: "GSM-7", price: ["0.4000", "SGD"] },
-        { market: "GB", to: "+447400123456", body: "“quoted”".repeat(20), segments: 3, encoding: "UCS-2", price: ["0.1050", "GBP"] }
+        {
+          market: "AU",
+          to: "+61412345678",
+          body: "a".repeat(160),
+          segments: 1,
+          encoding: "GSM-7",
+          price: ["0.0500", "AUD"]
+        },
+        {
+          market: "AU",
+          to: "+61412345678",
+          body: "a".repeat(161),
+          segments: 2,
+          encoding: "GSM-7",
+          price: ["0.1000", "AUD"]
+        },
+        {
+          market: "NZ",
+          to: "+64211234567",
+          body: "Kia ora 😀",
+          segments: 1,
+          encoding: "UCS-2",
+          price: ["0.0600", "NZD"]
+        },
+        {
+          market: "SG",
+          to: "+6591234567",
+          body: "é".repeat(153 * 9 + 1),
+          segments: 10,
+          encoding: "GSM-7",
+          price: ["0.4000", "SGD"]
+        },
+        {
+          market: "GB",
+          to: "+447400123456",
+          body: "“quoted”".repeat(20),
+          segments: 3,
+          encoding: "UCS-2",
+          price: ["0.1050", "GBP"]
+        }
       ] as const
       for (const c of cases) {
         const reply = yield* TestMessages.send({ ...TestMessages.validSend, to: c.to, market: c.market, body: c.body })

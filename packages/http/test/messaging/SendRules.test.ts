@@ -16,7 +16,12 @@ const violations = (now: number): ReadonlyArray<readonly [string, Record<string,
   ["three-letter market", { market: "AUS" }, "invalid_market", "market"],
   ["reserved code, not a country: UK (GB is)", { market: "UK" }, "invalid_market", "market"],
   ["user-assigned code XX", { market: "XX" }, "invalid_market", "market"],
-  ["market of a known country that is not configured", { market: "US", to: "+14155552671" }, "unsupported_market", "market"],
+  [
+    "market of a known country that is not configured",
+    { market: "US", to: "+14155552671" },
+    "unsupported_market",
+    "market"
+  ],
   ["recipient not in E.164", { to: "0412345678" }, "invalid_phone_number", "to"],
   ["recipient with spaces", { to: "+61 412 345 678" }, "invalid_phone_number", "to"],
   ["recipient invalid for the AU numbering plan", { to: "+61123456789" }, "invalid_phone_number", "to"],
@@ -38,9 +43,19 @@ const violations = (now: number): ReadonlyArray<readonly [string, Record<string,
   ["reference of 256 characters", { reference: "r".repeat(256) }, "reference_too_long", "reference"],
   ["callback_url over http", { callback_url: "http://example.com/hook" }, "invalid_callback_url", "callback_url"],
   ["callback_url on localhost", { callback_url: "https://localhost/hook" }, "invalid_callback_url", "callback_url"],
-  ["callback_url on a private address", { callback_url: "https://10.1.2.3/hook" }, "invalid_callback_url", "callback_url"],
+  [
+    "callback_url on a private address",
+    { callback_url: "https://10.1.2.3/hook" },
+    "invalid_callback_url",
+    "callback_url"
+  ],
   ["callback_url that is not a URL", { callback_url: "example.com/hook" }, "invalid_callback_url", "callback_url"],
-  ["callback_url without a webhook subscription", { callback_url: "https://example.com/hook" }, "no_signing_secret", "callback_url"],
+  [
+    "callback_url without a webhook subscription",
+    { callback_url: "https://example.com/hook" },
+    "no_signing_secret",
+    "callback_url"
+  ],
   ["scheduled_at an hour ago", { scheduled_at: iso(now - hour) }, "schedule_in_past", "scheduled_at"],
   ["scheduled_at now", { scheduled_at: iso(now) }, "schedule_in_past", "scheduled_at"],
   ["scheduled_at 8 days ahead", { scheduled_at: iso(now + 8 * day) }, "schedule_too_far", "scheduled_at"],
@@ -71,23 +86,32 @@ layer(TestServer.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)
   it.effect("a Sender ID breaking AU's Sender ID rules (ACMA's) is 422 invalid_sender_id naming the rule; NZ keeps §3's", () =>
     Effect.gen(function*() {
       const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
-      for (const [senderId, rule] of [
-        ["A", "at least 2 characters in AU"],
-        ["UNVERIFIED", "must not contain the word unverified"],
-        ["Bank Alert", "must not consist only of restricted generic words in AU"]
-      ] as const) {
+      for (
+        const [senderId, rule] of [
+          ["A", "at least 2 characters in AU"],
+          ["UNVERIFIED", "must not contain the word unverified"],
+          ["Bank Alert", "must not consist only of restricted generic words in AU"]
+        ] as const
+      ) {
         const reply = yield* TestMessages.send({ ...TestMessages.validSend, sender_id: senderId }, { key: caller.key })
         Replies.assertError(reply, 422, "invalid_sender_id", "sender_id")
         assert.include(reply.json.error.message, rule, senderId)
       }
-      const nz = yield* TestMessages.send({ ...TestMessages.validSend, sender_id: "Alert", to: "+64211234567", market: "NZ" }, { key: caller.key })
+      const nz = yield* TestMessages.send({
+        ...TestMessages.validSend,
+        sender_id: "Alert",
+        to: "+64211234567",
+        market: "NZ"
+      }, { key: caller.key })
       Replies.assertError(nz, 422, "sender_id_not_registered", "sender_id")
     }))
 
   it.effect("a Sender ID registered for another market of the same account is not registered here", () =>
     Effect.gen(function*() {
       const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
-      const reply = yield* TestMessages.send({ ...TestMessages.validSend, to: "+64211234567", market: "NZ" }, { key: caller.key })
+      const reply = yield* TestMessages.send({ ...TestMessages.validSend, to: "+64211234567", market: "NZ" }, {
+        key: caller.key
+      })
       Replies.assertError(reply, 422, "sender_id_not_registered", "sender_id")
       assert.include(reply.json.error.message, "NZ")
     }))
@@ -140,7 +164,11 @@ layer(TestServer.layer())("POST /v1/messaging/messages: 422 rules (CONTRACT §3)
   it.effect("limits are inclusive: 255-character reference and 1 ms ahead are accepted", () =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      const reply = yield* TestMessages.send({ ...TestMessages.validSend, reference: "r".repeat(255), scheduled_at: iso(now + 1) })
+      const reply = yield* TestMessages.send({
+        ...TestMessages.validSend,
+        reference: "r".repeat(255),
+        scheduled_at: iso(now + 1)
+      })
       assert.strictEqual(reply.status, 201, reply.text)
       assert.strictEqual(reply.json.data.reference.length, 255)
     }))

@@ -45,7 +45,9 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
       // fetch would join them into one header; node:http sends each on its own line
       const statusWith = (authorization: ReadonlyArray<string>) =>
         Effect.async<number>((resume) => {
-          const req = httpRequest(`${url}/v1/messaging/messages`, { headers: ["host", new URL(url).host, ...authorization.flatMap((value) => ["authorization", value])] }, (res) => {
+          const req = httpRequest(`${url}/v1/messaging/messages`, {
+            headers: ["host", new URL(url).host, ...authorization.flatMap((value) => ["authorization", value])]
+          }, (res) => {
             res.resume().on("end", () => resume(Effect.succeed(res.statusCode!)))
           })
           req.on("error", (error) => resume(Effect.die(error)))
@@ -72,7 +74,9 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
         `Bearer ${main.key} extra`
       ]
       for (const authorization of headers) {
-        assertUnauthenticated(yield* TestMessages.send(TestMessages.validSend, { key: null, headers: { authorization } }))
+        assertUnauthenticated(
+          yield* TestMessages.send(TestMessages.validSend, { key: null, headers: { authorization } })
+        )
       }
     }))
 
@@ -115,7 +119,9 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
       assertUnauthenticated(yield* TestMessages.send({}, { key: null }))
       for (const body of refusedBodies) {
         for (const path of ["/v1/messaging/messages", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel"]) {
-          assertUnauthenticated(yield* Http.request("POST", path, { key: null, body, headers: { "content-type": "application/json" } }))
+          assertUnauthenticated(
+            yield* Http.request("POST", path, { key: null, body, headers: { "content-type": "application/json" } })
+          )
         }
       }
     }))
@@ -147,7 +153,11 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
     Effect.gen(function*() {
       for (const body of refusedBodies) {
         for (const path of ["/v1/messaging/messages", "/v1/messaging/messages/msg_01m810vyc09jy2ek42k9vc9z5b/cancel"]) {
-          Replies.assertError(yield* Http.request("POST", path, { body, headers: { "content-type": "application/json" } }), 400, "invalid_request")
+          Replies.assertError(
+            yield* Http.request("POST", path, { body, headers: { "content-type": "application/json" } }),
+            400,
+            "invalid_request"
+          )
         }
       }
     }))
@@ -159,8 +169,15 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
       const replies = [
         yield* TestMessages.send({}, { key: reader.key }),
         yield* TestMessages.preview({ body: 42 }, { key: reader.key }),
-        ...(yield* Effect.forEach(refusedBodies, (body) =>
-          Http.request("POST", "/v1/messaging/messages", { key: reader.key, body, headers: { "content-type": "application/json" } })))
+        ...(yield* Effect.forEach(
+          refusedBodies,
+          (body) =>
+            Http.request("POST", "/v1/messaging/messages", {
+              key: reader.key,
+              body,
+              headers: { "content-type": "application/json" }
+            })
+        ))
       ]
       for (const reply of replies) {
         Replies.assertError(reply, 403, "permission_denied")
@@ -172,7 +189,9 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const owner = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
-      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: inOneHour(now) }, { key: owner.key })
+      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: inOneHour(now) }, {
+        key: owner.key
+      })
       const reader = yield* TestAccounts.newKey(owner.accountId, ["messaging:read"])
       const replies = [
         yield* TestMessages.send(TestMessages.validSend, { key: reader.key }),
@@ -183,9 +202,15 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
         Replies.assertError(reply, 403, "permission_denied")
         assert.include(reply.json.error.message, "messaging:send")
       }
-      const fetched = yield* Http.request("GET", `/v1/messaging/messages/${scheduled.json.data.id}`, { key: reader.key })
+      const fetched = yield* Http.request("GET", `/v1/messaging/messages/${scheduled.json.data.id}`, {
+        key: reader.key
+      })
       assert.strictEqual(fetched.json.data.status, "scheduled", "the refused cancel changed nothing")
-      assert.deepStrictEqual((yield* TestMessages.list({}, { key: reader.key })).json.data.length, 1, "nothing was sent")
+      assert.deepStrictEqual(
+        (yield* TestMessages.list({}, { key: reader.key })).json.data.length,
+        1,
+        "nothing was sent"
+      )
     }))
 
   it.effect("403 permission_denied naming the permission: a send-only key cannot read or list", () =>
@@ -210,8 +235,12 @@ layer(TestServer.layer())("authentication and permissions", (it) => {
       const { main } = yield* TestServer.TestServer
       const now = yield* Clock.currentTimeMillis
       const sender = yield* TestAccounts.newKey(main.accountId, ["messaging:send"])
-      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: inOneHour(now) }, { key: sender.key })
-      const reply = yield* Http.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`, { key: sender.key })
+      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: inOneHour(now) }, {
+        key: sender.key
+      })
+      const reply = yield* Http.request("POST", `/v1/messaging/messages/${scheduled.json.data.id}/cancel`, {
+        key: sender.key
+      })
       assert.strictEqual(reply.status, 200, reply.text)
       assert.strictEqual(reply.json.data.status, "cancelled")
     }))

@@ -4,13 +4,13 @@
  * aggregate; a refusal held a second of the server's clock before it is answered. Addresses other
  * than 127.0.0.1 come through `X-Forwarded-For` from a trusted proxy.
  */
-import { assert, describe, it, layer } from "@effect/vitest"
 import { HttpServerRequest } from "@effect/platform"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { AccountStore } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Chunk, Effect, Fiber, Layer, LogLevel, Option, TestClock } from "effect"
 import * as ClientAddress from "../../src/middleware/ClientAddress.js"
-import * as Http from "../support/Http.js"
+import type * as Http from "../support/Http.js"
 import * as Logs from "../support/Logs.js"
 import * as Replies from "../support/Replies.js"
 import * as TestMessages from "../support/TestMessages.js"
@@ -27,7 +27,8 @@ const countingStores = Layer.effect(
   Effect.map(AccountStore.AccountStore, (store) =>
     AccountStore.AccountStore.of({
       ...store,
-      findKeyByDigest: (digest) => Effect.zipRight(Effect.sync(() => lookups.push(digest)), store.findKeyByDigest(digest))
+      findKeyByDigest: (digest) =>
+        Effect.zipRight(Effect.sync(() => lookups.push(digest)), store.findKeyByDigest(digest))
     }))
 ).pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
 
@@ -38,7 +39,8 @@ const capture = Logs.capture(logged, LogLevel.Info)
 const notRequestLog = () => logged.filter((line) => line.fields["duration_ms"] === undefined)
 
 /** A list request from `address` (through the trusted proxy at 127.0.0.1) with `key`. */
-const listFrom = (address: string, key: string) => TestMessages.list({}, { key, headers: { "x-forwarded-for": address } })
+const listFrom = (address: string, key: string) =>
+  TestMessages.list({}, { key, headers: { "x-forwarded-for": address } })
 
 /**
  * `request`, whose answer the server holds for a second of its clock (a refusal past the limit):
@@ -48,14 +50,20 @@ const held = (request: Effect.Effect<Http.Reply, never, TestServer.TestServer>) 
   Effect.gen(function*() {
     const sleeping = (yield* TestClock.sleeps()).length
     const answer = yield* Effect.fork(request)
-    while ((yield* TestClock.sleeps()).length <= sleeping) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 2)))
+    while ((yield* TestClock.sleeps()).length <= sleeping) {
+      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 2)))
+    }
     yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
     assert.isTrue(Option.isNone(yield* Fiber.poll(answer)), "not answered before the server's clock moves")
     yield* TestClock.adjust("1 second")
     return yield* Fiber.join(answer)
   })
 
-layer(TestServer.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], store: countingStores }).pipe(Layer.provide(capture)))(
+layer(
+  TestServer.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], store: countingStores }).pipe(
+    Layer.provide(capture)
+  )
+)(
   "AUTH_FAILURES_PER_MINUTE=3, behind a trusted proxy",
   (it) => {
     it.effect("past the limit an address is refused 429 with Retry-After, without a key lookup, until a failure is due again", () =>
@@ -70,7 +78,11 @@ layer(TestServer.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], st
         assert.strictEqual(lookups.length, looked, "no key was looked up once the address was refused")
 
         yield* TestClock.adjust("20 seconds")
-        assert.strictEqual((yield* listFrom("203.0.113.1", main.key)).status, 200, "a valid key passes once a failure is due")
+        assert.strictEqual(
+          (yield* listFrom("203.0.113.1", main.key)).status,
+          200,
+          "a valid key passes once a failure is due"
+        )
         Replies.assertError(yield* listFrom("203.0.113.1", guess()), 401, "unauthenticated")
         Replies.assertError(yield* held(listFrom("203.0.113.1", guess())), 429, "rate_limited")
       }))
@@ -91,7 +103,11 @@ layer(TestServer.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], st
         for (let i = 0; i < 3; i++) yield* listFrom("203.0.113.3", guess())
         for (let i = 0; i < 2; i++) yield* held(listFrom("203.0.113.3", guess()))
         yield* listFrom("198.51.100.3", guess())
-        assert.deepStrictEqual(notRequestLog().filter((line) => line.level !== LogLevel.Debug), [], "nothing per request")
+        assert.deepStrictEqual(
+          notRequestLog().filter((line) => line.level !== LogLevel.Debug),
+          [],
+          "nothing per request"
+        )
         yield* TestClock.adjust("1 minute")
         const lines = notRequestLog().filter((line) => line.level === LogLevel.Info)
         assert.deepStrictEqual(lines.map((line) => line.text), [
@@ -99,8 +115,16 @@ layer(TestServer.layer({ authFailuresPerMinute: 3, trustProxy: ["127.0.0.1"], st
           "most from 203.0.113.3 (3), 198.51.100.3 (1)"
         ])
         yield* TestClock.adjust("1 minute")
-        assert.strictEqual(notRequestLog().filter((line) => line.level === LogLevel.Info).length, 1, "a quiet minute logs nothing")
-        assert.strictEqual(Chunk.size(yield* TestClock.sleeps()), 0, "and keeps no timer: an idle server wakes for nothing")
+        assert.strictEqual(
+          notRequestLog().filter((line) => line.level === LogLevel.Info).length,
+          1,
+          "a quiet minute logs nothing"
+        )
+        assert.strictEqual(
+          Chunk.size(yield* TestClock.sleeps()),
+          0,
+          "and keeps no timer: an idle server wakes for nothing"
+        )
       }))
   }
 )
@@ -117,7 +141,9 @@ layer(TestServer.layer({ authFailuresPerMinute: 2 }))("AUTH_FAILURES_PER_MINUTE=
 layer(TestServer.layer({ authFailuresPerMinute: 0 }))("AUTH_FAILURES_PER_MINUTE=0", (it) => {
   it.effect("turns the limit off", () =>
     Effect.gen(function*() {
-      for (let i = 0; i < 100; i++) Replies.assertError(yield* TestMessages.list({}, { key: guess() }), 401, "unauthenticated")
+      for (let i = 0; i < 100; i++) {
+        Replies.assertError(yield* TestMessages.list({}, { key: guess() }), 401, "unauthenticated")
+      }
     }))
 })
 
@@ -125,14 +151,23 @@ describe("ClientAddress", () => {
   const addressOf = (trustProxy: ReadonlyArray<string>, peer: string, forwarded?: string) =>
     ClientAddress.make(trustProxy)(
       HttpServerRequest.fromWeb(
-        new Request("http://sendline.test/v1", forwarded === undefined ? {} : { headers: { "x-forwarded-for": forwarded } })
+        new Request(
+          "http://sendline.test/v1",
+          forwarded === undefined ? {} : { headers: { "x-forwarded-for": forwarded } }
+        )
       ).modify({ remoteAddress: peer })
     )
   const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>, string, string | undefined, string]> = [
     ["the peer, with no trusted proxy", [], "198.51.100.7", "203.0.113.9", "198.51.100.7"],
     ["an IPv4-mapped peer as its IPv4", [], "::ffff:198.51.100.7", undefined, "198.51.100.7"],
     ["the last address before the trusted proxy", ["10.0.0.0/8"], "10.0.0.2", "203.0.113.9", "203.0.113.9"],
-    ["right to left past every trusted proxy", ["10.0.0.0/8", "192.0.2.1"], "10.0.0.2", "6.6.6.6, 203.0.113.9, 192.0.2.1, 10.1.1.1", "203.0.113.9"],
+    [
+      "right to left past every trusted proxy",
+      ["10.0.0.0/8", "192.0.2.1"],
+      "10.0.0.2",
+      "6.6.6.6, 203.0.113.9, 192.0.2.1, 10.1.1.1",
+      "203.0.113.9"
+    ],
     ["the peer when it is not a trusted proxy", ["10.0.0.0/8"], "198.51.100.7", "203.0.113.9", "198.51.100.7"],
     ["the peer when the header is missing", ["10.0.0.0/8"], "10.0.0.2", undefined, "10.0.0.2"],
     ["the peer when a proxy wrote something that is not an address", ["10.0.0.0/8"], "10.0.0.2", "bogus", "10.0.0.2"],
@@ -143,7 +178,9 @@ describe("ClientAddress", () => {
     it(name, () => assert.strictEqual(addressOf(trustProxy, peer, forwarded), expected))
   }
   it("TRUST_PROXY takes addresses and CIDR ranges, nothing else", () => {
-    for (const good of ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8", "0.0.0.0/0"]) assert.isTrue(ClientAddress.isRange(good), good)
+    for (const good of ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8", "0.0.0.0/0"]) {
+      assert.isTrue(ClientAddress.isRange(good), good)
+    }
     for (const bad of ["", "localhost", "10.0.0.0/33", "::/129", "10.0.0.0/8/8", "10.0.0.0/", "1.2.3"]) {
       assert.isFalse(ClientAddress.isRange(bad), bad)
     }

@@ -18,9 +18,11 @@ const withKey = (key: string, caller?: TestAccounts.Caller): Http.RequestOptions
 const freshCaller = TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
 
 /** The bytes a kept response takes, as JSON: its body, or what recomputes it. */
-const keptBytes = (record: IdempotencyStore.IdempotencyRecord) => Buffer.byteLength(JSON.stringify(Option.getOrThrow(record.response)))
+const keptBytes = (record: IdempotencyStore.IdempotencyRecord) =>
+  Buffer.byteLength(JSON.stringify(Option.getOrThrow(record.response)))
 
-const count = (caller: TestAccounts.Caller) => Effect.map(TestMessages.list({}, { key: caller.key }), (reply) => reply.json.data.length as number)
+const count = (caller: TestAccounts.Caller) =>
+  Effect.map(TestMessages.list({}, { key: caller.key }), (reply) => reply.json.data.length as number)
 
 layer(TestServer.layer())("Idempotency-Key", (it) => {
   it.effect("same key, same request: the first response replayed byte for byte, one message", () =>
@@ -49,12 +51,18 @@ layer(TestServer.layer())("Idempotency-Key", (it) => {
         const req = httpRequest(`${url}/v1/messaging/messages`, {
           method: "POST",
           headers: [
-            "host", new URL(url).host,
-            "authorization", `Bearer ${caller.key}`,
-            "content-type", "application/json",
-            "content-length", String(Buffer.byteLength(body)),
-            "idempotency-key", "a",
-            "idempotency-key", "b"
+            "host",
+            new URL(url).host,
+            "authorization",
+            `Bearer ${caller.key}`,
+            "content-type",
+            "application/json",
+            "content-length",
+            String(Buffer.byteLength(body)),
+            "idempotency-key",
+            "a",
+            "idempotency-key",
+            "b"
           ]
         }, (res) => res.resume().on("end", () => resume(Effect.succeed(res.statusCode!))))
         req.on("error", (error) => resume(Effect.die(error)))
@@ -68,8 +76,16 @@ layer(TestServer.layer())("Idempotency-Key", (it) => {
     Effect.gen(function*() {
       const caller = yield* freshCaller
       assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("k", caller))).status, 201)
-      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, body: "Other" }, withKey("k", caller)), 409, "idempotency_conflict")
-      Replies.assertError(yield* TestMessages.preview({ body: "Hi" }, withKey("k", caller)), 409, "idempotency_conflict")
+      Replies.assertError(
+        yield* TestMessages.send({ ...TestMessages.validSend, body: "Other" }, withKey("k", caller)),
+        409,
+        "idempotency_conflict"
+      )
+      Replies.assertError(
+        yield* TestMessages.preview({ body: "Hi" }, withKey("k", caller)),
+        409,
+        "idempotency_conflict"
+      )
       assert.strictEqual(yield* count(caller), 1)
     }))
 
@@ -118,10 +134,23 @@ layer(TestServer.layer())("Idempotency-Key", (it) => {
   it.effect("a key of 1 to 255 printable characters is accepted; 256 characters or none is 400", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("k".repeat(255), caller))).status, 201)
+      assert.strictEqual(
+        (yield* TestMessages.send(TestMessages.validSend, withKey("k".repeat(255), caller))).status,
+        201
+      )
       assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, withKey("x", caller))).status, 201)
-      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("k".repeat(256), caller)), 400, "invalid_request", "Idempotency-Key")
-      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("é-key", caller)), 400, "invalid_request", "Idempotency-Key")
+      Replies.assertError(
+        yield* TestMessages.send(TestMessages.validSend, withKey("k".repeat(256), caller)),
+        400,
+        "invalid_request",
+        "Idempotency-Key"
+      )
+      Replies.assertError(
+        yield* TestMessages.send(TestMessages.validSend, withKey("é-key", caller)),
+        400,
+        "invalid_request",
+        "Idempotency-Key"
+      )
       assert.strictEqual(yield* count(caller), 2)
     }))
 
@@ -135,14 +164,22 @@ layer(TestServer.layer())("Idempotency-Key", (it) => {
       assert.strictEqual(retry.text, first.text)
       assert.strictEqual(retry.headers.get("idempotent-replayed"), "true")
       assert.strictEqual(retry.headers.get("x-request-id"), first.headers.get("x-request-id"))
-      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("refused", caller)), 409, "idempotency_conflict")
+      Replies.assertError(
+        yield* TestMessages.send(TestMessages.validSend, withKey("refused", caller)),
+        409,
+        "idempotency_conflict"
+      )
       assert.strictEqual(yield* count(caller), 0)
     }))
 
   it.effect("a body that does not decode (400) takes no key: the corrected request sends under it", () =>
     Effect.gen(function*() {
       const caller = yield* freshCaller
-      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, to: 61412345678 }, withKey("undecoded", caller)), 400, "invalid_request")
+      Replies.assertError(
+        yield* TestMessages.send({ ...TestMessages.validSend, to: 61412345678 }, withKey("undecoded", caller)),
+        400,
+        "invalid_request"
+      )
       const fixed = yield* TestMessages.send(TestMessages.validSend, withKey("undecoded", caller))
       assert.strictEqual(fixed.status, 201, fixed.text)
       assert.isNull(fixed.headers.get("idempotent-replayed"))
@@ -174,11 +211,23 @@ layer(TestServer.layer())("Idempotency-Key", (it) => {
       // the message is written; the process dies before its answer is kept
       yield* TestIdempotency.crashBeforeKept(caller.accountId, "crash-1")
 
-      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
+      Replies.assertError(
+        yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller)),
+        409,
+        "idempotency_in_progress"
+      )
       yield* TestClock.adjust(Idempotency.abandonedAfterMillis)
-      Replies.assertError(yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller)), 409, "idempotency_in_progress")
+      Replies.assertError(
+        yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller)),
+        409,
+        "idempotency_in_progress"
+      )
       yield* TestClock.adjust(1)
-      Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, body: "Other" }, withKey("crash-1", caller)), 409, "idempotency_conflict")
+      Replies.assertError(
+        yield* TestMessages.send({ ...TestMessages.validSend, body: "Other" }, withKey("crash-1", caller)),
+        409,
+        "idempotency_conflict"
+      )
       const retry = yield* TestMessages.send(TestMessages.validSend, withKey("crash-1", caller))
       assert.strictEqual(retry.status, 201, retry.text)
       assert.strictEqual(retry.json.data.id, first.json.data.id)
@@ -230,12 +279,21 @@ layer(TestServer.layer())("Idempotency-Key", (it) => {
     Effect.gen(function*() {
       const caller = yield* freshCaller
       const now = yield* Clock.currentTimeMillis
-      const scheduled = yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at: new Date(now + 3_600_000).toISOString() }, { key: caller.key })
+      const scheduled = yield* TestMessages.send({
+        ...TestMessages.validSend,
+        scheduled_at: new Date(now + 3_600_000).toISOString()
+      }, { key: caller.key })
       const path = `/v1/messaging/messages/${scheduled.json.data.id}/cancel`
       assert.strictEqual((yield* Http.request("POST", path, withKey("cancel-recompute", caller))).status, 200)
       const record = yield* TestIdempotency.kept(caller.accountId, "cancel-recompute")
       const store = yield* IdempotencyStore.IdempotencyStore
-      yield* store.complete(record, { _tag: "Recompute", status: 200, requestId: "req_x", answeredAt: now, digest: "0".repeat(64) })
+      yield* store.complete(record, {
+        _tag: "Recompute",
+        status: 200,
+        requestId: "req_x",
+        answeredAt: now,
+        digest: "0".repeat(64)
+      })
       Replies.assertError(yield* Http.request("POST", path, withKey("cancel-recompute", caller)), 500, "internal_error")
     }))
 
@@ -299,12 +357,16 @@ layer(TestServer.layer({ messaging: { maxSegments: MessagingConfig.mostSegments 
         const cancel = `/v1/messaging/messages/${first.json.data.id}/cancel`
         const cancelled = yield* Http.request("POST", cancel, withKey("largest-cancel", caller))
         assert.strictEqual(cancelled.status, 200, cancelled.text.slice(0, 300))
-        for (const [reply, key, path] of [[first, "largest", undefined], [cancelled, "largest-cancel", cancel]] as const) {
+        for (
+          const [reply, key, path] of [[first, "largest", undefined], [cancelled, "largest-cancel", cancel]] as const
+        ) {
           // a margin for what a longer number or a dearer market would add
           assert.isAtMost(Buffer.byteLength(reply.text), Idempotency.maxKeptBytes - 512)
           const record = yield* TestIdempotency.kept(caller.accountId, key)
           assert.strictEqual(Option.getOrThrow(record.response)._tag, "Body")
-          const replay = path === undefined ? yield* TestMessages.send(send, withKey(key, caller)) : yield* Http.request("POST", path, withKey(key, caller))
+          const replay = path === undefined
+            ? yield* TestMessages.send(send, withKey(key, caller))
+            : yield* Http.request("POST", path, withKey(key, caller))
           assert.strictEqual(replay.text, reply.text)
           assert.strictEqual(replay.headers.get("idempotent-replayed"), "true")
         }

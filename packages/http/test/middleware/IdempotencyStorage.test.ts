@@ -5,10 +5,10 @@
  * (the file and its `-wal`, checkpointed) and on PostgreSQL when a server answers (the idempotency
  * table with its TOAST and indexes, in a fresh schema of TEST_DATABASE_URL).
  */
-import { assert, layer } from "@effect/vitest"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { assert, layer } from "@effect/vitest"
 import type { Stores } from "@sendline/core"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
@@ -43,8 +43,10 @@ const sqliteFile: Measured = (() => {
       Layer.provideMerge(SqliteClient.layer({ filename: file })),
       Layer.provideMerge(Layer.scopedDiscard(Effect.addFinalizer(() => removed)))
     ),
-    bytes: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.map(sql`PRAGMA wal_checkpoint(TRUNCATE)`, () => bytesOf(file) + bytesOf(`${file}-wal`)))
+    bytes: Effect.flatMap(
+      SqlClient.SqlClient,
+      (sql) => Effect.map(sql`PRAGMA wal_checkpoint(TRUNCATE)`, () => bytesOf(file) + bytesOf(`${file}-wal`))
+    )
   }
 })()
 
@@ -52,9 +54,15 @@ const sqliteFile: Measured = (() => {
 const postgres = (url: string): Measured => ({
   name: "PostgreSQL",
   layer: Layer.unwrapScoped(
-    Effect.acquireRelease(TestDatabase.createSchema(url), (schema) => Effect.orDie(TestDatabase.dropSchema(url, schema))).pipe(
+    Effect.acquireRelease(
+      TestDatabase.createSchema(url),
+      (schema) => Effect.orDie(TestDatabase.dropSchema(url, schema))
+    ).pipe(
       Effect.map((schema) =>
-        PgStore.layer.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(TestDatabase.withSchema(url, schema)) }))))
+        PgStore.layer.pipe(
+          Layer.provideMerge(PgClient.layer({ url: Redacted.make(TestDatabase.withSchema(url, schema)) }))
+        )
+      )
     )
   ),
   bytes: Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -71,22 +79,32 @@ const databases = Option.isSome(reachable) ? [sqliteFile, postgres(reachable.val
 /** `previews` previews of `TestMessages.cjkBody`, each under a key of its own, a few at a time; each a first answer of ~126 KB. */
 const previewAll = Effect.gen(function*() {
   const run = Math.random().toString(36).slice(2, 8)
-  yield* Effect.forEach(Array.from({ length: previews }, (_, i) => i), (i) =>
-    Effect.map(TestMessages.preview({ body: TestMessages.cjkBody }, { headers: { "idempotency-key": `storage-${run}-${i}` } }), (reply) => {
-      assert.strictEqual(reply.status, 200, reply.text.slice(0, 200))
-      assert.isNull(reply.headers.get("idempotent-replayed"))
-      assert.isAbove(Buffer.byteLength(reply.text), 120_000)
-    }), { concurrency: 8, discard: true })
+  yield* Effect.forEach(
+    Array.from({ length: previews }, (_, i) => i),
+    (i) =>
+      Effect.map(
+        TestMessages.preview({ body: TestMessages.cjkBody }, { headers: { "idempotency-key": `storage-${run}-${i}` } }),
+        (reply) => {
+          assert.strictEqual(reply.status, 200, reply.text.slice(0, 200))
+          assert.isNull(reply.headers.get("idempotent-replayed"))
+          assert.isAbove(Buffer.byteLength(reply.text), 120_000)
+        }
+      ),
+    { concurrency: 8, discard: true }
+  )
 })
 
 for (const database of databases) {
-  layer(TestServer.layer({ store: database.layer }), { timeout: 120_000 })(`idempotency storage on ${database.name}`, (it) => {
-    it.effect(`${previews} previews of a 63 KB CJK body under distinct keys grow the database by at most 20 KB each`, () =>
-      Effect.gen(function*() {
-        const bytes = Effect.orDie(database.bytes)
-        const before = yield* bytes
-        yield* previewAll
-        assert.isAtMost((yield* bytes) - before, previews * allowedPerPreview)
-      }))
-  })
+  layer(TestServer.layer({ store: database.layer }), { timeout: 120_000 })(
+    `idempotency storage on ${database.name}`,
+    (it) => {
+      it.effect(`${previews} previews of a 63 KB CJK body under distinct keys grow the database by at most 20 KB each`, () =>
+        Effect.gen(function*() {
+          const bytes = Effect.orDie(database.bytes)
+          const before = yield* bytes
+          yield* previewAll
+          assert.isAtMost((yield* bytes) - before, previews * allowedPerPreview)
+        }))
+    }
+  )
 }

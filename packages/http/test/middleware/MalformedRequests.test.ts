@@ -21,7 +21,9 @@ const chunkedPost = (path: string, chunks: ReadonlyArray<string | Uint8Array>) =
         res.on("data", (chunk: string) => (text += chunk))
         res.on("end", () => {
           const headers = new Headers()
-          for (const [name, value] of Object.entries(res.headers)) if (typeof value === "string") headers.set(name, value)
+          for (const [name, value] of Object.entries(res.headers)) {
+            if (typeof value === "string") headers.set(name, value)
+          }
           resume(Effect.succeed({ status: res.statusCode!, headers, text, json: JSON.parse(text) }))
         })
       })
@@ -57,14 +59,26 @@ layer(TestServer.layer())("malformed requests", (it) => {
         assert.include(reply.json.error.message, "more than 32 deep")
       }
       // 32 levels decode as usual (here: the wrong type), brackets inside strings do not count
-      Replies.assertError(yield* Http.request("POST", "/v1/messaging/preview", { body: `{"body":${nested(31)}}`, headers: jsonHeaders }), 400, "invalid_request", "body")
+      Replies.assertError(
+        yield* Http.request("POST", "/v1/messaging/preview", { body: `{"body":${nested(31)}}`, headers: jsonHeaders }),
+        400,
+        "invalid_request",
+        "body"
+      )
       const quoted = { body: "[[[[".repeat(20) + "\\\"{{{{".repeat(20), market: "AU" }
-      assert.strictEqual((yield* Http.request("POST", "/v1/messaging/preview", { body: JSON.stringify(quoted), headers: jsonHeaders })).status, 200)
+      assert.strictEqual(
+        (yield* Http.request("POST", "/v1/messaging/preview", { body: JSON.stringify(quoted), headers: jsonHeaders }))
+          .status,
+        200
+      )
     }))
 
   it.effect("400 invalid_request: a refused value is quoted in at most 160 characters", () =>
     Effect.gen(function*() {
-      const reply = yield* TestMessages.send({ ...TestMessages.validSend, market: Array.from({ length: 3000 }, () => "AU") })
+      const reply = yield* TestMessages.send({
+        ...TestMessages.validSend,
+        market: Array.from({ length: 3000 }, () => "AU")
+      })
       Replies.assertError(reply, 400, "invalid_request", "market")
       assert.isAtMost(reply.json.error.details[0].issue.length, 160)
       assert.isBelow(reply.text.length, 1000)
@@ -72,9 +86,18 @@ layer(TestServer.layer())("malformed requests", (it) => {
 
   it.effect("400 invalid_request: wrong JSON types, each field in details", () =>
     Effect.gen(function*() {
-      const reply = yield* TestMessages.send({ ...TestMessages.validSend, to: 61412345678, body: ["Hello"], reference: 7 })
+      const reply = yield* TestMessages.send({
+        ...TestMessages.validSend,
+        to: 61412345678,
+        body: ["Hello"],
+        reference: 7
+      })
       Replies.assertError(reply, 400, "invalid_request", null)
-      assert.deepStrictEqual(reply.json.error.details.map((d: { field: string }) => d.field), ["to", "body", "reference"])
+      assert.deepStrictEqual(reply.json.error.details.map((d: { field: string }) => d.field), [
+        "to",
+        "body",
+        "reference"
+      ])
       for (const detail of reply.json.error.details) assert.isString(detail.issue)
     }))
 
@@ -100,8 +123,15 @@ layer(TestServer.layer())("malformed requests", (it) => {
 
   it.effect("400 invalid_request: scheduled_at that is not an RFC 3339 date-time", () =>
     Effect.gen(function*() {
-      for (const scheduled_at of ["tomorrow", "2026-11-23", "2026-11-23 10:00:00", "2026-02-30T10:00:00Z", 1764000000]) {
-        Replies.assertError(yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at }), 400, "invalid_request", "scheduled_at")
+      for (
+        const scheduled_at of ["tomorrow", "2026-11-23", "2026-11-23 10:00:00", "2026-02-30T10:00:00Z", 1764000000]
+      ) {
+        Replies.assertError(
+          yield* TestMessages.send({ ...TestMessages.validSend, scheduled_at }),
+          400,
+          "invalid_request",
+          "scheduled_at"
+        )
       }
     }))
 
@@ -148,7 +178,15 @@ layer(TestServer.layer())("malformed requests", (it) => {
 
   it.effect("paths match as written: another case or a doubled slash is 404", () =>
     Effect.gen(function*() {
-      for (const path of ["/V1/MESSAGING/MESSAGES", "/v1/Messaging/messages", "//v1/messaging/messages", "/v1/messaging//messages", "/HEALTH"]) {
+      for (
+        const path of [
+          "/V1/MESSAGING/MESSAGES",
+          "/v1/Messaging/messages",
+          "//v1/messaging/messages",
+          "/v1/messaging//messages",
+          "/HEALTH"
+        ]
+      ) {
         Replies.assertError(yield* Http.request("GET", path), 404, "not_found")
       }
       assert.strictEqual((yield* Http.request("GET", "/v1/messaging/messages")).status, 200)
@@ -165,7 +203,13 @@ layer(TestServer.layer())("malformed requests", (it) => {
   it.effect("415 unsupported_media_type: a body that is not declared JSON", () =>
     Effect.gen(function*() {
       const body = JSON.stringify(TestMessages.validSend)
-      const types = ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", "application/vnd.api+json", undefined]
+      const types = [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "application/jsonx",
+        "application/vnd.api+json",
+        undefined
+      ]
       for (const type of types) {
         // fetch labels a string body text/plain;charset=UTF-8 when no type is given
         const reply = yield* Http.request("POST", "/v1/messaging/messages", {
@@ -178,7 +222,12 @@ layer(TestServer.layer())("malformed requests", (it) => {
 
   it.effect("400 invalid_request: no body is JSON null, whatever Content-Type the request names", () =>
     Effect.gen(function*() {
-      const types = ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/octet-stream"]
+      const types = [
+        "text/plain",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/octet-stream"
+      ]
       const unknownBrand = "/v1/brands/brand_01m810vyc01pfjhmv720etbcd0"
       const routes = [["POST", "/v1/messaging/messages"], ["PATCH", unknownBrand]] as const
       for (const [method, path] of routes) {
@@ -272,7 +321,11 @@ layer(TestServer.layer())("malformed requests", (it) => {
         Replies.assertError(reply, 400, "invalid_request")
         assert.include(reply.json.error.message, "half of a surrogate pair", body)
       }
-      assert.strictEqual((yield* TestMessages.list({ reference: "lone-surrogate" })).json.data.length, 0, "nothing was stored")
+      assert.strictEqual(
+        (yield* TestMessages.list({ reference: "lone-surrogate" })).json.data.length,
+        0,
+        "nothing was stored"
+      )
     }))
 
   it.effect("escaped pairs and escaped backslashes before u are read as written", () =>
@@ -283,7 +336,10 @@ layer(TestServer.layer())("malformed requests", (it) => {
           ["\\\\ud83d", "\\ud83d"] // an escaped backslash, then the letters ud83d
         ] as const
       ) {
-        const body = JSON.stringify(TestMessages.validSend).replace("\"body\":\"Hello from Acme\"", `"body":"${escaped}"`)
+        const body = JSON.stringify(TestMessages.validSend).replace(
+          "\"body\":\"Hello from Acme\"",
+          `"body":"${escaped}"`
+        )
         assert.notStrictEqual(body, JSON.stringify(TestMessages.validSend), "the test replaced the body")
         const reply = yield* Http.request("POST", "/v1/messaging/messages", { body, headers: jsonHeaders })
         assert.strictEqual(reply.status, 201, reply.text)

@@ -18,7 +18,11 @@ layer(TestServer.layer({ rateLimitPerSecond: 2 }))("rate limit per API key (RATE
         assert.strictEqual(reply.headers.get("retry-after"), "1")
       }
       yield* TestClock.adjust("500 millis")
-      assert.strictEqual((yield* TestMessages.list({}, { key: caller.key })).status, 200, "half a second refills one token")
+      assert.strictEqual(
+        (yield* TestMessages.list({}, { key: caller.key })).status,
+        200,
+        "half a second refills one token"
+      )
       Replies.assertError(yield* TestMessages.list({}, { key: caller.key }), 429, "rate_limited")
       yield* TestClock.adjust("1 second")
       assert.strictEqual((yield* TestMessages.send(TestMessages.validSend, { key: caller.key })).status, 201)
@@ -37,7 +41,9 @@ layer(TestServer.layer({ rateLimitPerSecond: 2 }))("rate limit per API key (RATE
   it.effect("requests refused before authentication take no token", () =>
     Effect.gen(function*() {
       const a = yield* TestAccounts.newCaller()
-      for (let i = 0; i < 5; i++) Replies.assertError(yield* TestMessages.list({}, { key: null }), 401, "unauthenticated")
+      for (let i = 0; i < 5; i++) {
+        Replies.assertError(yield* TestMessages.list({}, { key: null }), 401, "unauthenticated")
+      }
       assert.strictEqual((yield* TestMessages.list({}, { key: a.key })).status, 200)
     }))
 })

@@ -62,7 +62,11 @@ describe("RateLimiter", () => {
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* takesAt([0, 0], "key_a", "acct_a"), ["ok", "ok"])
       assert.deepStrictEqual(yield* takesAt([0], "key_b", "acct_a"), ["ok"])
-      assert.deepStrictEqual(yield* takesAt([0, 0], "key_c", "acct_a"), [1, 1], "the account's three a second are spent")
+      assert.deepStrictEqual(
+        yield* takesAt([0, 0], "key_c", "acct_a"),
+        [1, 1],
+        "the account's three a second are spent"
+      )
       assert.deepStrictEqual(yield* takesAt([0, 0], "key_d", "acct_b"), ["ok", "ok"])
       assert.deepStrictEqual(yield* takesAt([1000], "key_c", "acct_a"), ["ok"])
     }).pipe(Effect.provide(RateLimiter.layer({ perKey: 2, perAccount: 3 }))))

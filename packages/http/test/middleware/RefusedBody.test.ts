@@ -68,7 +68,8 @@ const stream = (url: string, head: string) =>
       socket.on("close", () => end(Date.now() - started))
       const pump = () => {
         while (!ended && !socket.destroyed) {
-          const more = socket.write(`${hex}\r\n`) && socket.write(chunk, () => sent += chunk.length) && socket.write("\r\n")
+          const more = socket.write(`${hex}\r\n`) && socket.write(chunk, () => sent += chunk.length) &&
+            socket.write("\r\n")
           if (!more) return void socket.once("drain", pump)
         }
       }
@@ -139,13 +140,22 @@ layer(TestServer.layer())("a refused request's body is not read", (it) => {
     Effect.gen(function*() {
       const { url } = yield* TestServer.TestServer
       const reader = yield* TestAccounts.newCaller({ permissions: ["messaging:read"] })
-      assertCut(yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${reader.key}` })), 403)
+      assertCut(
+        yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${reader.key}` })),
+        403
+      )
     }))
 
   it.effect("an upload that is not JSON is answered 415 and cut", () =>
     Effect.gen(function*() {
       const { main, url } = yield* TestServer.TestServer
-      assertCut(yield* stream(url, chunkedHead("/v1/messaging/messages", { "Content-Type": "text/plain", Authorization: `Bearer ${main.key}` })), 415)
+      assertCut(
+        yield* stream(
+          url,
+          chunkedHead("/v1/messaging/messages", { "Content-Type": "text/plain", Authorization: `Bearer ${main.key}` })
+        ),
+        415
+      )
     }))
 
   it.effect("an upload that says it is too large is answered 413 and cut", () =>
@@ -160,7 +170,10 @@ layer(TestServer.layer())("a refused request's body is not read", (it) => {
   it.effect("an endless upload with a valid key is read up to 16 × 64 KiB, then its connection is cut unanswered", () =>
     Effect.gen(function*() {
       const { main, url } = yield* TestServer.TestServer
-      const streamed = yield* stream(url, chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${main.key}` }))
+      const streamed = yield* stream(
+        url,
+        chunkedHead("/v1/messaging/messages", { ...json, Authorization: `Bearer ${main.key}` })
+      )
       assert.strictEqual(streamed.answer, "")
       assert.isBelow(streamed.endedAfterMillis, Infinity, "the connection was cut")
       assert.isAtLeast(streamed.sent, 16 * 64 * 1024, `the client sent ${streamed.sent} bytes`)
@@ -191,7 +204,9 @@ layer(TestServer.layer())("a refused request's body is not read", (it) => {
         if (received() === "") {
           send(
             "POST /v1/messaging/messages HTTP/1.1\r\nHost: sendline.test\r\nContent-Type: application/json\r\n" +
-              `Authorization: Bearer ${main.key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\n\r\n`
+              `Authorization: Bearer ${main.key}\r\nContent-Length: ${
+                Buffer.byteLength(body)
+              }\r\nExpect: 100-continue\r\n\r\n`
           )
         } else if (!sentBody && received().startsWith("HTTP/1.1 100 Continue\r\n\r\n")) {
           sentBody = true

@@ -71,7 +71,11 @@ const failing: Array<Logs.Logged> = []
 /** A readiness check that fails at once: `GET /ready` answers 503 and logs why. */
 const notReady = Layer.succeed(
   Readiness.Readiness,
-  Readiness.Readiness.of({ check: Effect.fail(new Readiness.NotReady({ reason: "Unreachable", message: "The test store cannot be reached or read" })) })
+  Readiness.Readiness.of({
+    check: Effect.fail(
+      new Readiness.NotReady({ reason: "Unreachable", message: "The test store cannot be reached or read" })
+    )
+  })
 )
 
 layer(

@@ -12,15 +12,20 @@ import * as TestServer from "../support/TestServer.js"
 
 /** `GET path` with `headers`, as raw bytes: no client decompresses anything. */
 const raw = (path: string, headers: Record<string, string>) =>
-  Effect.flatMap(TestServer.TestServer, (server) =>
-    Effect.async<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resume) => {
-      get(server.url + path, { headers }, (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("end", () =>
-          resume(Effect.succeed({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) })))
+  Effect.flatMap(
+    TestServer.TestServer,
+    (server) =>
+      Effect.async<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resume) => {
+        get(server.url + path, { headers }, (response) => {
+          const chunks: Array<Buffer> = []
+          response.on("data", (chunk: Buffer) => chunks.push(chunk))
+          response.on("end", () =>
+            resume(
+              Effect.succeed({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) })
+            ))
+        })
       })
-    }))
+  )
 
 layer(TestServer.layer())("response headers", (it) => {
   it.effect("/v1 answers are no-store and nosniff, whatever their status", () =>

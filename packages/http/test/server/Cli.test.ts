@@ -14,20 +14,52 @@ describe("sendline CLI", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it("creates an account, a key and a Sender ID, each printed as one JSON object", async () => {
-    const account = await sendline(env, "accounts", "create", "--name", "Acme", "--type", "cpaas", "--admin-email", "ops@acme.test")
+    const account = await sendline(
+      env,
+      "accounts",
+      "create",
+      "--name",
+      "Acme",
+      "--type",
+      "cpaas",
+      "--admin-email",
+      "ops@acme.test"
+    )
     expect(account.code).toBe(0)
     const acct = JSON.parse(account.stdout)
     expect(acct).toMatchObject({ name: "Acme", type: "cpaas", admin_email: "ops@acme.test" })
     expect(acct.id).toMatch(/^acct_[0-9a-z]{26}$/)
 
-    const key = await sendline(env, "keys", "create", "--account", acct.id, "--permissions", "messaging:send,messaging:read")
+    const key = await sendline(
+      env,
+      "keys",
+      "create",
+      "--account",
+      acct.id,
+      "--permissions",
+      "messaging:send,messaging:read"
+    )
     expect(key.code).toBe(0)
     const created = JSON.parse(key.stdout)
     expect(created.key).toMatch(/^sk_[0-9A-Za-z]{40}$/)
     expect(created.permissions).toEqual(["messaging:send", "messaging:read"])
 
     const importSid = (senderId: string, identifier: string, brandName: string) =>
-      sendline(env, "sids", "import", "--account", acct.id, "--sender-id", senderId, "--market", "AU", "--identifier", identifier, "--brand-name", brandName)
+      sendline(
+        env,
+        "sids",
+        "import",
+        "--account",
+        acct.id,
+        "--sender-id",
+        senderId,
+        "--market",
+        "AU",
+        "--identifier",
+        identifier,
+        "--brand-name",
+        brandName
+      )
     const sid = await importSid("Acme", "ABN:51 824 753 556", "Acme Pty")
     expect(sid.code).toBe(0)
     expect(JSON.parse(sid.stdout)).toMatchObject({
@@ -41,18 +73,44 @@ describe("sendline CLI", () => {
     // another legal entity, under the holder's brand name and a look-alike: taken, the holder unnamed
     const taken = await importSid("ACRNE", "ACN:010499966", "Acme Pty")
     expect([taken.code, taken.stdout]).toEqual([1, ""])
-    expect(taken.stderr).toContain("sendline: sender_id_taken: Sender ID ACRNE, or one that looks like it, is held in AU by another legal entity.")
+    expect(taken.stderr).toContain(
+      "sendline: sender_id_taken: Sender ID ACRNE, or one that looks like it, is held in AU by another legal entity."
+    )
     const renamed = await importSid("ACME", "ABN:51824753556", "Acme Group")
     expect(renamed.code, renamed.stderr).toBe(0)
     const unchecked = await importSid("Bolt", "NZBN:9429041561461", "Bolt Pty")
     expect(unchecked.stderr).toContain("sendline: invalid_identifier: AU does not take NZBN identifiers")
-    const without = await sendline(env, "sids", "import", "--account", acct.id, "--sender-id", "Cove", "--market", "AU", "--brand-name", "Cove Pty")
+    const without = await sendline(
+      env,
+      "sids",
+      "import",
+      "--account",
+      acct.id,
+      "--sender-id",
+      "Cove",
+      "--market",
+      "AU",
+      "--brand-name",
+      "Cove Pty"
+    )
     expect([without.code === 0, without.stderr]).toEqual([false, expect.stringContaining("--identifier")])
     const restricted = await importSid("Alert", "ABN:51824753556", "Acme Pty")
     expect(restricted.code).toBe(1)
-    expect(restricted.stderr).toContain("sendline: invalid_sender_id: sender_id must not consist only of restricted generic words in AU")
+    expect(restricted.stderr).toContain(
+      "sendline: invalid_sender_id: sender_id must not consist only of restricted generic words in AU"
+    )
 
-    const dated = await sendline(env, "keys", "create", "--account", acct.id, "--permissions", "messaging:read", "--expires-at", "2030-01-31")
+    const dated = await sendline(
+      env,
+      "keys",
+      "create",
+      "--account",
+      acct.id,
+      "--permissions",
+      "messaging:read",
+      "--expires-at",
+      "2030-01-31"
+    )
     expect(dated.code).toBe(0)
     expect(JSON.parse(dated.stdout).expires_at).toBe("2030-01-31T00:00:00.000+00:00")
 
@@ -62,52 +120,104 @@ describe("sendline CLI", () => {
   }, 60_000)
 
   it("reports errors on stderr with a non-zero exit and nothing on stdout", async () => {
-    const unknownPermission = await sendline(env, "keys", "create", "--account", "acct_x", "--permissions", "everything")
+    const unknownPermission = await sendline(
+      env,
+      "keys",
+      "create",
+      "--account",
+      "acct_x",
+      "--permissions",
+      "everything"
+    )
     expect(unknownPermission.code).not.toBe(0)
     expect(unknownPermission.stdout).toBe("")
     expect(unknownPermission.stderr).toContain("Unknown permission everything")
     expect(unknownPermission.stderr).toContain("(--permissions)")
 
-    const badEmail = await sendline(env, "accounts", "create", "--name", "Acme", "--type", "cpaas", "--admin-email", "nope")
+    const badEmail = await sendline(
+      env,
+      "accounts",
+      "create",
+      "--name",
+      "Acme",
+      "--type",
+      "cpaas",
+      "--admin-email",
+      "nope"
+    )
     expect(badEmail.code).toBe(1)
-    expect(badEmail.stderr).toContain("sendline: invalid_parameter: admin_email must be an e-mail address. (--admin-email)")
+    expect(badEmail.stderr).toContain(
+      "sendline: invalid_parameter: admin_email must be an e-mail address. (--admin-email)"
+    )
 
     const missingKey = await sendline(env, "keys", "revoke", "key_00000000000000000000000000")
     expect(missingKey.code).toBe(1)
     expect(missingKey.stderr).toContain("sendline: not_found: No active key key_00000000000000000000000000.")
 
-    const badExpiry = await sendline(env, "keys", "create", "--account", "acct_x", "--permissions", "messaging:read", "--expires-at", "2030-02-30")
+    const badExpiry = await sendline(
+      env,
+      "keys",
+      "create",
+      "--account",
+      "acct_x",
+      "--permissions",
+      "messaging:read",
+      "--expires-at",
+      "2030-02-30"
+    )
     expect(badExpiry.code).toBe(1)
-    expect(badExpiry.stderr).toContain("sendline: invalid_parameter: --expires-at must be an RFC 3339 date-time, or a date")
+    expect(badExpiry.stderr).toContain(
+      "sendline: invalid_parameter: --expires-at must be an RFC 3339 date-time, or a date"
+    )
     expect(badExpiry.stderr).not.toContain("(--expires-at)")
   }, 60_000)
 
-  it("accounts create --identifier checks it as a brand's, prints it normalised, and refuses one another Brand Owner owns", async () => {
-    const brand = ["accounts", "create", "--type", "brand", "--admin-email", "legal@acme.test"] as const
-    const owner = await sendline(env, ...brand, "--name", "Acme Pty Ltd", "--identifier", "ABN:51 824 753 556")
-    expect(owner.code).toBe(0)
-    const acct = JSON.parse(owner.stdout)
-    expect(acct.identifiers).toEqual([{ identifier_type: "ABN", identifier_value: "51824753556" }])
+  it(
+    "accounts create --identifier checks it as a brand's, prints it normalised, and refuses one another Brand Owner owns",
+    async () => {
+      const brand = ["accounts", "create", "--type", "brand", "--admin-email", "legal@acme.test"] as const
+      const owner = await sendline(env, ...brand, "--name", "Acme Pty Ltd", "--identifier", "ABN:51 824 753 556")
+      expect(owner.code).toBe(0)
+      const acct = JSON.parse(owner.stdout)
+      expect(acct.identifiers).toEqual([{ identifier_type: "ABN", identifier_value: "51824753556" }])
 
-    const taken = await sendline(env, ...brand, "--name", "Acme Holdings", "--identifier", "ABN:51824753556")
-    expect([taken.code, taken.stdout, taken.stderr]).toEqual([
-      1,
-      "",
-      `sendline: invalid_identifier: ABN 51824753556 is owned by another Brand Owner account (${acct.id}). (--identifier)\n`
-    ])
+      const taken = await sendline(env, ...brand, "--name", "Acme Holdings", "--identifier", "ABN:51824753556")
+      expect([taken.code, taken.stdout, taken.stderr]).toEqual([
+        1,
+        "",
+        `sendline: invalid_identifier: ABN 51824753556 is owned by another Brand Owner account (${acct.id}). (--identifier)\n`
+      ])
 
-    const typo = await sendline(env, ...brand, "--name", "Acme Typo", "--identifier", "ACN:010 499 967")
-    expect([typo.code, typo.stdout, typo.stderr]).toEqual([1, "", "sendline: invalid_identifier: ACN 010499967 fails its check digit. (--identifier)\n"])
-  }, 60_000)
+      const typo = await sendline(env, ...brand, "--name", "Acme Typo", "--identifier", "ACN:010 499 967")
+      expect([typo.code, typo.stdout, typo.stderr]).toEqual([
+        1,
+        "",
+        "sendline: invalid_identifier: ACN 010499967 fails its check digit. (--identifier)\n"
+      ])
+    },
+    60_000
+  )
 
   it("a usage error is one line on stderr led by its code, with exit 1, a missing command too", async () => {
     for (
       const [args, says] of [
-        [["keys", "create"], "sendline: invalid_request: Expected to find option: '--account'; Expected to find option: '--permissions'\n"],
+        [
+          ["keys", "create"],
+          "sendline: invalid_request: Expected to find option: '--account'; Expected to find option: '--permissions'\n"
+        ],
         [["keys", "revoke"], "sendline: invalid_request: Missing argument <KEY_ID>\n"],
-        [["accounts", "create", "--name", "N", "--type", "nope", "--admin-email", "a@b.test"], "sendline: invalid_request: Expected one of the following cases: brand, aggregator, cpaas, operator\n"],
-        [[], "sendline: invalid_request: sendline needs a command: serve, migrate, accounts, keys, sids (sendline --help says more).\n"],
-        [["keys"], "sendline: invalid_request: sendline keys needs a command: create, revoke (sendline keys --help says more).\n"]
+        [
+          ["accounts", "create", "--name", "N", "--type", "nope", "--admin-email", "a@b.test"],
+          "sendline: invalid_request: Expected one of the following cases: brand, aggregator, cpaas, operator\n"
+        ],
+        [
+          [],
+          "sendline: invalid_request: sendline needs a command: serve, migrate, accounts, keys, sids (sendline --help says more).\n"
+        ],
+        [
+          ["keys"],
+          "sendline: invalid_request: sendline keys needs a command: create, revoke (sendline keys --help says more).\n"
+        ]
       ] as const
     ) {
       const refused = await sendline(env, ...args)
@@ -131,7 +241,11 @@ describe("sendline CLI", () => {
         ["RATE_LIMIT_PER_ACCOUNT_PER_SECOND", "-1", "RATE_LIMIT_PER_ACCOUNT_PER_SECOND must be 0 (no limit) or more"],
         ["MAX_MESSAGE_SEGMENTS", "0", "MAX_MESSAGE_SEGMENTS must be 1 or more"],
         ["CARRIER_MAX_PER_SECOND", "0", "CARRIER_MAX_PER_SECOND must be 1 or more"],
-        ["LOG_LEVEL", "constructor", "LOG_LEVEL must be one of all, trace, debug, info, warn, warning, error, fatal, none"],
+        [
+          "LOG_LEVEL",
+          "constructor",
+          "LOG_LEVEL must be one of all, trace, debug, info, warn, warning, error, fatal, none"
+        ],
         ["LOG_FORMAT", "logfmt", "LOG_FORMAT must be one of json, pretty"]
       ] as const
     ) {
@@ -141,16 +255,20 @@ describe("sendline CLI", () => {
     }
   }, 60_000)
 
-  it("refuses a store directory it cannot create, naming the path, even where Node's recursive mkdir spins (/proc)", async () => {
-    const blocked = join(dir, "a-file")
-    writeFileSync(blocked, "")
-    for (const path of [join(blocked, "sendline.sqlite"), "/proc/sendline-nowhere/sendline.sqlite"]) {
-      const refused = await sendline({ ...env, SQLITE_PATH: path }, "migrate")
-      expect(refused.code).toBe(1)
-      expect(refused.stderr).toContain(`Cannot create the directory of SQLite at ${path}`)
-      expect(refused.stderr).not.toMatch(/\n\s+at /)
-    }
-  }, 60_000)
+  it(
+    "refuses a store directory it cannot create, naming the path, even where Node's recursive mkdir spins (/proc)",
+    async () => {
+      const blocked = join(dir, "a-file")
+      writeFileSync(blocked, "")
+      for (const path of [join(blocked, "sendline.sqlite"), "/proc/sendline-nowhere/sendline.sqlite"]) {
+        const refused = await sendline({ ...env, SQLITE_PATH: path }, "migrate")
+        expect(refused.code).toBe(1)
+        expect(refused.stderr).toContain(`Cannot create the directory of SQLite at ${path}`)
+        expect(refused.stderr).not.toMatch(/\n\s+at /)
+      }
+    },
+    60_000
+  )
 
   it("refuses a file that is not a SQLite database, naming it and the reason", async () => {
     const text = join(dir, "notes.txt")
@@ -188,14 +306,19 @@ describe("sendline CLI", () => {
       const printed = server.output()
       const ownerKey = /Demo Brand Owner key \(brands, owns ABN 51824753556\): (sk_\w{40})/.exec(printed)?.[1]
       const operatorKeys = Object.fromEntries(
-        [...printed.matchAll(/Demo operator key \((\w+), AU: reviews Sender IDs\): (sk_\w{40})/g)].map((m) => [m[1]!, m[2]!])
+        [...printed.matchAll(/Demo operator key \((\w+), AU: reviews Sender IDs\): (sk_\w{40})/g)].map((
+          m
+        ) => [m[1]!, m[2]!])
       )
       expect(ownerKey).toBeDefined()
       expect(Object.keys(operatorKeys).sort()).toEqual(["optus", "telstra", "vodafone"])
       const call = async (method: string, path: string, key: string, json?: unknown) => {
         const response = await fetch(`${server.origin}${path}`, {
           method,
-          headers: { authorization: `Bearer ${key}`, ...(json === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(json === undefined ? {} : { "content-type": "application/json" })
+          },
           ...(json === undefined ? {} : { body: JSON.stringify(json) })
         })
         return { status: response.status, body: (await response.json()) as any }
@@ -212,7 +335,9 @@ describe("sendline CLI", () => {
       expect((await call("GET", `/v1/brands/${brand.body.data.id}`, server.key)).status).toBe(403)
       const pending = await call("GET", "/v1/brand-relationships?status=pending", ownerKey!)
       expect(pending.body.data.map((r: any) => r.brand.id)).toEqual([brand.body.data.id])
-      expect((await call("POST", `/v1/brand-relationships/${pending.body.data[0].id}/approve`, ownerKey!)).status).toBe(200)
+      expect((await call("POST", `/v1/brand-relationships/${pending.body.data[0].id}/approve`, ownerKey!)).status).toBe(
+        200
+      )
       expect((await call("GET", `/v1/brands/${brand.body.data.id}`, server.key)).status).toBe(200)
       const sid = await call("POST", "/v1/sids", server.key, {
         sender_id: "BrandOwner",
@@ -227,7 +352,10 @@ describe("sendline CLI", () => {
       for (const network of ["telstra", "optus", "vodafone"]) {
         const listed = await call("GET", "/v1/operator-registrations?sender_id=brandowner", operatorKeys[network]!)
         expect(listed.body.data.map((r: any) => [r.sender_id, r.network])).toEqual([["BrandOwner", network]])
-        expect((await call("POST", `/v1/operator-registrations/${listed.body.data[0].id}/approve`, operatorKeys[network]!)).status).toBe(200)
+        expect(
+          (await call("POST", `/v1/operator-registrations/${listed.body.data[0].id}/approve`, operatorKeys[network]!))
+            .status
+        ).toBe(200)
       }
       const registered = await call("GET", `/v1/sids/${sid.body.data.id}`, server.key)
       expect(registered.body.data.status).toBe("registered")

@@ -89,9 +89,11 @@ describe("sendline --help", () => {
       // the trace works: it saw the command line itself
       expect(loaded.some((url) => url.endsWith("/packages/http/dist/src/server/Cli.js"))).toBe(true)
       const heavy = loaded.filter((url) =>
-        /\/packages\/(core\/dist\/src\/index|store-sql|store-sqlite|store-postgres|mailer-smtp|webhooks-node|carrier-mock)\b/.test(url) ||
+        /\/packages\/(core\/dist\/src\/index|store-sql|store-sqlite|store-postgres|mailer-smtp|webhooks-node|carrier-mock)\b/
+          .test(url) ||
         /\/packages\/http\/dist\/src\/(server\/(Server|Config|Store)|Api)\.js$/.test(url) ||
-        /\/node_modules\/(@effect\/sql|@effect\/platform-node\/dist\/esm\/NodeHttpServer|better-sqlite3|pg|nodemailer)\b/.test(url)
+        /\/node_modules\/(@effect\/sql|@effect\/platform-node\/dist\/esm\/NodeHttpServer|better-sqlite3|pg|nodemailer)\b/
+          .test(url)
       )
       expect(heavy).toEqual([])
     } finally {

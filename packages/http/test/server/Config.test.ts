@@ -24,24 +24,45 @@ describe("Config", () => {
         [{ CARRIER_RETAIN_MS: "-1" }, "CARRIER_RETAIN_MS must be 0 or more"],
         [{ WORKER_POLL_MS: "0" }, "WORKER_POLL_MS must be 1 or more"],
         [{ SQLITE_SYNCHRONOUS: "off" }, "SQLITE_SYNCHRONOUS must be one of normal, full"],
-        [{ RATE_LIMIT_PER_SECOND: "Infinity" }, `RATE_LIMIT_PER_SECOND: Expected a number value but received "Infinity"`],
+        [
+          { RATE_LIMIT_PER_SECOND: "Infinity" },
+          `RATE_LIMIT_PER_SECOND: Expected a number value but received "Infinity"`
+        ],
         [{ RATE_LIMIT_PER_SECOND: "1e400" }, `RATE_LIMIT_PER_SECOND: Expected a number value but received "1e400"`],
         [{ PORT: "0" }, `PORT: Expected a network port value but received "0"`],
         [{ WEBHOOK_ALLOW_HTTP: "maybe" }, `WEBHOOK_ALLOW_HTTP: Expected a boolean value but received "maybe"`],
-        [{ DATABASE_URL: "mysql://root@localhost/db" }, "DATABASE_URL must be a postgres:// URL; unset it to use SQLite"],
+        [
+          { DATABASE_URL: "mysql://root@localhost/db" },
+          "DATABASE_URL must be a postgres:// URL; unset it to use SQLite"
+        ],
         [{ WORKER_LEASE_MS: "0" }, "WORKER_LEASE_MS must be 1000 or more"],
         [{ WEBHOOK_IN_FLIGHT_PER_ACCOUNT: "0" }, "WEBHOOK_IN_FLIGHT_PER_ACCOUNT must be 1 or more"],
         [{ AUTH_FAILURES_PER_MINUTE: "-1" }, "AUTH_FAILURES_PER_MINUTE must be 0 or more"],
-        [{ TRUST_PROXY: "10.0.0.0/8, localhost" }, `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`],
+        [
+          { TRUST_PROXY: "10.0.0.0/8, localhost" },
+          `TRUST_PROXY: Expected a comma-separated list of addresses or CIDR ranges value`
+        ],
         [{ SMTP_URL: "https://user:hunter2@mail.example.com" }, "SMTP_URL must start smtp:// or smtps://"],
         [{ SMTP_URL: "smtp://user:hunter2@mail.example.com?tls=off" }, "SMTP_URL takes no query or fragment"],
         [{ CARRIER_URL: "http://id:hunter2@smsc.example.com" }, "CARRIER_URL must start smpp:// or smpps://"],
-        [{ CARRIER_URL: "smpp://id:hunter2@smsc.example.com?window=0" }, "CARRIER_URL window must be an integer from 1 to 1000"],
+        [
+          { CARRIER_URL: "smpp://id:hunter2@smsc.example.com?window=0" },
+          "CARRIER_URL window must be an integer from 1 to 1000"
+        ],
         [{ CARRIER_RETAIN_MS: "0" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"],
-        [{ CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" }, "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"],
+        [
+          { CARRIER_RETAIN_MS: "119999", WORKER_LEASE_MS: "60000" },
+          "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (120000 ms)"
+        ],
         [{ DATABASE_STATEMENT_TIMEOUT_MS: "-1" }, "DATABASE_STATEMENT_TIMEOUT_MS must be 0 or more"],
-        [{ DATABASE_QUERY_TIMEOUT_MS: "1.5" }, `DATABASE_QUERY_TIMEOUT_MS: Expected an integer value but received "1.5"`],
-        [{ DATABASE_QUERY_TIMEOUT_MS: "5000" }, "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (5000 ms)"],
+        [
+          { DATABASE_QUERY_TIMEOUT_MS: "1.5" },
+          `DATABASE_QUERY_TIMEOUT_MS: Expected an integer value but received "1.5"`
+        ],
+        [
+          { DATABASE_QUERY_TIMEOUT_MS: "5000" },
+          "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (5000 ms)"
+        ],
         [
           { DATABASE_STATEMENT_TIMEOUT_MS: "20000", DATABASE_QUERY_TIMEOUT_MS: "10000" },
           "DATABASE_QUERY_TIMEOUT_MS must be longer than DATABASE_STATEMENT_TIMEOUT_MS (20000 ms)"
@@ -57,7 +78,8 @@ describe("Config", () => {
 
   it.effect("the carrier's and the workers' settings are the options their layers take; the carrier's alone checks its window", () =>
     Effect.gen(function*() {
-      const env = (entries: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
+      const env = (entries: Record<string, string>) =>
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
       assert.deepStrictEqual(yield* Config.workers.pipe(env({ WORKER_POLL_MS: "250", WORKER_LEASE_MS: "5000" })), {
         dispatcher: { pollMillis: 250, leaseMillis: 5000 },
         scheduler: { pollMillis: 250, leaseMillis: 5000 },
@@ -78,16 +100,24 @@ describe("Config", () => {
       })
       const refused = yield* Effect.either(Config.carrier.pipe(env({ CARRIER_RETAIN_MS: "1000" })))
       assert.isTrue(
-        Either.isLeft(refused) && Config.describeError(refused.left).startsWith("CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)")
+        Either.isLeft(refused) &&
+          Config.describeError(refused.left).startsWith(
+            "CARRIER_RETAIN_MS must be at least twice WORKER_LEASE_MS (60000 ms)"
+          )
       )
     }))
 
   it.effect("the webhook transport's URL policy is the one subscriptions and callback URLs are checked against", () =>
     Effect.gen(function*() {
-      const env = (entries: Record<string, string>) => Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
-      assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env({})), { policy: { allowHttp: false, allowPrivate: false } })
+      const env = (entries: Record<string, string>) =>
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(entries))))
+      assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env({})), {
+        policy: { allowHttp: false, allowPrivate: false }
+      })
       const open = { WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE: "yes" }
-      assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env(open)), { policy: { allowHttp: true, allowPrivate: true } })
+      assert.deepStrictEqual(yield* Config.webhookTransport.pipe(env(open)), {
+        policy: { allowHttp: true, allowPrivate: true }
+      })
       assert.deepStrictEqual(yield* Config.urlPolicy.pipe(env(open)), { allowHttp: true, allowPrivate: true })
     }))
 
@@ -139,16 +169,23 @@ describe("Config", () => {
         assert.strictEqual(settings.rateLimitPerAccountPerSecond, 200)
         assert.strictEqual(settings.authFailuresPerMinute, 60)
         assert.deepStrictEqual(settings.trustProxy, [])
-        const level = yield* Effect.withConfigProvider(Config.logLevel, ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]])))
+        const level = yield* Effect.withConfigProvider(
+          Config.logLevel,
+          ConfigProvider.fromMap(new Map([["LOG_LEVEL", blank]]))
+        )
         assert.strictEqual(level, LogLevel.Info)
-        const format = yield* Effect.withConfigProvider(Config.logFormat(false), ConfigProvider.fromMap(new Map([["LOG_FORMAT", blank]])))
+        const format = yield* Effect.withConfigProvider(
+          Config.logFormat(false),
+          ConfigProvider.fromMap(new Map([["LOG_FORMAT", blank]]))
+        )
         assert.strictEqual(format, "json")
       }
     }))
 
   it.effect("TRUST_PROXY is a comma-separated list of addresses and CIDR ranges", () =>
     Effect.gen(function*() {
-      const settings = yield* Effect.flatMap(read({ TRUST_PROXY: " 127.0.0.1, 10.0.0.0/8,fd00::/8 " }), (result) => result)
+      const settings = yield* Effect.flatMap(read({ TRUST_PROXY: " 127.0.0.1, 10.0.0.0/8,fd00::/8 " }), (result) =>
+        result)
       assert.deepStrictEqual(settings.trustProxy, ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
     }))
 
@@ -181,7 +218,10 @@ describe("Config", () => {
   it.effect("SMTP_URL set: mail goes through that server from MAIL_FROM, its credentials redacted; unset: none (logged)", () =>
     Effect.gen(function*() {
       const url = "smtps://mailer%40example.com:hunter2@mail.example.com"
-      const set = yield* Effect.flatMap(read({ SMTP_URL: ` ${url} `, MAIL_FROM: "Acme <noreply@acme.example>" }), (result) => result)
+      const set = yield* Effect.flatMap(
+        read({ SMTP_URL: ` ${url} `, MAIL_FROM: "Acme <noreply@acme.example>" }),
+        (result) => result
+      )
       const mail = Option.getOrThrow(set.mail)
       assert.strictEqual(Redacted.value(mail.url), url)
       assert.strictEqual(mail.from, "Acme <noreply@acme.example>")
@@ -204,12 +244,17 @@ describe("Config", () => {
   it.effect("LOG_FORMAT is json or pretty in any case; unset, pretty when the lines go to a terminal, else JSON; else refused, named", () =>
     Effect.gen(function*() {
       const format = (env: Record<string, string>, terminal: boolean) =>
-        Effect.either(Effect.withConfigProvider(Config.logFormat(terminal), ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        Effect.either(
+          Effect.withConfigProvider(Config.logFormat(terminal), ConfigProvider.fromMap(new Map(Object.entries(env))))
+        )
       assert.deepStrictEqual(yield* format({}, true), Either.right("pretty"))
       assert.deepStrictEqual(yield* format({}, false), Either.right("json"))
       assert.deepStrictEqual(yield* format({ LOG_FORMAT: "JSON" }, true), Either.right("json"))
       assert.deepStrictEqual(yield* format({ LOG_FORMAT: " Pretty " }, false), Either.right("pretty"))
       const refused = yield* format({ LOG_FORMAT: "logfmt" }, false)
-      assert.strictEqual(Either.isLeft(refused) ? Config.describeError(refused.left) : "accepted", "LOG_FORMAT must be one of json, pretty")
+      assert.strictEqual(
+        Either.isLeft(refused) ? Config.describeError(refused.left) : "accepted",
+        "LOG_FORMAT must be one of json, pretty"
+      )
     }))
 })

@@ -28,7 +28,12 @@ describe("sendline serve with LOG_FORMAT=json", () => {
   let server: Server
 
   beforeAll(async () => {
-    server = await serve({ SQLITE_PATH: database, LOG_FORMAT: "json", WORKER_POLL_MS: "50", CARRIER_REPORT_DELAY_MS: "0" })
+    server = await serve({
+      SQLITE_PATH: database,
+      LOG_FORMAT: "json",
+      WORKER_POLL_MS: "50",
+      CARRIER_REPORT_DELAY_MS: "0"
+    })
   }, 3 * patience)
 
   afterAll(async () => {
@@ -63,7 +68,13 @@ describe("sendline serve with LOG_FORMAT=json", () => {
       ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) })
     })
     const text = await response.text()
-    return { status: response.status, headers: response.headers, requestId: response.headers.get("x-request-id")!, json: JSON.parse(text), text }
+    return {
+      status: response.status,
+      headers: response.headers,
+      requestId: response.headers.get("x-request-id")!,
+      json: JSON.parse(text),
+      text
+    }
   }
 
   it("one JSON line per request with its fields, the request_id on every line of a request, workers at info, no key, body or phone number", async () => {
@@ -75,9 +86,13 @@ describe("sendline serve with LOG_FORMAT=json", () => {
     expect(sent.status, sent.text).toBe(201)
     const wrongKey = `sk_${"x".repeat(40)}`
     const refused = await call("GET", "/v1/messaging/messages", { key: wrongKey })
-    const byPhone = await call("GET", `/v1/messaging/messages/${encodeURIComponent(phone)}?to=${encodeURIComponent(phone)}`, {
-      key: server.key
-    })
+    const byPhone = await call(
+      "GET",
+      `/v1/messaging/messages/${encodeURIComponent(phone)}?to=${encodeURIComponent(phone)}`,
+      {
+        key: server.key
+      }
+    )
     expect([refused.status, byPhone.status]).toEqual([401, 404])
 
     const [sentLines, refusedLines, byPhoneLines] = [
@@ -100,7 +115,10 @@ describe("sendline serve with LOG_FORMAT=json", () => {
     expect(refusedLines.map((l) => [l.message, "account_id" in l.annotations])).toEqual([
       [expect.stringMatching(/^GET \/v1\/messaging\/messages 401 in/), false]
     ])
-    expect(byPhoneLines.map((l) => [l.annotations["route"], l.annotations["status"]])).toEqual([["/v1/messaging/messages/:id", 404]])
+    expect(byPhoneLines.map((l) => [l.annotations["route"], l.annotations["status"]])).toEqual([[
+      "/v1/messaging/messages/:id",
+      404
+    ]])
 
     // the workers' progress, at info, outside any request
     const sentByDispatcher = await until(
@@ -113,7 +131,9 @@ describe("sendline serve with LOG_FORMAT=json", () => {
     const all = lines()
     const listening = all.findIndex((l) => String(l.message).startsWith("Listening on"))
     expect(listening).toBeGreaterThan(-1)
-    const outside = all.slice(listening + 1).filter((l) => !("request_id" in l.annotations) && !("worker" in l.annotations))
+    const outside = all.slice(listening + 1).filter((l) =>
+      !("request_id" in l.annotations) && !("worker" in l.annotations)
+    )
     expect(outside).toEqual([])
     const written = server.stderr()
     for (const secret of [server.key, wrongKey, phone.slice(1), body]) expect(written).not.toContain(secret)
@@ -132,7 +152,10 @@ describe("sendline serve with LOG_FORMAT=json", () => {
         const reply = await call("GET", "/ready")
         return reply.status === 503 ? reply : undefined
       })
-      expect(unready.json.error).toEqual({ code: "unavailable", message: "Not ready: The SQLite store cannot be reached or read." })
+      expect(unready.json.error).toEqual({
+        code: "unavailable",
+        message: "Not ready: The SQLite store cannot be reached or read."
+      })
       expect([unready.json.meta.request_id, unready.headers.get("retry-after")]).toEqual([unready.requestId, "1"])
       const of = await linesOf(unready.requestId)
       expect(of.map((l) => [l.logLevel, l.message])).toEqual([

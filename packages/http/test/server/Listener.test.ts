@@ -3,12 +3,12 @@
  * connection and another connection sits idle, it stops taking connections, closes the idle one,
  * answers the one in flight with `Connection: close`, and finishes once that connection is gone.
  */
-import { assert, describe, it } from "@effect/vitest"
 import { HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { assert, describe, it } from "@effect/vitest"
+import { Ids } from "@sendline/core"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { type IncomingMessage, request } from "node:http"
 import { connect, type Socket } from "node:net"
-import { Ids } from "@sendline/core"
 import * as Listener from "../../src/server/Listener.js"
 
 class Address extends Context.Tag("test/Address")<Address, number>() {}
@@ -31,7 +31,10 @@ describe("Listener", () => {
       const arrived = yield* Deferred.make<void>()
       const app = Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) =>
         req.url === "/slow"
-          ? Effect.zipRight(Deferred.succeed(arrived, undefined), Effect.as(Deferred.await(release), HttpServerResponse.text("slow")))
+          ? Effect.zipRight(
+            Deferred.succeed(arrived, undefined),
+            Effect.as(Deferred.await(release), HttpServerResponse.text("slow"))
+          )
           : Effect.succeed(HttpServerResponse.text("fast")))
       const serving = Layer.merge(
         HttpServer.serve(app),
@@ -73,7 +76,9 @@ describe("Listener", () => {
         HttpServer.serve(Effect.succeed(HttpServerResponse.text("fine"))),
         Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
       )
-      const context = yield* Layer.build(Listener.layer(serving, { port: 0, host: "127.0.0.1" }).pipe(Layer.provide(Ids.layer)))
+      const context = yield* Layer.build(
+        Listener.layer(serving, { port: 0, host: "127.0.0.1" }).pipe(Layer.provide(Ids.layer))
+      )
       const port = Context.get(context, Address)
       const raw = (request: string) =>
         Effect.async<string>((resume) => {
@@ -104,7 +109,12 @@ describe("Listener", () => {
   it.live("a request that does not arrive in time is answered 400 and its connection closed", () =>
     Effect.gen(function*() {
       const serving = Layer.merge(
-        HttpServer.serve(Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) => Effect.as(req.text, HttpServerResponse.text("read")))),
+        HttpServer.serve(
+          Effect.flatMap(
+            HttpServerRequest.HttpServerRequest,
+            (req) => Effect.as(req.text, HttpServerResponse.text("read"))
+          )
+        ),
         Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
       )
       const timeouts = { ...Listener.timeouts, headers: Duration.millis(200), request: Duration.millis(400) }
@@ -114,8 +124,11 @@ describe("Listener", () => {
       const port = Context.get(context, Address)
       // the headers at once, then the body's first bytes, and nothing more
       const answer = yield* Effect.async<string>((resume) => {
-        const socket = connect(port, "127.0.0.1", () =>
-          socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":"))
+        const socket = connect(
+          port,
+          "127.0.0.1",
+          () => socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":")
+        )
         let text = ""
         socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk))
         socket.on("close", () => resume(Effect.succeed(text)))
@@ -130,19 +143,34 @@ describe("Listener", () => {
     Effect.gen(function*() {
       const arrived = yield* Deferred.make<void>()
       const serving = Layer.merge(
-        HttpServer.serve(Effect.flatMap(HttpServerRequest.HttpServerRequest, (req) =>
-          Effect.zipRight(Deferred.succeed(arrived, undefined), Effect.as(req.text, HttpServerResponse.text("read"))))),
+        HttpServer.serve(
+          Effect.flatMap(
+            HttpServerRequest.HttpServerRequest,
+            (req) =>
+              Effect.zipRight(
+                Deferred.succeed(arrived, undefined),
+                Effect.as(req.text, HttpServerResponse.text("read"))
+              )
+          )
+        ),
         Layer.effect(Address, Effect.map(HttpServer.HttpServer, (s) => (s.address as HttpServer.TcpAddress).port))
       )
       const scope = yield* Scope.make()
       const context = yield* Layer.buildWithScope(
-        Listener.layer(serving, { port: 0, host: "127.0.0.1", timeouts: { ...Listener.timeouts, drain: Duration.millis(300) } })
+        Listener.layer(serving, {
+          port: 0,
+          host: "127.0.0.1",
+          timeouts: { ...Listener.timeouts, drain: Duration.millis(300) }
+        })
           .pipe(Layer.provide(Ids.layer)),
         scope
       )
       const port = Context.get(context, Address)
-      const socket = connect(port, "127.0.0.1", () =>
-        socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":"))
+      const socket = connect(
+        port,
+        "127.0.0.1",
+        () => socket.write("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"a\":")
+      )
       socket.on("error", () => {})
       const socketClosed = closed(socket)
       yield* Deferred.await(arrived)

@@ -97,7 +97,10 @@ if (Option.isNone(database)) {
     it("a burst of 200 sends split across both servers is accepted exactly once", async () => {
       const references = Array.from({ length: 200 }, (_, i) => `burst-${i}`)
       const results = await Promise.all(
-        references.map((reference, i) => (i % 2 === 0 ? send(a, b.key, message(reference)) : send(b, a.key, message(reference))))
+        references.map((
+          reference,
+          i
+        ) => (i % 2 === 0 ? send(a, b.key, message(reference)) : send(b, a.key, message(reference))))
       )
       expect(results.map((r) => r.status)).toEqual(references.map(() => 201))
       expect(new Set(results.map((r) => r.body.data!.id)).size).toBe(200)
@@ -114,7 +117,10 @@ if (Option.isNone(database)) {
       const payload = message("idempotent-1")
       const headers = { "idempotency-key": `multi-process-${schema}` }
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => i % 2 === 0 ? send(a, a.key, payload, headers) : send(b, b.key, payload, headers))
+        Array.from(
+          { length: 20 },
+          (_, i) => i % 2 === 0 ? send(a, a.key, payload, headers) : send(b, b.key, payload, headers)
+        )
       )
       for (const result of results) {
         if (result.status === 409) expect(result.body.error?.code).toBe("idempotency_in_progress")

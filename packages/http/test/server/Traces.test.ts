@@ -78,7 +78,10 @@ describe("a server with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     expect(sent.status).toBe(201)
     expect(await server.stop(), "SIGTERM: a clean exit, the exporter flushed").toBe(0)
     expect(server.output()).toContain("Traces: exported over OTLP/HTTP to")
-    expect(receiver.requests.every((r) => r.startsWith("POST /v1/traces application/json")), receiver.requests.join("; "))
+    expect(
+      receiver.requests.every((r) => r.startsWith("POST /v1/traces application/json")),
+      receiver.requests.join("; ")
+    )
       .toBe(true)
 
     const { spans } = receiver
@@ -90,7 +93,11 @@ describe("a server with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     /** The names of a span's ancestors in the trace, nearest first. */
     const ancestors = (span: Span): Array<string> => {
       const names: Array<string> = []
-      for (let parent = byId.get(span.parentSpanId ?? ""); parent !== undefined; parent = byId.get(parent.parentSpanId ?? "")) {
+      for (
+        let parent = byId.get(span.parentSpanId ?? "");
+        parent !== undefined;
+        parent = byId.get(parent.parentSpanId ?? "")
+      ) {
         names.push(parent.name)
       }
       return names
@@ -105,7 +112,9 @@ describe("a server with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
     expect(statements.some((s) => ancestors(s).includes("Messaging.send")), "the message's insert, under the use case")
       .toBe(true)
     // the request span names its route, never its path's ids, query or headers
-    const attributes = Object.fromEntries((requestSpan!.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]))
+    const attributes = Object.fromEntries(
+      (requestSpan!.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]])
+    )
     expect(attributes["http.route"]).toBe("/v1/messaging/messages")
     expect(Number(attributes["http.response.status_code"])).toBe(201)
     expect(JSON.stringify(requestSpan)).not.toContain(server.key)

@@ -21,7 +21,7 @@ export default function build(): void {
   try {
     execFileSync(process.execPath, [tsc, "-b", "packages/http"], { cwd: root, stdio: "pipe", encoding: "utf8" })
   } catch (error) {
-    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string }
+    const { stderr = "", stdout = "" } = error as { stdout?: string; stderr?: string }
     throw new Error(`tsc -b packages/http failed, so the tests would run an older sendline:\n${stdout}${stderr}`)
   }
 }

@@ -28,7 +28,11 @@ export interface RequestOptions {
 }
 
 /** Sends one request to the server and reads the whole reply, which the OpenAPI document must describe. */
-export const request = (method: string, path: string, options: RequestOptions = {}): Effect.Effect<Reply, never, TestServer> =>
+export const request = (
+  method: string,
+  path: string,
+  options: RequestOptions = {}
+): Effect.Effect<Reply, never, TestServer> =>
   Effect.flatMap(TestServer, (server) =>
     Effect.promise(async () => {
       const headers: Record<string, string> = {}
@@ -65,6 +69,12 @@ const assertDocumented = (method: string, path: string, reply: Reply): void => {
   const validator = ResponseValidator.served()
   const problems = validator.check(method, path, reply)
   if (problems === undefined) return
-  ResponseValidator.record(`${problems.length === 0 ? "ok" : "mismatch"} ${validator.operationOf(method, path)!.name} ${reply.status}`)
-  assert.deepStrictEqual(problems, [], `${method} ${path} answered ${reply.status}, not as the OpenAPI document says: ${reply.text.slice(0, 500)}`)
+  ResponseValidator.record(
+    `${problems.length === 0 ? "ok" : "mismatch"} ${validator.operationOf(method, path)!.name} ${reply.status}`
+  )
+  assert.deepStrictEqual(
+    problems,
+    [],
+    `${method} ${path} answered ${reply.status}, not as the OpenAPI document says: ${reply.text.slice(0, 500)}`
+  )
 }

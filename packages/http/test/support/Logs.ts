@@ -1,5 +1,6 @@
 /** What the in-process server logs, kept line by line for a test to read. */
-import { HashMap, Layer, Logger, LogLevel } from "effect"
+import type { LogLevel } from "effect"
+import { HashMap, Layer, Logger } from "effect"
 
 /** One line: its level, its message as text, and its annotations. */
 export interface Logged {

@@ -28,7 +28,12 @@ export interface Run {
 /** Runs `sendline …args` to completion; one still running after `startupPatience` is killed. */
 export const sendline = (env: Record<string, string>, ...args: Array<string>) =>
   new Promise<Run>((done) => {
-    const options = { cwd: root, env: { ...process.env, ...env }, timeout: startupPatience, killSignal: "SIGKILL" as const }
+    const options = {
+      cwd: root,
+      env: { ...process.env, ...env },
+      timeout: startupPatience,
+      killSignal: "SIGKILL" as const
+    }
     execFile(process.execPath, [bin, ...args], options, (error, stdout, stderr) =>
       done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
   })
@@ -61,7 +66,14 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
   const port = await freePort()
   const child = spawn(process.execPath, [bin, "serve", "--demo"], {
     cwd: root,
-    env: { ...process.env, RATE_LIMIT_PER_SECOND: "0", RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0", ...env, LOG_LEVEL: "Info", PORT: String(port) }
+    env: {
+      ...process.env,
+      RATE_LIMIT_PER_SECOND: "0",
+      RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
+      ...env,
+      LOG_LEVEL: "Info",
+      PORT: String(port)
+    }
   })
   let output = ""
   let stderr = ""

@@ -5,8 +5,8 @@
  * response schema on first use.
  */
 import { OpenApi } from "@effect/platform"
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import * as fs from "node:fs"
 import { Api } from "../../src/Api.js"
 
@@ -35,10 +35,16 @@ const make = (document: Json) => {
     for (const [method, operation] of Object.entries<Json>(methods)) {
       const segments = path.split("/")
       const pattern = new RegExp(
-        "^" + segments.map((s) => (s.startsWith("{") ? "[^/]+" : s.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))).join("/") + "$"
+        "^" + segments.map((s) => (s.startsWith("{") ? "[^/]+" : s.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))).join("/") +
+          "$"
       )
       const list = operations.get(method.toUpperCase()) ?? []
-      list.push({ name: `${method.toUpperCase()} ${path}`, pattern, literals: segments.filter((s) => !s.startsWith("{")).length, responses: operation.responses })
+      list.push({
+        name: `${method.toUpperCase()} ${path}`,
+        pattern,
+        literals: segments.filter((s) => !s.startsWith("{")).length,
+        responses: operation.responses
+      })
       operations.set(method.toUpperCase(), list)
     }
   }
@@ -56,7 +62,11 @@ const make = (document: Json) => {
     if (operation === undefined) return undefined
     const response = operation.responses[String(reply.status)]
     if (response === undefined) {
-      return [`${operation.name} ${reply.status}: status not documented (documented: ${Object.keys(operation.responses).join(", ")})`]
+      return [
+        `${operation.name} ${reply.status}: status not documented (documented: ${
+          Object.keys(operation.responses).join(", ")
+        })`
+      ]
     }
     const schema = response.content?.["application/json"]?.schema
     if (schema === undefined) return []
@@ -74,7 +84,9 @@ const make = (document: Json) => {
     }
     if (validate(body)) return []
     return (validate.errors ?? []).map((e) =>
-      `${key}: ${e.instancePath || "/"} ${e.message}${Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ""}`
+      `${key}: ${e.instancePath || "/"} ${e.message}${
+        Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ""
+      }`
     )
   }
   return { check, operationOf }

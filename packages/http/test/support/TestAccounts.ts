@@ -33,7 +33,13 @@ export const newCaller = (options: {
     const admin = yield* Admin.Admin
     const account = yield* admin.createAccount({ name: "Test Org", type: "cpaas", adminEmail: "admin@test.example" })
     for (const [senderId, market] of options.senderIds ?? []) {
-      yield* admin.importSenderId({ accountId: account.id, senderId, market, identifier: Fixtures.exampleIdentifiers[market]!, brandName: "Test Brand" })
+      yield* admin.importSenderId({
+        accountId: account.id,
+        senderId,
+        market,
+        identifier: Fixtures.exampleIdentifiers[market]!,
+        brandName: "Test Brand"
+      })
     }
     return yield* newKey(account.id, options.permissions ?? Permission.all)
   }).pipe(Effect.orDie)
@@ -42,6 +48,12 @@ export const newCaller = (options: {
 export const newOperator = (network = "telstra", market = "AU"): Effect.Effect<Caller, never, Admin.Admin> =>
   Effect.gen(function*() {
     const admin = yield* Admin.Admin
-    const account = yield* admin.createAccount({ name: `${network} (${market})`, type: "operator", adminEmail: `ops@${network}.example`, network, market })
+    const account = yield* admin.createAccount({
+      name: `${network} (${market})`,
+      type: "operator",
+      adminEmail: `ops@${network}.example`,
+      network,
+      market
+    })
     return yield* newKey(account.id, ["operator:read", "operator:write"])
   }).pipe(Effect.orDie)

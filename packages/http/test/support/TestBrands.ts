@@ -48,7 +48,9 @@ export const submitBrand = (provider: TestAccounts.Caller, acn: string) =>
     assert.strictEqual(created.status, 201, created.text)
     const brandId = created.json.data.id as string
     const listed = yield* Http.request("GET", "/v1/brand-relationships?page_size=100", { key: provider.key })
-    const relationship = (listed.json.data as Array<{ id: string; brand: { id: string } }>).find((r) => r.brand.id === brandId)
+    const relationship = (listed.json.data as Array<{ id: string; brand: { id: string } }>).find((r) =>
+      r.brand.id === brandId
+    )
     assert.isDefined(relationship, listed.text)
     return { brandId, relationshipId: relationship!.id }
   })
@@ -59,7 +61,9 @@ export const approvedBrand = (provider: TestAccounts.Caller) =>
     const acn = freshAcn()
     const owner = yield* newBrandOwner(acn)
     const { brandId, relationshipId } = yield* submitBrand(provider, acn)
-    const approved = yield* Http.request("POST", `/v1/brand-relationships/${relationshipId}/approve`, { key: owner.key })
+    const approved = yield* Http.request("POST", `/v1/brand-relationships/${relationshipId}/approve`, {
+      key: owner.key
+    })
     assert.strictEqual(approved.status, 200, approved.text)
     return { brandId, relationshipId, owner }
   })

@@ -6,7 +6,13 @@ import { Clock, Effect, Option } from "effect"
 export const kept = (accountId: string, key: string) =>
   Effect.gen(function*() {
     const store = yield* IdempotencyStore.IdempotencyStore
-    const probe = { accountId, key, fingerprint: "probe", createdAt: yield* Clock.currentTimeMillis, response: Option.none() }
+    const probe = {
+      accountId,
+      key,
+      fingerprint: "probe",
+      createdAt: yield* Clock.currentTimeMillis,
+      response: Option.none()
+    }
     return Option.getOrThrow(yield* store.reserve(probe, { expired: 0, abandoned: 0 }))
   })
 
@@ -19,5 +25,8 @@ export const crashBeforeKept = (accountId: string, key: string) =>
     const store = yield* IdempotencyStore.IdempotencyStore
     const held = yield* kept(accountId, key)
     yield* store.release(held)
-    yield* store.reserve({ ...held, createdAt: yield* Clock.currentTimeMillis, response: Option.none() }, { expired: 0, abandoned: 0 })
+    yield* store.reserve({ ...held, createdAt: yield* Clock.currentTimeMillis, response: Option.none() }, {
+      expired: 0,
+      abandoned: 0
+    })
   })

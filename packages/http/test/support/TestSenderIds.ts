@@ -8,7 +8,8 @@ import * as TestBrands from "./TestBrands.js"
 let senderIds = 0
 
 /** A new Sender ID string, unique within this run (for registrations that must not collide). */
-export const freshSenderId = (): string => `Sid${String(Date.now() % 100_000).padStart(5, "0")}${String(++senderIds).padStart(3, "0")}`.slice(0, 11)
+export const freshSenderId = (): string =>
+  `Sid${String(Date.now() % 100_000).padStart(5, "0")}${String(++senderIds).padStart(3, "0")}`.slice(0, 11)
 
 /** A valid `POST /v1/sids` body for `brandId` in AU; override fields as needed. */
 export const sidBody = (brandId: string, senderId: string = freshSenderId()) => ({

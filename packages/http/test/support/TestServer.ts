@@ -66,14 +66,20 @@ export const layer = <S = Stores.Stores, T = CapturingTransport.CapturingTranspo
 ) => {
   const {
     messaging,
-    urlPolicy = UrlPolicy.strict,
     store: given,
     transport = CapturingTransport.layer as Layer.Layer<T | WebhookTransport.WebhookTransport>,
+    urlPolicy = UrlPolicy.strict,
     verifier = BrandVerifier.layer,
     ...serving
   } = options
   const store = (given ?? SqliteStore.layerSqlite({ filename: ":memory:" })) as Layer.Layer<S | Stores.Stores, unknown>
-  const defaults = Layer.mergeAll(Markets.layer, Ids.layer, MessagingConfig.layer(messaging), UrlPolicy.layer(urlPolicy), verifier)
+  const defaults = Layer.mergeAll(
+    Markets.layer,
+    Ids.layer,
+    MessagingConfig.layer(messaging),
+    UrlPolicy.layer(urlPolicy),
+    verifier
+  )
   const core = Workers.layerServices().pipe(
     Layer.provideMerge(Layer.mergeAll(transport, CarrierMock.layer(), Mailer.layerLog)),
     Layer.provideMerge(Services.layerWithoutDefaults.pipe(Layer.provideMerge(defaults), Layer.provideMerge(store)))
@@ -83,7 +89,9 @@ export const layer = <S = Stores.Stores, T = CapturingTransport.CapturingTranspo
     Effect.gen(function*() {
       const server = yield* HttpServer.HttpServer
       if (server.address._tag !== "TcpAddress") return yield* Effect.die("expected a TCP address")
-      const main = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"], ["Acme", "NZ"], ["Acme", "SG"], ["Acme", "GB"]] })
+      const main = yield* TestAccounts.newCaller({
+        senderIds: [["Acme", "AU"], ["Acme", "NZ"], ["Acme", "SG"], ["Acme", "GB"]]
+      })
       const issued = yield* Effect.orDie(Demo.ensure)
       const demo = { accountId: issued.apiKey.accountId, keyId: issued.apiKey.id, key: issued.secret }
       return { url: `http://127.0.0.1:${server.address.port}`, main, demo }

@@ -14,10 +14,13 @@ export const webhookBody = {
 
 /** A new subscription of `caller` to `webhookBody` with `overrides` (201 asserted): its id. */
 export const subscribe = (caller: Caller, overrides: Partial<typeof webhookBody> = {}) =>
-  Effect.map(Http.request("POST", "/v1/webhooks", { key: caller.key, json: { ...webhookBody, ...overrides } }), (reply) => {
-    assert.strictEqual(reply.status, 201, reply.text)
-    return reply.json.data.id as string
-  })
+  Effect.map(
+    Http.request("POST", "/v1/webhooks", { key: caller.key, json: { ...webhookBody, ...overrides } }),
+    (reply) => {
+      assert.strictEqual(reply.status, 201, reply.text)
+      return reply.json.data.id as string
+    }
+  )
 
 /** The fields of a delivery's JSON while it is pending, not attempted: all but its times are unknown. */
 export const unattempted = {

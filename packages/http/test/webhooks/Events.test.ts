@@ -24,7 +24,10 @@ import * as TestWebhooks from "../support/TestWebhooks.js"
 const events = (caller: TestAccounts.Caller, query: Record<string, string> = {}) =>
   Effect.map(
     Http.request("GET", `/v1/events?${new URLSearchParams(query)}`, { key: caller.key }),
-    (reply) => ({ reply, page: reply.status === 200 ? Replies.decode(Envelope.ListEnvelope(EventsJson.EventJson), reply.json) : undefined })
+    (reply) => ({
+      reply,
+      page: reply.status === 200 ? Replies.decode(Envelope.ListEnvelope(EventsJson.EventJson), reply.json) : undefined
+    })
   )
 
 /** The ids `GET /v1/events` lists with `query`. */
@@ -40,7 +43,10 @@ const redeliver = (caller: TestAccounts.Caller, id: string, headers: Record<stri
 
 /** The requests posted to `url` so far. */
 const postedTo = (url: string) =>
-  Effect.map(Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.requests), (all) => all.filter((r) => r.url === url))
+  Effect.map(
+    Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.requests),
+    (all) => all.filter((r) => r.url === url)
+  )
 
 /** A new caller that sends from Acme in AU. */
 const sender = () => TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
@@ -76,7 +82,9 @@ for (const store of TestStores.all) {
           const posted = yield* postedTo(url)
           assert.strictEqual(posted.length, 2)
           for (const request of posted) {
-            const reply = yield* Http.request("GET", `/v1/events/${request.headers["x-service-event-id"]}`, { key: caller.key })
+            const reply = yield* Http.request("GET", `/v1/events/${request.headers["x-service-event-id"]}`, {
+              key: caller.key
+            })
             assert.strictEqual(reply.status, 200, reply.text)
             Replies.assertMeta(reply)
             const { data } = Replies.decode(Envelope.Envelope(EventsJson.EventJson), reply.json)
@@ -99,7 +107,10 @@ for (const store of TestStores.all) {
           yield* Effect.orDie(Workers.runOnce) // queued → sent
           yield* TestClock.adjust("1 second")
           const now = yield* Clock.currentTimeMillis
-          const [today, tomorrow] = [Timestamp.format(now).slice(0, 10), Timestamp.format(now + 86_400_000).slice(0, 10)]
+          const [today, tomorrow] = [
+            Timestamp.format(now).slice(0, 10),
+            Timestamp.format(now + 86_400_000).slice(0, 10)
+          ]
           yield* sendOne(caller)
 
           const all = yield* ids(caller)
@@ -110,7 +121,11 @@ for (const store of TestStores.all) {
           assert.deepStrictEqual(yield* ids(caller, { type: "message.sent" }), [all[1]])
           assert.deepStrictEqual(yield* ids(caller, { type: "brand.verified" }), [])
           assert.deepStrictEqual(yield* ids(caller, { created_after: Timestamp.format(now) }), [all[0]], "at or after")
-          assert.deepStrictEqual(yield* ids(caller, { created_after: new Date(now - 1).toISOString() }), [all[0]], "Z allowed")
+          assert.deepStrictEqual(
+            yield* ids(caller, { created_after: new Date(now - 1).toISOString() }),
+            [all[0]],
+            "Z allowed"
+          )
           assert.deepStrictEqual(yield* ids(caller, { created_after: new Date(now + 1).toISOString() }), [])
           // a date: from the start of that day, UTC
           assert.deepStrictEqual(yield* ids(caller, { created_after: today }), all)
@@ -125,7 +140,11 @@ for (const store of TestStores.all) {
           assert.deepStrictEqual(second.pagination, { has_more: false, next_cursor: null, page_size: 2 })
 
           const bad = (query: Record<string, string>) => Effect.map(events(caller, query), ({ reply }) => reply)
-          Replies.assertError(yield* bad({ type: "message.queued", cursor: first.pagination.next_cursor! }), 400, "invalid_cursor")
+          Replies.assertError(
+            yield* bad({ type: "message.queued", cursor: first.pagination.next_cursor! }),
+            400,
+            "invalid_cursor"
+          )
           Replies.assertError(yield* bad({ type: "message.read" }), 400, "invalid_parameter", "type")
           Replies.assertError(yield* bad({ created_after: "yesterday" }), 400, "invalid_parameter", "created_after")
           Replies.assertError(yield* bad({ created_after: "2026-02-30" }), 400, "invalid_parameter", "created_after")
@@ -137,17 +156,28 @@ for (const store of TestStores.all) {
           const owner = yield* sender()
           const stranger = yield* sender()
           const event = yield* queuedEventOf(owner, yield* sendOne(owner))
-          Replies.assertError(yield* Http.request("GET", `/v1/events/${event.id}`, { key: stranger.key }), 404, "not_found")
+          Replies.assertError(
+            yield* Http.request("GET", `/v1/events/${event.id}`, { key: stranger.key }),
+            404,
+            "not_found"
+          )
           Replies.assertError(yield* redeliver(stranger, event.id), 404, "not_found")
           assert.notInclude(yield* ids(stranger), event.id)
-          Replies.assertError(yield* Http.request("GET", "/v1/events/evt_00000000000000000000000000", { key: owner.key }), 404, "not_found")
+          Replies.assertError(
+            yield* Http.request("GET", "/v1/events/evt_00000000000000000000000000", { key: owner.key }),
+            404,
+            "not_found"
+          )
         }))
 
       it.effect("POST /v1/events/{id}/redeliver starts a delivery from attempt 0 to each active subscription that asks for its type", () =>
         Effect.gen(function*() {
           const caller = yield* sender()
           const [a, b] = ["https://a.acme.example/in", "https://b.acme.example/in"]
-          const subscriptions = [yield* TestWebhooks.subscribe(caller, { url: a }), yield* TestWebhooks.subscribe(caller, { url: b })]
+          const subscriptions = [
+            yield* TestWebhooks.subscribe(caller, { url: a }),
+            yield* TestWebhooks.subscribe(caller, { url: b })
+          ]
           yield* TestWebhooks.subscribe(caller, { url: "https://c.acme.example/in", events: ["message.delivered"] })
           const event = yield* queuedEventOf(caller, yield* sendOne(caller))
           yield* TestWebhooks.deliver
@@ -180,15 +210,23 @@ for (const store of TestStores.all) {
           yield* TestWebhooks.deliver
           for (const url of [a, b]) {
             const posted = yield* postedTo(url)
-            assert.deepStrictEqual(posted.map((r) => [r.headers["x-service-event-id"], r.headers["x-service-delivery-attempt"]]), [
-              [event.id, "0"],
-              [event.id, "0"]
-            ])
+            assert.deepStrictEqual(
+              posted.map((r) => [r.headers["x-service-event-id"], r.headers["x-service-delivery-attempt"]]),
+              [
+                [event.id, "0"],
+                [event.id, "0"]
+              ]
+            )
             assert.strictEqual(posted[1]!.body, posted[0]!.body, "the same bytes every time")
           }
-          const log = yield* Http.request("GET", `/v1/webhooks/${subscriptions[0]}/deliveries?state=succeeded`, { key: caller.key })
+          const log = yield* Http.request("GET", `/v1/webhooks/${subscriptions[0]}/deliveries?state=succeeded`, {
+            key: caller.key
+          })
           assert.deepStrictEqual(log.json.data.map((d: { attempt: number }) => d.attempt), [0, 0])
-          assert.include(log.json.data.map((d: { id: string }) => d.id), data.deliveries.find((d) => d.subscription_id === subscriptions[0])!.id)
+          assert.include(
+            log.json.data.map((d: { id: string }) => d.id),
+            data.deliveries.find((d) => d.subscription_id === subscriptions[0])!.id
+          )
         }))
 
       it.effect("POST /v1/events/{id}/redeliver of an event no one asks for starts none; of a callback's without an active subscription, 422 no_signing_secret", () =>
@@ -199,11 +237,20 @@ for (const store of TestStores.all) {
           assert.strictEqual(none.status, 200, none.text)
           assert.deepStrictEqual(none.json.data, { event_id: nobody.id, deliveries: [] })
 
-          const id = yield* TestWebhooks.subscribe(caller, { url: "https://hooks.acme.example/signer", events: ["sid.expiring"] })
-          const callback = yield* queuedEventOf(caller, yield* sendOne(caller, { callback_url: "https://cb.acme.example/message" }))
+          const id = yield* TestWebhooks.subscribe(caller, {
+            url: "https://hooks.acme.example/signer",
+            events: ["sid.expiring"]
+          })
+          const callback = yield* queuedEventOf(
+            caller,
+            yield* sendOne(caller, { callback_url: "https://cb.acme.example/message" })
+          )
           const toCallback = yield* redeliver(caller, callback.id)
           assert.strictEqual(toCallback.status, 200, toCallback.text)
-          assert.deepStrictEqual(toCallback.json.data.deliveries.map((d: { subscription_id: string | null }) => d.subscription_id), [null])
+          assert.deepStrictEqual(
+            toCallback.json.data.deliveries.map((d: { subscription_id: string | null }) => d.subscription_id),
+            [null]
+          )
           assert.strictEqual((yield* Http.request("DELETE", `/v1/webhooks/${id}`, { key: caller.key })).status, 200)
           const refused = yield* redeliver(caller, callback.id)
           Replies.assertError(refused, 422, "no_signing_secret", "id")
@@ -219,13 +266,19 @@ for (const store of TestStores.all) {
           yield* TestWebhooks.deliver
           const redelivered = (reply: Http.Reply) => {
             assert.strictEqual(reply.status, 200, reply.text)
-            return Replies.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json).data.deliveries.map((d) => d.id).sort()
+            return Replies.decode(Envelope.Envelope(EventsJson.EventRedelivered), reply.json).data.deliveries.map((d) =>
+              d.id
+            ).sort()
           }
           const first = redelivered(yield* redeliver(caller, event.id))
           assert.strictEqual(first.length, 2)
-          for (let i = 0; i < 4; i++) assert.deepStrictEqual(redelivered(yield* redeliver(caller, event.id)), first, "the same ones, under way")
+          for (let i = 0; i < 4; i++) {
+            assert.deepStrictEqual(redelivered(yield* redeliver(caller, event.id)), first, "the same ones, under way")
+          }
           yield* TestWebhooks.deliver
-          for (const url of [a, b]) assert.strictEqual((yield* postedTo(url)).length, 2, "the first delivery and one redelivery")
+          for (const url of [a, b]) {
+            assert.strictEqual((yield* postedTo(url)).length, 2, "the first delivery and one redelivery")
+          }
           // once they are done, a redelivery starts afresh
           const next = redelivered(yield* redeliver(caller, event.id))
           assert.strictEqual(next.length, 2)
@@ -238,7 +291,8 @@ for (const store of TestStores.all) {
           const webhook = yield* TestWebhooks.subscribe(caller)
           const event = yield* queuedEventOf(caller, yield* sendOne(caller))
           const since = { since: Timestamp.format(yield* Clock.currentTimeMillis) }
-          const bySubscription = () => Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key: caller.key, json: since })
+          const bySubscription = () =>
+            Http.request("POST", `/v1/webhooks/${webhook}/redeliver`, { key: caller.key, json: since })
           const max = Limits.defaults.redeliveriesPerMinute
           assert.strictEqual((yield* bySubscription()).status, 200)
           yield* TestClock.adjust("10 seconds")

@@ -24,7 +24,12 @@ import * as TestWebhooks from "../support/TestWebhooks.js"
 const deliveries = (caller: TestAccounts.Caller, id: string, query: Record<string, string> = {}) =>
   Effect.map(
     Http.request("GET", `/v1/webhooks/${id}/deliveries?${new URLSearchParams(query)}`, { key: caller.key }),
-    (reply) => ({ reply, page: reply.status === 200 ? Replies.decode(Envelope.ListEnvelope(DeliveriesJson.DeliveryJson), reply.json) : undefined })
+    (reply) => ({
+      reply,
+      page: reply.status === 200
+        ? Replies.decode(Envelope.ListEnvelope(DeliveriesJson.DeliveryJson), reply.json)
+        : undefined
+    })
   )
 
 /** What `deliveries` answers. */
@@ -40,11 +45,17 @@ const redeliver = (caller: TestAccounts.Caller, id: string, json: unknown, heade
 
 /** How the transport answers from now on. */
 const answer = (status: number, body = "") =>
-  Effect.flatMap(CapturingTransport.CapturingTransport, (transport) => transport.answerWith(CapturingTransport.status(status, body)))
+  Effect.flatMap(
+    CapturingTransport.CapturingTransport,
+    (transport) => transport.answerWith(CapturingTransport.status(status, body))
+  )
 
 /** The requests posted to `url` so far. */
 const postedTo = (url: string) =>
-  Effect.map(Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.requests), (all) => all.filter((r) => r.url === url))
+  Effect.map(
+    Effect.flatMap(CapturingTransport.CapturingTransport, (t) => t.requests),
+    (all) => all.filter((r) => r.url === url)
+  )
 
 /** A new caller that sends from Acme in AU. */
 const sender = () => TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
@@ -113,7 +124,10 @@ for (const store of TestStores.all) {
           yield* answer(204)
           yield* TestWebhooks.deliver
           const done = yield* deliveries(caller, id)
-          assert.deepStrictEqual(done.page!.data.map((d) => [d.id, d.attempt, d.state]), [[pending!.id, 1, "succeeded"], [failed!.id, 0, "failed"]])
+          assert.deepStrictEqual(done.page!.data.map((d) => [d.id, d.attempt, d.state]), [
+            [pending!.id, 1, "succeeded"],
+            [failed!.id, 0, "failed"]
+          ])
           assert.deepStrictEqual(done.page!.data[0], {
             ...pending!,
             state: "succeeded",
@@ -129,7 +143,10 @@ for (const store of TestStores.all) {
       it.effect("the delivery log filters by event_type and state, and pages with a cursor bound to its filters; bad filters are 400", () =>
         Effect.gen(function*() {
           const caller = yield* sender()
-          const id = yield* TestWebhooks.subscribe(caller, { url: "https://hooks.acme.example/filters", events: ["message.queued", "message.sent"] })
+          const id = yield* TestWebhooks.subscribe(caller, {
+            url: "https://hooks.acme.example/filters",
+            events: ["message.queued", "message.sent"]
+          })
           yield* answer(200, "ok")
           yield* sendOne(caller)
           yield* sendOne(caller)
@@ -144,7 +161,10 @@ for (const store of TestStores.all) {
           assert.strictEqual(all.length, 5 + 1, "4 succeeded, 1 failed and its pending retry")
           const types = (query: Record<string, string>) =>
             Effect.map(deliveries(caller, id, query), ({ page }) => page!.data.map((d) => `${d.event_type} ${d.state}`))
-          assert.deepStrictEqual(yield* types({ event_type: "message.sent" }), ["message.sent succeeded", "message.sent succeeded"])
+          assert.deepStrictEqual(yield* types({ event_type: "message.sent" }), [
+            "message.sent succeeded",
+            "message.sent succeeded"
+          ])
           assert.deepStrictEqual(yield* types({ state: "failed" }), ["message.queued failed"])
           assert.deepStrictEqual(yield* types({ state: "pending" }), ["message.queued pending"])
           assert.deepStrictEqual(yield* types({ event_type: "message.queued", state: "succeeded" }), [
@@ -173,9 +193,24 @@ for (const store of TestStores.all) {
             400,
             "invalid_cursor"
           )
-          Replies.assertError((yield* deliveries(caller, id, { event_type: "message.read" })).reply, 400, "invalid_parameter", "event_type")
-          Replies.assertError((yield* deliveries(caller, id, { state: "lost" })).reply, 400, "invalid_parameter", "state")
-          Replies.assertError((yield* deliveries(caller, id, { page_size: "0" })).reply, 400, "invalid_parameter", "page_size")
+          Replies.assertError(
+            (yield* deliveries(caller, id, { event_type: "message.read" })).reply,
+            400,
+            "invalid_parameter",
+            "event_type"
+          )
+          Replies.assertError(
+            (yield* deliveries(caller, id, { state: "lost" })).reply,
+            400,
+            "invalid_parameter",
+            "state"
+          )
+          Replies.assertError(
+            (yield* deliveries(caller, id, { page_size: "0" })).reply,
+            400,
+            "invalid_parameter",
+            "page_size"
+          )
           Replies.assertError((yield* deliveries(caller, id, { cursor: "cur_bogus" })).reply, 400, "invalid_cursor")
         }))
 
@@ -203,7 +238,10 @@ for (const store of TestStores.all) {
             yield* TestClock.adjust(delay)
             yield* TestWebhooks.deliver
           }
-          assert.strictEqual((yield* Http.request("GET", `/v1/webhooks/${id}`, { key: caller.key })).json.data.status, "disabled")
+          assert.strictEqual(
+            (yield* Http.request("GET", `/v1/webhooks/${id}`, { key: caller.key })).json.data.status,
+            "disabled"
+          )
           assert.strictEqual((yield* postedTo(url)).length, 7)
           // while disabled, an event is recorded as skipped
           yield* sendOne(caller)
@@ -214,11 +252,16 @@ for (const store of TestStores.all) {
           )
           Replies.assertError(yield* redeliver(caller, id, { since }), 409, "invalid_state_transition")
 
-          const enabled = yield* Http.request("PATCH", `/v1/webhooks/${id}`, { key: caller.key, json: { status: "active" } })
+          const enabled = yield* Http.request("PATCH", `/v1/webhooks/${id}`, {
+            key: caller.key,
+            json: { status: "active" }
+          })
           assert.strictEqual(enabled.status, 200, enabled.text)
           Replies.assertError(yield* redeliver(caller, id, {}), 400, "invalid_request", "since")
           Replies.assertError(yield* redeliver(caller, id, { since: "last week" }), 400, "invalid_request", "since")
-          const later = yield* redeliver(caller, id, { since: Timestamp.format((yield* Clock.currentTimeMillis) + 60_000) })
+          const later = yield* redeliver(caller, id, {
+            since: Timestamp.format((yield* Clock.currentTimeMillis) + 60_000)
+          })
           assert.deepStrictEqual(later.json.data, { subscription_id: id, redelivered: 0, has_more: false })
 
           const headers = { "idempotency-key": "redeliver-once" }
@@ -233,7 +276,11 @@ for (const store of TestStores.all) {
           assert.strictEqual(replayed.text, resent.text)
           assert.strictEqual(replayed.headers.get("idempotent-replayed"), "true")
           // once resent, an event is not resent again
-          assert.deepStrictEqual((yield* redeliver(caller, id, { since })).json.data, { subscription_id: id, redelivered: 0, has_more: false })
+          assert.deepStrictEqual((yield* redeliver(caller, id, { since })).json.data, {
+            subscription_id: id,
+            redelivered: 0,
+            has_more: false
+          })
 
           yield* answer(200, "back")
           yield* TestWebhooks.deliver
@@ -241,7 +288,10 @@ for (const store of TestStores.all) {
           assert.deepStrictEqual(delivered.map((d) => d.attempt), [0, 0])
           const posted = yield* postedTo(url)
           assert.strictEqual(posted.length, 9)
-          assert.deepStrictEqual(new Set(posted.slice(7).map((r) => JSON.parse(r.body).type)), new Set(["message.queued"]))
+          assert.deepStrictEqual(
+            new Set(posted.slice(7).map((r) => JSON.parse(r.body).type)),
+            new Set(["message.queued"])
+          )
         }))
     }
   )

@@ -63,7 +63,11 @@ const secret = "whsec-acceptance-0123456789"
 
 for (const store of TestStores.all) {
   layer(
-    TestServer.layer({ store: store.layer(), urlPolicy: open, transport: NodeWebhookTransport.layer({ policy: open }) }),
+    TestServer.layer({
+      store: store.layer(),
+      urlPolicy: open,
+      transport: NodeWebhookTransport.layer({ policy: open })
+    }),
     { timeout: 60_000 }
   )(`a real receiver on ${store.name}`, (it) => {
     it.scoped("gets each event of a sent message, signed both ways over the bytes it received, the body GET /v1/events/{id} answers", () =>
@@ -72,7 +76,9 @@ for (const store of TestStores.all) {
         const caller = yield* TestAccounts.newCaller({ senderIds: [["Acme", "AU"]] })
         const events = ["message.queued", "message.sent", "message.delivered"]
         const id = yield* TestWebhooks.subscribe(caller, { url, events, secret })
-        const sent = yield* TestMessages.send({ ...TestMessages.validSend, reference: "acceptance" }, { key: caller.key })
+        const sent = yield* TestMessages.send({ ...TestMessages.validSend, reference: "acceptance" }, {
+          key: caller.key
+        })
         assert.strictEqual(sent.status, 201, sent.text)
 
         // the workers, pass by pass, the carrier reporting delivery after its 2 seconds
@@ -80,7 +86,11 @@ for (const store of TestStores.all) {
           yield* Effect.orDie(Workers.runOnce)
           yield* TestClock.adjust("1 second")
         }
-        assert.strictEqual((yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`, { key: caller.key })).json.data.status, "delivered")
+        assert.strictEqual(
+          (yield* Http.request("GET", `/v1/messaging/messages/${sent.json.data.id}`, { key: caller.key })).json.data
+            .status,
+          "delivered"
+        )
         assert.sameMembers(received.map((r) => r.headers["x-service-event-type"]), events)
 
         const verifier = new Webhook(new TextEncoder().encode(secret), { format: "raw" })
@@ -124,7 +134,9 @@ for (const store of TestStores.all) {
 
         const log = yield* Http.request("GET", `/v1/webhooks/${id}/deliveries`, { key: caller.key })
         assert.deepStrictEqual(
-          log.json.data.map((d: { state: string; status_code: number; url: string; response_body: string }) => [d.state, d.status_code, d.url, d.response_body]),
+          log.json.data.map((
+            d: { state: string; status_code: number; url: string; response_body: string }
+          ) => [d.state, d.status_code, d.url, d.response_body]),
           events.map(() => ["succeeded", 200, url, "received"])
         )
       }))

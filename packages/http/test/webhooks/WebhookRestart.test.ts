@@ -50,7 +50,6 @@ const receiver = async () => {
   }
 }
 
-
 describe("a server killed with webhook deliveries pending and in flight", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-webhook-restart-"))
   const env = {

@@ -49,8 +49,11 @@ const unquote = (text: string, underscoreIsSpace: boolean): string =>
 
 /** A header value with its RFC 2047 encoded words (UTF-8, Q or B) decoded. */
 const decodeWords = (value: string): string =>
-  value.replace(/=\?utf-8\?([qb])\?([^?]*)\?=(\s+(?==\?))?/gi, (_, encoding: string, text: string) =>
-    encoding.toLowerCase() === "b" ? Buffer.from(text, "base64").toString("utf8") : unquote(text, true))
+  value.replace(
+    /=\?utf-8\?([qb])\?([^?]*)\?=(\s+(?==\?))?/gi,
+    (_, encoding: string, text: string) =>
+      encoding.toLowerCase() === "b" ? Buffer.from(text, "base64").toString("utf8") : unquote(text, true)
+  )
 
 /** Reads a raw message: headers (unfolded, decoded) and body (its transfer encoding undone). @since 0.1.0 @category parsing */
 export const parse = (raw: string): Pick<Received, "headers" | "text"> => {

@@ -26,14 +26,18 @@ export interface Server {
 }
 
 /** The server of the test's own. @since 0.1.0 @category tags */
-export class PrivateServer extends Context.Tag("@sendline/store-postgres/testing/PrivateServer")<PrivateServer, Server>() {}
+export class PrivateServer
+  extends Context.Tag("@sendline/store-postgres/testing/PrivateServer")<PrivateServer, Server>()
+{}
 
 /** Where `initdb` and `pg_ctl` are, if anywhere. */
 const binaries = (): string | undefined => {
   const given = process.env["PG_BIN"]
   if (given !== undefined && given !== "") return existsSync(join(given, "initdb")) ? given : undefined
   const root = "/usr/lib/postgresql"
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : []
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a))
+    : []
   return versions.map((v) => join(root, v, "bin")).find((bin) => existsSync(join(bin, "initdb")))
 }
 
@@ -44,7 +48,11 @@ const run = (file: string, args: ReadonlyArray<string>) =>
   Effect.async<string, Error>((resume) => {
     const [command, all] = asRoot ? ["runuser", ["-u", "postgres", "--", file, ...args]] : [file, [...args]]
     execFile(command, all, { timeout: 30_000 }, (error, stdout, stderr) =>
-      resume(error === null ? Effect.succeed(stdout) : Effect.fail(new Error(`${file} ${args.join(" ")}: ${error.message}\n${stderr}`))))
+      resume(
+        error === null
+          ? Effect.succeed(stdout)
+          : Effect.fail(new Error(`${file} ${args.join(" ")}: ${error.message}\n${stderr}`))
+      ))
   })
 
 /** A port nothing listens on now. */
@@ -67,9 +75,15 @@ export const unavailable: Effect.Effect<Option.Option<string>> = Effect.gen(func
   if (bin === undefined) return Option.some("no initdb (install PostgreSQL's server, or set PG_BIN)")
   if (!asRoot) return Option.none()
   const user = yield* Effect.either(Effect.async<void, Error>((resume) => {
-    execFile("runuser", ["-u", "postgres", "--", "true"], (error) => resume(error === null ? Effect.void : Effect.fail(error)))
+    execFile(
+      "runuser",
+      ["-u", "postgres", "--", "true"],
+      (error) => resume(error === null ? Effect.void : Effect.fail(error))
+    )
   }))
-  return user._tag === "Right" ? Option.none() : Option.some("run as root, and runuser -u postgres fails (initdb refuses root)")
+  return user._tag === "Right"
+    ? Option.none()
+    : Option.some("run as root, and runuser -u postgres fails (initdb refuses root)")
 })
 
 /**
@@ -78,10 +92,13 @@ export const unavailable: Effect.Effect<Option.Option<string>> = Effect.gen(func
  * @since 0.1.0
  * @category probes
  */
-export const probe: Effect.Effect<boolean> = Effect.flatMap(unavailable, Option.match({
-  onNone: () => Effect.succeed(true),
-  onSome: (reason) => Effect.as(Console.error(`\n!!!!! PRIVATE POSTGRESQL TESTS SKIPPED: ${reason} !!!!!\n`), false)
-}))
+export const probe: Effect.Effect<boolean> = Effect.flatMap(
+  unavailable,
+  Option.match({
+    onNone: () => Effect.succeed(true),
+    onSome: (reason) => Effect.as(Console.error(`\n!!!!! PRIVATE POSTGRESQL TESTS SKIPPED: ${reason} !!!!!\n`), false)
+  })
+)
 
 /**
  * A new cluster, started; stopped and removed when the scope closes.
@@ -96,9 +113,15 @@ export const make: Effect.Effect<Server, Error, Scope.Scope> = Effect.gen(functi
     Effect.sync(() => mkdtempSync(join(tmpdir(), "sendline-pg-"))),
     (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
   )
-  if (asRoot) yield* Effect.orDie(Effect.tryPromise(() => new Promise<void>((done, fail) =>
-    execFile("chown", ["postgres:", dir], (error) => (error === null ? done() : fail(error)))
-  )))
+  if (asRoot) {
+    yield* Effect.orDie(
+      Effect.tryPromise(() =>
+        new Promise<void>((done, fail) =>
+          execFile("chown", ["postgres:", dir], (error) => (error === null ? done() : fail(error)))
+        )
+      )
+    )
+  }
   const data = join(dir, "data")
   yield* run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "--no-instructions"])
   const port = yield* freePort

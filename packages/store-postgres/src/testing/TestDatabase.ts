@@ -6,8 +6,8 @@
  * @since 0.1.0
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
 import type { Stores } from "@sendline/core"
 import type { Scope } from "effect"
 import { Config, Console, Effect, Layer, Option, Redacted } from "effect"
@@ -56,7 +56,10 @@ const sharedExtensions = (sql: SqlClient.SqlClient) =>
 export const createSchema = (url: string): Effect.Effect<string, SqlError> =>
   Effect.suspend(() => {
     const schema = schemaName()
-    return Effect.as(withClient(url, (sql) => Effect.zipRight(sharedExtensions(sql), sql`CREATE SCHEMA ${sql(schema)}`)), schema)
+    return Effect.as(
+      withClient(url, (sql) => Effect.zipRight(sharedExtensions(sql), sql`CREATE SCHEMA ${sql(schema)}`)),
+      schema
+    )
   })
 
 /** Drops `schema` and everything in it. @since 0.1.0 @category schemas */

@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
-import { Account, AccountStore, Permission } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
+import { Account, AccountStore, Permission } from "@sendline/core"
 import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
 import * as Batcher from "../Batcher.js"
@@ -55,7 +55,9 @@ export const ownedIdentifiers = Rows.table<Ownership>()(
 /** The rows of the identifiers `account` owns (a brand's; each once). */
 const ownershipsOf = (account: Account.Account): ReadonlyArray<Ownership> => {
   if (account.type !== "brand") return []
-  const unique = new Map(account.identifiers.map((owned) => [JSON.stringify([owned.identifierType, owned.identifierValue]), owned]))
+  const unique = new Map(
+    account.identifiers.map((owned) => [JSON.stringify([owned.identifierType, owned.identifierValue]), owned])
+  )
   return Array.from(unique.values(), (owned) => ({ ...owned, accountId: account.id }))
 }
 
@@ -115,7 +117,10 @@ export const make = (
         if (owned.length === 0) return write(Effect.asVoid(insert))
         // A transaction on both databases: the account is written with its identifiers or not at all.
         return sql.withTransaction(
-          Effect.zipRight(insert, sql`INSERT INTO sendline_owned_identifiers ${sql.insert(owned.map(ownedIdentifiers.encode))}`)
+          Effect.zipRight(
+            insert,
+            sql`INSERT INTO sendline_owned_identifiers ${sql.insert(owned.map(ownedIdentifiers.encode))}`
+          )
         ).pipe(
           Effect.mapError((error) =>
             dialect.isUniqueViolation(error, Migrations.ownedIdentifiers)
@@ -125,7 +130,8 @@ export const make = (
           Effect.asVoid
         )
       },
-      findAccount: (id) => read(Effect.flatMap(sql`SELECT * FROM sendline_accounts WHERE id = ${id}`, accounts.decodeFirst)),
+      findAccount: (id) =>
+        read(Effect.flatMap(sql`SELECT * FROM sendline_accounts WHERE id = ${id}`, accounts.decodeFirst)),
       findBrandOwner: (identifierType, identifierValue) =>
         read(Effect.map(
           Effect.flatMap(

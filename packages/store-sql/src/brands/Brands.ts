@@ -8,10 +8,10 @@
  *
  * @since 0.1.0
  */
-import { Account, Brand, BrandStore, Contact, Idempotency } from "@sendline/core"
-import type { Event, Pagination } from "@sendline/core"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Account, Brand, BrandStore, Contact, Idempotency } from "@sendline/core"
+import type { Event, Pagination } from "@sendline/core"
 import type { Context } from "effect"
 import { Effect, Option, Schema } from "effect"
 import * as Accounts from "../accounts/Accounts.js"
@@ -107,7 +107,10 @@ export const make = (
   /** The one relationship `where` selects, with its brand. */
   const findLinked = (where: Statement.Statement<unknown>) =>
     read(Effect.map(
-      Effect.flatMap(Effect.flatMap(sql`SELECT * FROM sendline_brand_relationships WHERE ${where}`, relationships.decode), linked),
+      Effect.flatMap(
+        Effect.flatMap(sql`SELECT * FROM sendline_brand_relationships WHERE ${where}`, relationships.decode),
+        linked
+      ),
       (found) => Option.fromNullable(found[0])
     ))
 
@@ -129,8 +132,11 @@ export const make = (
     update: (move: M) => Effect.Effect<ReadonlyArray<unknown>, SqlError>,
     then: (move: M) => Effect.Effect<unknown, SqlError>
   ) =>
-    moves.length === 0 ? Effect.succeed([]) : transaction(Effect.forEach(moves, (move) =>
-      Effect.flatMap(update(move), (rows) => rows.length === 0 ? Effect.succeed(false) : Effect.as(then(move), true))))
+    moves.length === 0 ?
+      Effect.succeed([]) :
+      transaction(Effect.forEach(moves, (move) =>
+        Effect.flatMap(update(move), (rows) =>
+          rows.length === 0 ? Effect.succeed(false) : Effect.as(then(move), true))))
 
   /**
    * Fails `SubmissionLimitReached` when `accountId` created `limit.max` relationships at or after
@@ -186,14 +192,18 @@ export const make = (
         sql`UPDATE sendline_brand_relationships SET status = 'pending', decided_at = NULL
           WHERE id = ${reopen.relationshipId} AND status = 'approved' RETURNING id`,
         (reopened) =>
-          reopened.length === 0 ? Effect.succeed(false) : Effect.as(Effect.all([change, Mails.insert(sql, reopen.mails)]), true)
+          reopened.length === 0
+            ? Effect.succeed(false)
+            : Effect.as(Effect.all([change, Mails.insert(sql, reopen.mails)]), true)
       ))
     },
     transition: (moves) =>
       moveAll(
         moves,
-        ({ from, next }) => sql`UPDATE sendline_brands SET status = ${next.status} WHERE id = ${next.id} AND status = ${from} RETURNING id`,
-        ({ event }) => Option.match(event, { onNone: () => Effect.void, onSome: (e: Event.Event) => Events.insert(sql, [e]) })
+        ({ from, next }) =>
+          sql`UPDATE sendline_brands SET status = ${next.status} WHERE id = ${next.id} AND status = ${from} RETURNING id`,
+        ({ event }) =>
+          Option.match(event, { onNone: () => Effect.void, onSome: (e: Event.Event) => Events.insert(sql, [e]) })
       ),
     transitionRelationships: (moves) =>
       moveAll(

@@ -3,8 +3,8 @@
  *
  * @since 0.1.0
  */
-import { Errors, IdempotencyStore } from "@sendline/core"
 import type { SqlError } from "@effect/sql/SqlError"
+import { Errors, IdempotencyStore } from "@sendline/core"
 import type { Context } from "effect"
 import { Effect, Option, ParseResult, Schema } from "effect"
 import type * as Database from "../Database.js"
@@ -70,7 +70,9 @@ export const idempotencyKeys = Rows.table<IdempotencyStore.IdempotencyRecord>()(
       decode: ({ response_body, response_recompute, response_status, ...held }, _, ast) => {
         const response = responseOf({ response_body, response_recompute, response_status })
         return response === undefined
-          ? ParseResult.fail(new ParseResult.Type(ast, response_status, "a response of a status and either a body or a recompute"))
+          ? ParseResult.fail(
+            new ParseResult.Type(ast, response_status, "a response of a status and either a body or a recompute")
+          )
           : ParseResult.succeed({ ...held, response })
       },
       encode: ({ response, ...held }) => ParseResult.succeed({ ...held, ...responseColumns(response) })
@@ -98,7 +100,9 @@ export const make = (
       // key wait for the first and then take the conflict branch, which locks the holder's row
       // even when its WHERE is false: the read-back in the same transaction finds it, and no one
       // can release it meanwhile (SQLite's single writer gives the same).
-      sql`INSERT INTO sendline_idempotency_keys ${sql.insert(idempotencyKeys.encode({ ...record, response: Option.none() }))}
+      sql`INSERT INTO sendline_idempotency_keys ${
+        sql.insert(idempotencyKeys.encode({ ...record, response: Option.none() }))
+      }
           ON CONFLICT (account_id, key) DO UPDATE SET
             fingerprint = excluded.fingerprint, created_at = excluded.created_at,
             response_status = NULL, response_body = NULL, response_recompute = NULL

@@ -19,10 +19,10 @@
  *
  * @since 0.1.0
  */
-import { Mail, MailStore } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Mail, MailStore } from "@sendline/core"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Schema } from "effect"
 import * as Database from "../Database.js"
@@ -72,7 +72,11 @@ export const insert = (sql: SqlClient.SqlClient, written: ReadonlyArray<Mail.Mai
  * @since 0.1.0
  * @category statements
  */
-export const due = (sql: SqlClient.SqlClient, now: number, limit: number): Statement.Statement<{ readonly id: string }> =>
+export const due = (
+  sql: SqlClient.SqlClient,
+  now: number,
+  limit: number
+): Statement.Statement<{ readonly id: string }> =>
   sql`SELECT id FROM sendline_mails
     WHERE status = 'pending' AND next_attempt_at <= ${now}
       AND (claimed_until IS NULL OR claimed_until <= ${now})
@@ -90,7 +94,10 @@ export const claimOrder = (a: Mail.Mail, b: Mail.Mail): number =>
  * @since 0.1.0
  * @category statements
  */
-export const update = (sql: SqlClient.SqlClient, attempted: Mail.Mail): Statement.Statement<{ readonly id: string }> => {
+export const update = (
+  sql: SqlClient.SqlClient,
+  attempted: Mail.Mail
+): Statement.Statement<{ readonly id: string }> => {
   const row = mails.encode(attempted)
   return sql`UPDATE sendline_mails SET status = ${row.status}, attempts = ${row.attempts},
       next_attempt_at = ${row.next_attempt_at}, sent_at = ${row.sent_at}, last_error = ${row.last_error},

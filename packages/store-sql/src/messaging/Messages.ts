@@ -7,11 +7,11 @@
  *
  * @since 0.1.0
  */
-import { Markets, Message, MessageMetrics, MessageStore } from "@sendline/core"
-import type { Event } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Markets, Message, MessageMetrics, MessageStore } from "@sendline/core"
+import type { Event } from "@sendline/core"
 import type { Context, Scope } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import * as Batcher from "../Batcher.js"
@@ -53,22 +53,39 @@ export const messages = Rows.table<Message.Message>()(
 )
 
 /** Inserts the messages, in one multi-row statement. @since 0.1.0 @category statements */
-export const insert = (sql: SqlClient.SqlClient, inserted: ReadonlyArray<Message.Message>): Statement.Statement<object> =>
-  sql`INSERT INTO sendline_messages ${sql.insert(inserted.map(messages.encode))}`
+export const insert = (
+  sql: SqlClient.SqlClient,
+  inserted: ReadonlyArray<Message.Message>
+): Statement.Statement<object> => sql`INSERT INTO sendline_messages ${sql.insert(inserted.map(messages.encode))}`
 
 // What a transition sets from `next`: every column of the row but `id` and `account_id` (the
 // keys), `created_at` and `idempotency_key`, which a transition never changes. `claimed_until`,
 // which the row does not hold, `update` clears itself.
 const changed = [
-  "status", "recipient", "sender_id", "body", "segments", "encoding", "market", "reference",
-  "callback_url", "price", "error", "scheduled_at", "sent_at", "delivered_at", "carrier_message_id"
+  "status",
+  "recipient",
+  "sender_id",
+  "body",
+  "segments",
+  "encoding",
+  "market",
+  "reference",
+  "callback_url",
+  "price",
+  "error",
+  "scheduled_at",
+  "sent_at",
+  "delivered_at",
+  "carrier_message_id"
 ] as const
 
 // How each changed column is set from the `VALUES` of `update`. PostgreSQL gives those
 // parameters no type of their own (text, then), so the numeric columns cast theirs; to SQLite the
 // same CAST is a conversion to integer (BIGINT has INTEGER affinity).
 const setFromNext = changed.map((column) =>
-  column === "segments" || column.endsWith("_at") ? `${column} = CAST(next.${column} AS BIGINT)` : `${column} = next.${column}`
+  column === "segments" || column.endsWith("_at")
+    ? `${column} = CAST(next.${column} AS BIGINT)`
+    : `${column} = next.${column}`
 ).join(", ")
 
 /**
@@ -185,17 +202,23 @@ export const make = (
         const statements = rounds.flatMap((round) => Arr.chunksOf(round, Database.batchLimit))
         return Effect.as(
           Effect.forEach(statements, (indexes) =>
-            Effect.flatMap(update(sql, indexes.map((i) => moves[i]!)), (rows): Effect.Effect<void, SqlError> => {
-              const moved = new Set(rows.map((row) => row.id))
-              const events: Array<Event.Event> = []
-              for (const i of indexes) {
-                const { event, next } = moves[i]!
-                if (!moved.has(next.id)) continue
-                results[i] = true
-                if (Option.isSome(event)) events.push(event.value)
+            Effect.flatMap(
+              update(
+                sql,
+                indexes.map((i) => moves[i]!)
+              ),
+              (rows): Effect.Effect<void, SqlError> => {
+                const moved = new Set(rows.map((row) => row.id))
+                const events: Array<Event.Event> = []
+                for (const i of indexes) {
+                  const { event, next } = moves[i]!
+                  if (!moved.has(next.id)) continue
+                  results[i] = true
+                  if (Option.isSome(event)) events.push(event.value)
+                }
+                return events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events))
               }
-              return events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events))
-            }), { discard: true }),
+            ), { discard: true }),
           results
         )
       })
@@ -206,7 +229,10 @@ export const make = (
       select: (chunk: ReadonlyArray<string>) => Statement.Statement<object>
     ) =>
       Effect.map(
-        Effect.forEach(Arr.chunksOf(values, Database.batchLimit), (chunk) => Effect.flatMap(select(chunk), messages.decode)),
+        Effect.forEach(
+          Arr.chunksOf(values, Database.batchLimit),
+          (chunk) => Effect.flatMap(select(chunk), messages.decode)
+        ),
         Arr.flatten
       )
 
@@ -225,8 +251,11 @@ export const make = (
     // Each carrier id at most once per statement; the newest message where two share one (another carrier's ids).
     const findByCarrierMessageIds = (carrierMessageIds: ReadonlyArray<string>) =>
       Effect.map(
-        selectIn(Arr.dedupe(carrierMessageIds), (ids) =>
-          sql`SELECT * FROM sendline_messages WHERE carrier_message_id IN ${sql.in(ids)} ORDER BY created_at, id`),
+        selectIn(
+          Arr.dedupe(carrierMessageIds),
+          (ids) =>
+            sql`SELECT * FROM sendline_messages WHERE carrier_message_id IN ${sql.in(ids)} ORDER BY created_at, id`
+        ),
         (found) => {
           const byCarrierId = new Map(found.map((message) => [message.carrierMessageId, message]))
           return carrierMessageIds.map((id) => Option.fromNullable(byCarrierId.get(id)))
@@ -270,8 +299,10 @@ export const make = (
       findByCarrierMessageIds: (carrierMessageIds) =>
         carrierMessageIds.length === 0 ? Effect.succeed([]) : read(findByCarrierMessageIds(carrierMessageIds)),
       transition: (moves) =>
-        moves.length === 0 ? Effect.succeed([]) : Effect.tap(transaction(transitions(moves)), (moved) =>
-          Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && MessageMetrics.messageEntered(next.status)))),
+        moves.length === 0 ?
+          Effect.succeed([]) :
+          Effect.tap(transaction(transitions(moves)), (moved) =>
+            Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && MessageMetrics.messageEntered(next.status)))),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
           Effect.flatMap(dialect.claim(messages.name, due(sql, work, now, limit), leaseUntil), messages.decode),

@@ -12,11 +12,11 @@
  *
  * @since 0.1.0
  */
-import { Registration, SenderId } from "@sendline/core"
-import type { Pagination, SenderIdStore } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Registration, SenderId } from "@sendline/core"
+import type { Pagination, SenderIdStore } from "@sendline/core"
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import * as Database from "../Database.js"
 import * as Migrations from "../Migrations.js"
@@ -105,7 +105,10 @@ export const registrations = Rows.table<Registration.Registration>()(
  * @since 0.1.0
  * @category statements
  */
-export const insert = (sql: SqlClient.SqlClient, written: ReadonlyArray<Registration.Registration>): Effect.Effect<void, SqlError> =>
+export const insert = (
+  sql: SqlClient.SqlClient,
+  written: ReadonlyArray<Registration.Registration>
+): Effect.Effect<void, SqlError> =>
   Effect.forEach(
     Arr.chunksOf(written, Database.batchLimit),
     (chunk) => sql`INSERT INTO ${sql(registrations.name)} ${sql.insert(chunk.map(registrations.encode))}`,
@@ -233,5 +236,8 @@ export const list = (
 ): Effect.Effect<ReadonlyArray<Registration.Registration>, SqlError> =>
   Effect.flatMap(
     listStatement(db, filter, after, limit),
-    Option.match({ onNone: () => Effect.succeed([]), onSome: (statement) => Effect.flatMap(statement, registrations.decode) })
+    Option.match({
+      onNone: () => Effect.succeed([]),
+      onSome: (statement) => Effect.flatMap(statement, registrations.decode)
+    })
   )

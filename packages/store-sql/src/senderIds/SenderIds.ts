@@ -7,20 +7,20 @@
  *
  * @since 0.1.0
  */
-import { SenderId, SenderIdStore } from "@sendline/core"
-import type { Event } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { SenderId, SenderIdStore } from "@sendline/core"
+import type { Event } from "@sendline/core"
 import type { Context, Scope } from "effect"
 import { Effect, Option, Schema } from "effect"
-import * as Batcher from "../Batcher.js"
 import * as Accounts from "../accounts/Accounts.js"
+import * as Batcher from "../Batcher.js"
 import * as Database from "../Database.js"
 import * as Events from "../Events.js"
 import * as Migrations from "../Migrations.js"
-import * as Registrations from "./Registrations.js"
 import * as Rows from "../Rows.js"
+import * as Registrations from "./Registrations.js"
 
 /**
  * `sendline_sender_ids`: a Sender ID record per row. `watch_at`, `skeleton` and `claimed_until`,
@@ -80,7 +80,10 @@ const changed = (next: SenderId.SenderIdRecord) => {
  * @since 0.1.0
  * @category statements
  */
-export const update = (sql: SqlClient.SqlClient, next: SenderId.SenderIdRecord): Statement.Statement<{ readonly id: string }> =>
+export const update = (
+  sql: SqlClient.SqlClient,
+  next: SenderId.SenderIdRecord
+): Statement.Statement<{ readonly id: string }> =>
   sql`UPDATE sendline_sender_ids SET ${sql.update(changed(next))}, version = ${next.version}, claimed_until = 0
     WHERE id = ${next.id} AND version = ${next.version - 1}
     RETURNING id`
@@ -92,7 +95,11 @@ export const update = (sql: SqlClient.SqlClient, next: SenderId.SenderIdRecord):
  * @since 0.1.0
  * @category statements
  */
-export const due = (sql: SqlClient.SqlClient, now: number, limit: number): Statement.Statement<{ readonly id: string }> =>
+export const due = (
+  sql: SqlClient.SqlClient,
+  now: number,
+  limit: number
+): Statement.Statement<{ readonly id: string }> =>
   sql`SELECT id FROM sendline_sender_ids
     WHERE watch_at IS NOT NULL AND watch_at <= ${now} AND claimed_until <= ${now}
     ORDER BY watch_at, id
@@ -149,7 +156,9 @@ export const make = (
               const key = SenderId.lookupKey(record.accountId, record.senderId, record.market)
               if (!newest.has(key)) newest.set(key, record)
             }
-            return queries.map((q) => Option.fromNullable(newest.get(SenderId.lookupKey(q.accountId, q.senderId, q.market))))
+            return queries.map((q) =>
+              Option.fromNullable(newest.get(SenderId.lookupKey(q.accountId, q.senderId, q.market)))
+            )
           }
         ))
     })
@@ -164,7 +173,9 @@ export const make = (
         const skeleton = SenderId.skeleton(record.senderId)
         const holds = sql(Migrations.senderIdHolds.table)
         const entity = { identifier_type: record.identifierType, identifier_value: record.identifierValue }
-        const [hold] = yield* sql<{ readonly identifier_type: string; readonly identifier_value: string }>`INSERT INTO ${holds} ${
+        const [hold] = yield* sql<
+          { readonly identifier_type: string; readonly identifier_value: string }
+        >`INSERT INTO ${holds} ${
           sql.insert({ market, sender_id_key: skeleton, brand_name: record.brandName, ...entity })
         } ON CONFLICT (${sql.literal(Migrations.senderIdHolds.columns.join(", "))})
           DO UPDATE SET identifier_type = ${holds}.identifier_type RETURNING identifier_type, identifier_value`
@@ -187,7 +198,9 @@ export const make = (
     const roomForPending = (accountId: string, limit: number) =>
       Effect.gen(function*() {
         yield* Accounts.lock(sql, accountId)
-        const [counted] = yield* sql<{ readonly pending: number | string }>`SELECT count(*) AS pending FROM sendline_sender_ids
+        const [counted] = yield* sql<
+          { readonly pending: number | string }
+        >`SELECT count(*) AS pending FROM sendline_sender_ids
           WHERE account_id = ${accountId} AND status IN ('pending', 'info_requested')`
         return Number(counted!.pending) < limit
       })
@@ -199,17 +212,22 @@ export const make = (
         Effect.flatMap(update(sql, next), (rows) =>
           rows.length === 0 ? Effect.succeed(false) : Effect.as(
             Effect.all([
-              Effect.forEach(registrations, (registration) => Registrations.replace(sql, next.id, registration), { discard: true }),
+              Effect.forEach(registrations, (registration) =>
+                Registrations.replace(sql, next.id, registration), { discard: true }),
               writeEvents(events)
             ], { discard: true }),
             true
           )))
 
-    const writeEvents = (events: ReadonlyArray<Event.Event>) => events.length === 0 ? Effect.void : Events.insert(sql, events)
+    const writeEvents = (events: ReadonlyArray<Event.Event>) =>
+      events.length === 0 ? Effect.void : Events.insert(sql, events)
 
     const findAll = (where: Statement.Fragment) =>
-      Effect.flatMap(Effect.flatMap(sql`SELECT * FROM sendline_sender_ids WHERE ${where}`, senderIds.decode), (records) =>
-        withRegistrations(sql, records))
+      Effect.flatMap(
+        Effect.flatMap(sql`SELECT * FROM sendline_sender_ids WHERE ${where}`, senderIds.decode),
+        (records) =>
+          withRegistrations(sql, records)
+      )
 
     return SenderIdStore.SenderIdStore.of({
       // A transaction on both databases: the record with everything written with it, or nothing.
@@ -221,7 +239,9 @@ export const make = (
             if (pendingLimit !== undefined && counted && !(yield* roomForPending(record.accountId, pendingLimit))) {
               return "limit" as const
             }
-            if (SenderId.holdsAt(record, record.createdAt) && !(yield* takeHold(record))) return "taken" as const
+            if (SenderId.holdsAt(record, record.createdAt) && !(yield* takeHold(record))) {
+              return "taken" as const
+            }
             yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(row(record))}`
             yield* Registrations.insert(sql, registrations)
             yield* writeEvents(events)
@@ -229,12 +249,16 @@ export const make = (
           })),
           (outcome): Effect.Effect<void, SenderIdStore.SenderIdTaken | SenderIdStore.PendingLimitReached> =>
             outcome === "limit"
-              ? Effect.fail(new SenderIdStore.PendingLimitReached({ accountId: record.accountId, limit: pendingLimit! }))
+              ? Effect.fail(
+                new SenderIdStore.PendingLimitReached({ accountId: record.accountId, limit: pendingLimit! })
+              )
               : outcome === "taken"
               ? Effect.fail(new SenderIdStore.SenderIdTaken({ senderId: record.senderId, market: record.market }))
               : Effect.void
         ),
-      findById: (id) => read(Effect.map(findAll(sql`id = ${id}`), (found) => Option.fromNullable(found[0]))),
+      findById: (id) =>
+        read(Effect.map(findAll(sql`id = ${id}`), (found) =>
+          Option.fromNullable(found[0]))),
       list: (accountId, filter, after, limit) => {
         const where = [sql`account_id = ${accountId}`]
         if (filter.status !== undefined) where.push(sql`status = ${filter.status}`)

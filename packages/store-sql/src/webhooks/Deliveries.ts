@@ -11,11 +11,11 @@
  *
  * @since 0.1.0
  */
-import { Delivery, DeliveryStore, Event } from "@sendline/core"
-import type { Pagination, Subscription } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Delivery, DeliveryStore, Event } from "@sendline/core"
+import type { Pagination, Subscription } from "@sendline/core"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import * as Accounts from "../accounts/Accounts.js"
@@ -74,7 +74,10 @@ export const deliveries = Rows.table<Delivery.Delivery>()(
  * @since 0.1.0
  * @category statements
  */
-export const insert = (sql: SqlClient.SqlClient, inserted: ReadonlyArray<Delivery.Delivery>): Effect.Effect<void, SqlError> =>
+export const insert = (
+  sql: SqlClient.SqlClient,
+  inserted: ReadonlyArray<Delivery.Delivery>
+): Effect.Effect<void, SqlError> =>
   Effect.forEach(
     Arr.chunksOf(inserted, Database.batchLimit),
     (chunk) =>
@@ -152,12 +155,26 @@ export const claimOrder = (a: Delivery.Delivery, b: Delivery.Delivery): number =
 
 // What an attempt sets from its settlement's delivery: its result, the columns `attempted` changes.
 const settled = [
-  "state", "attempted_at", "url", "status_code", "error", "duration_ms", "response_body", "next_attempt_at", "failing_since"
+  "state",
+  "attempted_at",
+  "url",
+  "status_code",
+  "error",
+  "duration_ms",
+  "response_body",
+  "next_attempt_at",
+  "failing_since"
 ] as const
 
 // How each settled column is set from the `VALUES` of `update`: as in `Messages.update`, PostgreSQL
 // types those parameters text, so the numeric columns cast theirs (to SQLite, a conversion to integer).
-const numeric: ReadonlySet<string> = new Set(["attempted_at", "status_code", "duration_ms", "next_attempt_at", "failing_since"])
+const numeric: ReadonlySet<string> = new Set([
+  "attempted_at",
+  "status_code",
+  "duration_ms",
+  "next_attempt_at",
+  "failing_since"
+])
 const setFromAttempted = settled.map((column) =>
   numeric.has(column) ? `${column} = CAST(attempted.${column} AS BIGINT)` : `${column} = attempted.${column}`
 ).join(", ")
@@ -222,7 +239,9 @@ export const make = (
   // events (their index), then the given ones to a destination none is pending to.
   const redeliver = (redelivered: ReadonlyArray<Delivery.Delivery>) =>
     Effect.gen(function*() {
-      for (const accountId of Arr.dedupe(redelivered.map((d) => d.accountId)).sort()) yield* Accounts.lock(sql, accountId)
+      for (const accountId of Arr.dedupe(redelivered.map((d) => d.accountId)).sort()) {
+        yield* Accounts.lock(sql, accountId)
+      }
       const key = (d: Delivery.Delivery) => `${d.eventId} ${destinationOf(d)}`
       const underWay = new Map<string, Delivery.Delivery>()
       const pending = yield* inChunks(
@@ -277,7 +296,9 @@ export const make = (
         const event = eventsById.get(delivery.eventId)
         // the foreign key keeps every delivery's event: a missing one is a database not as migrated
         if (event === undefined) {
-          return Effect.die(new Rows.UnreadableRow({ table: deliveries.name, column: "column event_id", problem: "no such event" }))
+          return Effect.die(
+            new Rows.UnreadableRow({ table: deliveries.name, column: "column event_id", problem: "no such event" })
+          )
         }
         const signer = delivery.subscriptionId === undefined
           ? oldestActive.get(delivery.accountId)

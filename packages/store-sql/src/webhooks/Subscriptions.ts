@@ -10,11 +10,11 @@
  *
  * @since 0.1.0
  */
-import { Event, Subscription, SubscriptionStore } from "@sendline/core"
-import type { Pagination } from "@sendline/core"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import { Event, Subscription, SubscriptionStore } from "@sendline/core"
+import type { Pagination } from "@sendline/core"
 import type { Context } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import * as Accounts from "../accounts/Accounts.js"
@@ -74,8 +74,10 @@ const columns = "id, account_id, url, events, secret, previous_secret, secret_re
  * @since 0.1.0
  * @category statements
  */
-export const findLive = (sql: SqlClient.SqlClient, ids: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<Subscription.Subscription>, SqlError> =>
-  liveWhereIn(sql, "id", ids)
+export const findLive = (
+  sql: SqlClient.SqlClient,
+  ids: ReadonlyArray<string>
+): Effect.Effect<ReadonlyArray<Subscription.Subscription>, SqlError> => liveWhereIn(sql, "id", ids)
 
 /**
  * The live subscriptions (active or disabled) of the accounts `accountIds`, in no set order.

@@ -1,21 +1,26 @@
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { assert, describe, it } from "@effect/vitest"
 import type { Mail, Stores } from "@sendline/core"
 import { AccountStore, MailStore } from "@sendline/core"
 import { Fixtures } from "@sendline/core/testing"
-import { assert, describe, it } from "@effect/vitest"
-import * as PgClient from "@effect/sql-pg/PgClient"
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Accounts, Mails } from "@sendline/store-sql"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
+import { Accounts, Mails } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Either, Layer, Option, Redacted } from "effect"
 
 // Each store on a client of the test's own, so that the test writes through SQL as a store module
 // does: SQLite `:memory:`, and PostgreSQL in a fresh schema when a server answers.
 const reachable = await Effect.runPromise(TestDatabase.probe)
-const stores: ReadonlyArray<{ readonly name: string; readonly layer: () => Layer.Layer<SqlClient.SqlClient | Stores.Stores, unknown> }> = [
-  { name: "sqlite", layer: () => SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))) },
+const stores: ReadonlyArray<
+  { readonly name: string; readonly layer: () => Layer.Layer<SqlClient.SqlClient | Stores.Stores, unknown> }
+> = [
+  {
+    name: "sqlite",
+    layer: () => SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" })))
+  },
   ...Option.match(reachable, {
     onNone: () => [],
     onSome: (url) => [{
@@ -59,20 +64,36 @@ for (const store of stores) {
         const committedAccount = Fixtures.fresh("acct")
         yield* writeWithMail(committedAccount, committed)
         assert.deepStrictEqual(yield* written(committedAccount, committed.id), { account: true, mail: true })
-        assert.deepStrictEqual(yield* mails.claim(Fixtures.T, 10, Fixtures.T + 30_000), [committed], "and the MailSender gets it")
+        assert.deepStrictEqual(
+          yield* mails.claim(Fixtures.T, 10, Fixtures.T + 30_000),
+          [committed],
+          "and the MailSender gets it"
+        )
 
         const rolledBack = Fixtures.makeMail(Fixtures.fresh("mail"))
         const rolledBackAccount = Fixtures.fresh("acct")
         const failed = yield* Effect.either(writeWithMail(rolledBackAccount, rolledBack, true))
         assert.isTrue(Either.isLeft(failed))
-        assert.deepStrictEqual(yield* written(rolledBackAccount, rolledBack.id), { account: false, mail: false }, "neither")
+        assert.deepStrictEqual(
+          yield* written(rolledBackAccount, rolledBack.id),
+          { account: false, mail: false },
+          "neither"
+        )
 
         // a mail that cannot be written (its id taken) fails the write that included it, whole
         const refusedAccount = Fixtures.fresh("acct")
         const refused = yield* Effect.either(writeWithMail(refusedAccount, committed))
         assert.isTrue(Either.isLeft(refused))
-        assert.deepStrictEqual(yield* written(refusedAccount, committed.id), { account: false, mail: true }, "the account was not written")
-        assert.deepStrictEqual(yield* mails.claim(Fixtures.T + 60_000, 10, Fixtures.T + 90_000), [committed], "nothing else is due")
+        assert.deepStrictEqual(
+          yield* written(refusedAccount, committed.id),
+          { account: false, mail: true },
+          "the account was not written"
+        )
+        assert.deepStrictEqual(
+          yield* mails.claim(Fixtures.T + 60_000, 10, Fixtures.T + 90_000),
+          [committed],
+          "nothing else is due"
+        )
       }).pipe(Effect.provide(store.layer())))
 
     it.effect("a write with no mail runs no mail statement", () =>

@@ -1,14 +1,14 @@
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Statement from "@effect/sql/Statement"
+import { assert, describe, it } from "@effect/vitest"
 import type { SenderIdStore as Port, Stores } from "@sendline/core"
 import { SenderIdStore } from "@sendline/core"
 import { Fixtures } from "@sendline/core/testing"
-import { assert, describe, it } from "@effect/vitest"
-import * as PgClient from "@effect/sql-pg/PgClient"
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as Statement from "@effect/sql/Statement"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Database, Registrations } from "@sendline/store-sql"
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
+import { Database, Registrations } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer, Option, Redacted } from "effect"
 
@@ -20,7 +20,11 @@ interface Planner {
   readonly name: string
   readonly layer: () => Layer.Layer<SqlClient.SqlClient | Stores.Stores, unknown>
   readonly dialect: (sql: SqlClient.SqlClient) => Database.Dialect
-  readonly explain: (sql: SqlClient.SqlClient, text: string, params: ReadonlyArray<unknown>) => Effect.Effect<string, unknown>
+  readonly explain: (
+    sql: SqlClient.SqlClient,
+    text: string,
+    params: ReadonlyArray<unknown>
+  ) => Effect.Effect<string, unknown>
   readonly textIndex: RegExp
   readonly walks: (index: string) => RegExp
   readonly sorts: RegExp
@@ -33,10 +37,14 @@ const planners: ReadonlyArray<Planner> = [
     layer: () => SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))),
     dialect: SqliteStore.dialect,
     explain: (sql, text, params) =>
-      Effect.map(sql.unsafe<{ readonly detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params), (rows) => rows.map((row) => row.detail).join("\n")),
+      Effect.map(
+        sql.unsafe<{ readonly detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params),
+        (rows) => rows.map((row) => row.detail).join("\n")
+      ),
     // FTS5's MATCH (`M`, then the column): `SCAN sendline_operator_registrations_search VIRTUAL TABLE INDEX 0:M3`
     textIndex: /SCAN sendline_operator_registrations_search VIRTUAL TABLE INDEX \d+:M/,
-    walks: (index) => new RegExp(`SEARCH sendline_operator_registrations USING INDEX ${index} \\(network=\\? AND market=\\?`),
+    walks: (index) =>
+      new RegExp(`SEARCH sendline_operator_registrations USING INDEX ${index} \\(network=\\? AND market=\\?`),
     sorts: /TEMP B-TREE/
   },
   ...Option.match(reachable, {
@@ -87,7 +95,9 @@ const seed = Effect.gen(function*() {
     INSERT INTO sendline_operator_registrations (id, sid_id, network, market, sender_id, brand_id, brand_name,
       identifier_type, identifier_value, status, use_case, match_type, match_value, submitter_account_id,
       submitter_type, submitter_name, submitted_at)
-    SELECT 'opreg_' || (${literal(1_000_000)} + i), ${record.id}, 'telstra', CASE WHEN i % 5 = 0 THEN 'NZ' ELSE 'AU' END,
+    SELECT 'opreg_' || (${
+    literal(1_000_000)
+  } + i), ${record.id}, 'telstra', CASE WHEN i % 5 = 0 THEN 'NZ' ELSE 'AU' END,
       'S' || (i % 97), 'brand_acme',
       CASE WHEN i = ${literal(rare)} THEN 'Zyxquor Holdings' ELSE 'Brand ' || (i % 89) || ' Pty Ltd' END,
       'ABN', '51824753556',
@@ -107,9 +117,10 @@ const plansOf = (planner: Planner, filter: Partial<Port.RegistrationFilter>) =>
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const db = Database.make(planner.name, sql, planner.dialect(sql))
     const ran: Array<Statement.Statement<unknown>> = []
-    const page = yield* Registrations.list(db, { network: "telstra", markets: ["AU"], ...filter }, Option.none(), 50).pipe(
-      Statement.withTransformer((statement) => Effect.sync(() => (ran.push(statement), statement)))
-    )
+    const page = yield* Registrations.list(db, { network: "telstra", markets: ["AU"], ...filter }, Option.none(), 50)
+      .pipe(
+        Statement.withTransformer((statement) => Effect.sync(() => (ran.push(statement), statement)))
+      )
     const plans = yield* Effect.forEach(ran, (statement) => {
       const [text, params] = statement.compile()
       return planner.explain(sql, text, params)
@@ -146,7 +157,11 @@ for (const planner of planners) {
         const rarely = yield* plansOf(planner, { brandName: "zyxQUOR" })
         assert.deepStrictEqual(rarely.page.map((r) => r.id), [`opreg_${1_000_000 + rare}`])
         assert.isTrue(rarely.plans.some((plan) => planner.textIndex.test(plan)), rarely.plans.join("\n---\n"))
-        assert.notMatch(rarely.plans.at(-1)!, planner.walks("sendline_operator_registrations_list"), "the page reads the rows found")
+        assert.notMatch(
+          rarely.plans.at(-1)!,
+          planner.walks("sendline_operator_registrations_list"),
+          "the page reads the rows found"
+        )
 
         const commonly = yield* plansOf(planner, { brandName: "pty" })
         const page = commonly.plans.at(-1)!
@@ -165,9 +180,16 @@ for (const planner of planners) {
           assert.strictEqual(plans.length, 3, plans.join("\n---\n"))
           assert.match(plans[0]!, planner.textIndex)
           assert.match(plans[1]!, planner.textIndex)
-          assert.notMatch(plans[2]!, planner.walks("sendline_operator_registrations_list"), "the page reads the rows found")
+          assert.notMatch(
+            plans[2]!,
+            planner.walks("sendline_operator_registrations_list"),
+            "the page reads the rows found"
+          )
           assert.strictEqual(page.length, 50)
-          assert.isTrue(page.every((r) => r.brand.name.startsWith("Brand 7 Pty")), page.map((r) => r.brand.name).join(", "))
+          assert.isTrue(
+            page.every((r) => r.brand.name.startsWith("Brand 7 Pty")),
+            page.map((r) => r.brand.name).join(", ")
+          )
         }).pipe(Effect.provide(planner.layer())))
     }
   })

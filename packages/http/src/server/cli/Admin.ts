@@ -83,7 +83,10 @@ export const createKey = (o: {
     const permissions: Array<Permission.Permission> = []
     for (const p of o.permissions.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
       if (!Schema.is(Permission.Permission)(p)) {
-        return yield* Errors.invalidParameter("permissions", `Unknown permission ${p}; known: ${Permission.all.join(", ")}.`)
+        return yield* Errors.invalidParameter(
+          "permissions",
+          `Unknown permission ${p}; known: ${Permission.all.join(", ")}.`
+        )
       }
       permissions.push(p)
     }

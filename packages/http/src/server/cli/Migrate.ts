@@ -13,5 +13,7 @@ import * as Store from "../Store.js"
  * @since 0.1.0
  * @category commands
  */
-export const migrate = Effect.flatMap(Config.server, (config) =>
-  Effect.provide(Effect.logInfo(`Migrations applied: ${Store.describe(config)}`), Store.layer(config)))
+export const migrate = Effect.flatMap(
+  Config.server,
+  (config) => Effect.provide(Effect.logInfo(`Migrations applied: ${Store.describe(config)}`), Store.layer(config))
+)

@@ -23,7 +23,8 @@ import * as UseCases from "./UseCases.js"
 const carrierLayer = (config: Config.ServerConfig) =>
   Option.match(config.carrierUrl, {
     onNone: () =>
-      Layer.tap(CarrierMock.layerConfig(Config.carrier), () => Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")),
+      Layer.tap(CarrierMock.layerConfig(Config.carrier), () =>
+        Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")),
     onSome: (url) =>
       Layer.tap(SmppCarrier.layer({ url }), (context) =>
         Effect.logInfo(`Carrier: SMPP at ${Context.get(context, SmppCarrier.SmppCarrier).location}`))
@@ -32,10 +33,10 @@ const carrierLayer = (config: Config.ServerConfig) =>
 /** The mailer the MailSender sends through: SMTP when `SMTP_URL` is set, else the one that logs each mail. */
 const mailerLayer = (config: Config.ServerConfig) =>
   Option.match(config.mail, {
-    onNone: () =>
-      Layer.tap(Mailer.layerLog, () => Effect.logInfo("Mail: logged, not sent (SMTP_URL is not set)")),
+    onNone: () => Layer.tap(Mailer.layerLog, () => Effect.logInfo("Mail: logged, not sent (SMTP_URL is not set)")),
     onSome: (options) =>
-      Layer.tap(SmtpMailer.layer(options), () => Effect.logInfo(`Mail: SMTP at ${SmtpMailer.location(options.url)}, from ${options.from}`))
+      Layer.tap(SmtpMailer.layer(options), () =>
+        Effect.logInfo(`Mail: SMTP at ${SmtpMailer.location(options.url)}, from ${options.from}`))
   })
 
 /** The transport the WebhookDeliverer posts through, checking each URL against the URL policy again. */
@@ -73,7 +74,9 @@ export const serve = ({ demo }: { readonly demo: boolean }) =>
           `  Demo API key (all permissions): ${issued.secret}`,
           ...Option.match(owner, {
             onNone: () => [],
-            onSome: (key) => [`  Demo Brand Owner key (brands, owns ${identifierType} ${identifierValue}): ${key.secret}`]
+            onSome: (
+              key
+            ) => [`  Demo Brand Owner key (brands, owns ${identifierType} ${identifierValue}): ${key.secret}`]
           }),
           ...operators.map(({ issued, network }) =>
             `  Demo operator key (${network}, ${Demo.registeredMarket}: reviews Sender IDs): ${issued.secret}`
@@ -106,5 +109,8 @@ export const serve = ({ demo }: { readonly demo: boolean }) =>
       )
     }))
     // The tracer first, so that the store's batches, the use cases, the workers and the server all trace to it.
-    return yield* Effect.provide(program, UseCases.layer(config, traced).pipe(Layer.provideMerge(Tracing.layer(config.otlpEndpoint))))
+    return yield* Effect.provide(
+      program,
+      UseCases.layer(config, traced).pipe(Layer.provideMerge(Tracing.layer(config.otlpEndpoint)))
+    )
   })
