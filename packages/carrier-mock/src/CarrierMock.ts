@@ -152,11 +152,9 @@ const openJournal = (path: string) =>
   })
 
 /** The mock's three faces: the `Carrier` and `DeliveryReportInbox` ports and the `CarrierMock` test view. @since 0.1.0 @category constructors */
-export const make = (options: Options = {}): Effect.Effect<{
-  readonly carrier: Context.Tag.Service<Carrier.Carrier>
-  readonly inbox: Context.Tag.Service<DeliveryReportInbox.DeliveryReportInbox>
-  readonly mock: Context.Tag.Service<CarrierMock>
-}, JournalUnavailable> =>
+export const make = (
+  options: Options = {}
+): Effect.Effect<Carrier.Made<Context.Tag.Service<CarrierMock>>, JournalUnavailable> =>
   Effect.flatMap(
     Effect.all([
       options.journalPath === undefined ? Effect.succeed([]) : openJournal(options.journalPath),
@@ -339,7 +337,7 @@ export const make = (options: Options = {}): Effect.Effect<{
           }),
           injectReport: (report) => Effect.sync(() => void pending.push(report))
         })
-        return { carrier, inbox, mock }
+        return { carrier, inbox, view: mock }
       })
   )
 
@@ -348,13 +346,7 @@ export type Provides = Carrier.Carrier | DeliveryReportInbox.DeliveryReportInbox
 
 /** The mock as the `Carrier` and its `DeliveryReportInbox`, with its `CarrierMock` test view. @since 0.1.0 @category layers */
 export const layer = (options: Options = {}): Layer.Layer<Provides, JournalUnavailable> =>
-  Layer.effectContext(
-    Effect.map(make(options), ({ carrier, inbox, mock }) =>
-      Context.make(Carrier.Carrier, carrier).pipe(
-        Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
-        Context.add(CarrierMock, mock)
-      ))
-  )
+  Carrier.layerOf(CarrierMock, make(options))
 
 /** `layer` with the options read from `config`. @since 0.1.0 @category layers */
 export const layerConfig = (

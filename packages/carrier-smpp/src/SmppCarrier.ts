@@ -107,11 +107,7 @@ export const transientStatuses: ReadonlySet<number> = Status.transient
  * @category constructors
  */
 export const make = (options: Options): Effect.Effect<
-  {
-    readonly carrier: Context.Tag.Service<Carrier.Carrier>
-    readonly inbox: Context.Tag.Service<DeliveryReportInbox.DeliveryReportInbox>
-    readonly view: Context.Tag.Service<SmppCarrier>
-  },
+  Carrier.Made<Context.Tag.Service<SmppCarrier>>,
   SmppBindRefused | SmppUrlInvalid,
   Scope.Scope
 > =>
@@ -184,13 +180,7 @@ export type Provides = Carrier.Carrier | DeliveryReportInbox.DeliveryReportInbox
 
 /** The SMPP carrier as the `Carrier` and its `DeliveryReportInbox`, with its `SmppCarrier` view. @since 0.1.0 @category layers */
 export const layer = (options: Options): Layer.Layer<Provides, SmppBindRefused | SmppUrlInvalid> =>
-  Layer.scopedContext(
-    Effect.map(make(options), ({ carrier, inbox, view }) =>
-      Context.make(Carrier.Carrier, carrier).pipe(
-        Context.add(DeliveryReportInbox.DeliveryReportInbox, inbox),
-        Context.add(SmppCarrier, view)
-      ))
-  )
+  Carrier.layerOf(SmppCarrier, make(options))
 
 /** `layer` with the options read from `config`. @since 0.1.0 @category layers */
 export const layerConfig = (

@@ -10,8 +10,9 @@
  *
  * @since 0.1.0
  */
-import type { Effect } from "effect"
-import { Context, Schema } from "effect"
+import type { Scope } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import { DeliveryReportInbox } from "./DeliveryReportInbox.js"
 import { Encoding } from "./Message.js"
 
 /** One message as the carrier sees it; `reference` is the message id. @since 0.1.0 @category models */
@@ -93,3 +94,26 @@ export const outbound = (message: {
   segments: message.segments,
   market: message.market
 })
+
+/** What a carrier package makes: its `Carrier`, its `DeliveryReportInbox` and its own `view` (a test or status view). @since 0.1.0 @category models */
+export interface Made<S> {
+  readonly carrier: Context.Tag.Service<Carrier>
+  readonly inbox: Context.Tag.Service<DeliveryReportInbox>
+  readonly view: S
+}
+
+/**
+ * A carrier package's layer: the `Carrier` and `DeliveryReportInbox` that `make` builds, with its
+ * `view` under `tag`, made in the layer's scope (a session `make` opens closes with it).
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerOf = <I, S, E, R>(
+  tag: Context.Tag<I, S>,
+  make: Effect.Effect<Made<S>, E, R>
+): Layer.Layer<Carrier | DeliveryReportInbox | I, E, Exclude<R, Scope.Scope>> =>
+  Layer.scopedContext(
+    Effect.map(make, ({ carrier, inbox, view }) =>
+      Context.make(Carrier, carrier).pipe(Context.add(DeliveryReportInbox, inbox), Context.add(tag, view)))
+  )
