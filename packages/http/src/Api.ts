@@ -13,13 +13,14 @@ import { ErrorEnvelope } from "./envelope/Envelope.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messaging/MessagesApi.js"
 import { MetricsApi } from "./metrics/MetricsApi.js"
+import { apiId } from "./middleware/Pipeline.js"
 import { OperatorRegistrationsApi } from "./senderIds/OperatorRegistrationsApi.js"
 import { SenderIdsApi } from "./senderIds/SenderIdsApi.js"
 import { EventsApi } from "./webhooks/EventsApi.js"
 import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 
 /** The whole API. @since 0.1.0 @category api */
-export class Api extends HttpApi.make("sendline")
+export class Api extends HttpApi.make(apiId)
   .add(MessagesApi)
   .add(BrandsApi)
   .add(BrandRelationshipsApi)

@@ -7,44 +7,48 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { BrandJson, Brands } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
+import { BrandRelationshipsApi } from "./BrandRelationshipsApi.js"
 
 /** The brand relationships group's handlers, over `Brands` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "brandRelationships", (handlers) =>
-  Effect.gen(function*() {
-    const brands = yield* Brands.Brands
-    const decide = (decision: "approve" | "reject") => ({ path }: { readonly path: { readonly id: string } }) =>
-      Effect.flatMap(CurrentPrincipal, (principal) =>
-        Idempotent.run(principal, () =>
-          brands[decision](principal, path.id).pipe(
-            Effect.flatMap((linked) =>
-              Envelope.success(200, BrandJson.relationship(linked))
-            )
-          )))
-    return handlers
-      .handle("list", ({ urlParams: q }) =>
+export const layer = HttpApiBuilder.group(
+  served(BrandRelationshipsApi),
+  "brandRelationships",
+  (handlers) =>
+    Effect.gen(function*() {
+      const brands = yield* Brands.Brands
+      const decide = (decision: "approve" | "reject") => ({ path }: { readonly path: { readonly id: string } }) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          brands.listRelationships(principal, { status: q.status, cursor: q.cursor, pageSize: q.page_size }).pipe(
-            Effect.flatMap((page) =>
-              Envelope.page(page, BrandJson.relationship)
-            ),
-            Effect.map((body) =>
-              Envelope.toResponse(body)
-            )
-          )))
-      .handle("get", ({ path }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          brands.getRelationship(principal, path.id).pipe(
-            Effect.flatMap((linked) =>
-              Envelope.success(200, BrandJson.relationship(linked))
-            ),
-            Effect.map((body) =>
-              Envelope.toResponse(body)
-            )
-          )))
-      .handle("approve", decide("approve"))
-      .handle("reject", decide("reject"))
-  }))
+          Idempotent.run(principal, () =>
+            brands[decision](principal, path.id).pipe(
+              Effect.flatMap((linked) =>
+                Envelope.success(200, BrandJson.relationship(linked))
+              )
+            )))
+      return handlers
+        .handle("list", ({ urlParams: q }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            brands.listRelationships(principal, { status: q.status, cursor: q.cursor, pageSize: q.page_size }).pipe(
+              Effect.flatMap((page) =>
+                Envelope.page(page, BrandJson.relationship)
+              ),
+              Effect.map((body) =>
+                Envelope.toResponse(body)
+              )
+            )))
+        .handle("get", ({ path }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            brands.getRelationship(principal, path.id).pipe(
+              Effect.flatMap((linked) =>
+                Envelope.success(200, BrandJson.relationship(linked))
+              ),
+              Effect.map((body) =>
+                Envelope.toResponse(body)
+              )
+            )))
+        .handle("approve", decide("approve"))
+        .handle("reject", decide("reject"))
+    })
+)

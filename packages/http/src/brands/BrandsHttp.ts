@@ -7,13 +7,13 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { BrandJson, Brands } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
+import { BrandsApi } from "./BrandsApi.js"
 
 /** The brands group's handlers, over `Brands` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "brands", (handlers) =>
+export const layer = HttpApiBuilder.group(served(BrandsApi), "brands", (handlers) =>
   Effect.gen(function*() {
     const brands = yield* Brands.Brands
     return handlers

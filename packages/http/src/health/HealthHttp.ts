@@ -6,9 +6,10 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Readiness } from "@sendline/core"
 import { Cause, Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
+import { served } from "../middleware/Pipeline.js"
+import { HealthApi } from "./HealthApi.js"
 
 /** How long a client is asked to wait before it asks again whether the server is ready. */
 const retryAfterSeconds = 1
@@ -20,7 +21,7 @@ const retryAfterSeconds = 1
  * @since 0.1.0
  * @category layers
  */
-export const layer = HttpApiBuilder.group(Api, "health", (handlers) =>
+export const layer = HttpApiBuilder.group(served(HealthApi), "health", (handlers) =>
   handlers
     .handle("health", () => Effect.map(Envelope.success(200, { status: "ok" }), (body) => Envelope.toResponse(body)))
     .handle("ready", () =>

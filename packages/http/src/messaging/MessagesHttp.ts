@@ -7,14 +7,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { MessageJson, Messaging } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
+import { MessagesApi } from "./MessagesApi.js"
 import * as MessagesJson from "./MessagesJson.js"
 
 /** The messages group's handlers, over `Messaging` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "messages", (handlers) =>
+export const layer = HttpApiBuilder.group(served(MessagesApi), "messages", (handlers) =>
   Effect.gen(function*() {
     const messaging = yield* Messaging.Messaging
     return handlers

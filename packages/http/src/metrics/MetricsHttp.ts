@@ -7,8 +7,8 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Metrics } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
-import { contentType } from "./MetricsApi.js"
+import { served } from "../middleware/Pipeline.js"
+import { contentType, MetricsApi } from "./MetricsApi.js"
 import * as Prometheus from "./Prometheus.js"
 
 /** How long a scrape waits for the store's queue depths before it answers with the last ones. */
@@ -21,7 +21,7 @@ const queueReadTimeout = "2 seconds"
  * @since 0.1.0
  * @category layers
  */
-export const layer = HttpApiBuilder.group(Api, "metrics", (handlers) =>
+export const layer = HttpApiBuilder.group(served(MetricsApi), "metrics", (handlers) =>
   Effect.gen(function*() {
     const prometheus = yield* Prometheus.Prometheus
     const observeQueues = Metrics.observeStoredQueues.pipe(

@@ -8,7 +8,14 @@
  *
  * @since 0.1.0
  */
-import { type HttpApiEndpoint, type HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import {
+  HttpApi,
+  type HttpApiEndpoint,
+  type HttpApiGroup,
+  HttpApiMiddleware,
+  HttpApiSecurity,
+  OpenApi
+} from "@effect/platform"
 import type { Account, Permission } from "@sendline/core"
 import { Context, Schema } from "effect"
 import * as WireErrors from "../envelope/WireErrors.js"
@@ -88,3 +95,16 @@ export const v1 = <
     .middleware(CheckBody)
     .middleware(Authentication)
     .prefix("/v1")
+
+/** The API's identifier: the whole API (`Api.ts`) and each group served alone (`served`) share it. @since 0.1.0 @category groups */
+export const apiId = "sendline"
+
+/**
+ * `group` as an API of its own, under the whole API's identifier, for its handlers
+ * (`HttpApiBuilder.group(served(XApi), "x", …)`): their layer is the one the whole API's server
+ * takes, and a group's folder imports neither `Api.ts` nor another group.
+ *
+ * @since 0.1.0
+ * @category groups
+ */
+export const served = <Group extends HttpApiGroup.HttpApiGroup.Any>(group: Group) => HttpApi.make(apiId).add(group)

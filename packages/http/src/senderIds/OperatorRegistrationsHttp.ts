@@ -8,48 +8,52 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { OperatorReview, type Registration, SenderIdJson } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
+import { OperatorRegistrationsApi } from "./OperatorRegistrationsApi.js"
 
 /** The operator registrations group's handlers, over `OperatorReview` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "operatorRegistrations", (handlers) =>
-  Effect.gen(function*() {
-    const review = yield* OperatorReview.OperatorReview
-    const decide = (id: string, decision: Registration.Decision) =>
-      Effect.flatMap(CurrentPrincipal, (principal) =>
-        Idempotent.run(principal, () =>
-          review.decide(principal, id, decision).pipe(
-            Effect.flatMap((registration) =>
-              Envelope.success(200, SenderIdJson.registration(registration))
-            )
-          )))
-    return handlers
-      .handle("list", ({ urlParams: q }) =>
+export const layer = HttpApiBuilder.group(
+  served(OperatorRegistrationsApi),
+  "operatorRegistrations",
+  (handlers) =>
+    Effect.gen(function*() {
+      const review = yield* OperatorReview.OperatorReview
+      const decide = (id: string, decision: Registration.Decision) =>
         Effect.flatMap(CurrentPrincipal, (principal) =>
-          review.list(principal, {
-            status: q.status,
-            market: q.market,
-            senderId: q.sender_id,
-            brandName: q.brand_name,
-            submitterType: q.submitter_type,
-            submittedAfter: q.submitted_after,
-            submittedBefore: q.submitted_before,
-            cursor: q.cursor,
-            pageSize: q.page_size
-          }).pipe(
-            Effect.flatMap((page) => Envelope.page(page, SenderIdJson.registration)),
-            Effect.map((body) => Envelope.toResponse(body))
-          )))
-      .handle("get", ({ path }) =>
-        Effect.flatMap(CurrentPrincipal, (principal) =>
-          review.get(principal, path.id).pipe(
-            Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration))),
-            Effect.map((body) => Envelope.toResponse(body))
-          )))
-      .handle("approve", ({ path }) => decide(path.id, { status: "approved" }))
-      .handle("reject", ({ path, payload }) => decide(path.id, { status: "rejected", reason: payload.reason }))
-      .handle("requestInfo", ({ path, payload }) =>
-        decide(path.id, { status: "info_requested", message: payload.message }))
-  }))
+          Idempotent.run(principal, () =>
+            review.decide(principal, id, decision).pipe(
+              Effect.flatMap((registration) =>
+                Envelope.success(200, SenderIdJson.registration(registration))
+              )
+            )))
+      return handlers
+        .handle("list", ({ urlParams: q }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            review.list(principal, {
+              status: q.status,
+              market: q.market,
+              senderId: q.sender_id,
+              brandName: q.brand_name,
+              submitterType: q.submitter_type,
+              submittedAfter: q.submitted_after,
+              submittedBefore: q.submitted_before,
+              cursor: q.cursor,
+              pageSize: q.page_size
+            }).pipe(
+              Effect.flatMap((page) => Envelope.page(page, SenderIdJson.registration)),
+              Effect.map((body) => Envelope.toResponse(body))
+            )))
+        .handle("get", ({ path }) =>
+          Effect.flatMap(CurrentPrincipal, (principal) =>
+            review.get(principal, path.id).pipe(
+              Effect.flatMap((registration) => Envelope.success(200, SenderIdJson.registration(registration))),
+              Effect.map((body) => Envelope.toResponse(body))
+            )))
+        .handle("approve", ({ path }) => decide(path.id, { status: "approved" }))
+        .handle("reject", ({ path, payload }) => decide(path.id, { status: "rejected", reason: payload.reason }))
+        .handle("requestInfo", ({ path, payload }) =>
+          decide(path.id, { status: "info_requested", message: payload.message }))
+    })
+)

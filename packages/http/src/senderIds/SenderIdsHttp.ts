@@ -7,13 +7,13 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { SenderIdJson, SenderIds } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
+import { SenderIdsApi } from "./SenderIdsApi.js"
 
 /** The Sender IDs group's handlers, over `SenderIds` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "sids", (handlers) =>
+export const layer = HttpApiBuilder.group(served(SenderIdsApi), "sids", (handlers) =>
   Effect.gen(function*() {
     const sids = yield* SenderIds.SenderIds
     const answer = (status: number) => (sid: Parameters<typeof SenderIdJson.senderId>[0]) =>

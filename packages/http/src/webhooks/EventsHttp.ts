@@ -7,14 +7,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { EventLog } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
+import { EventsApi } from "./EventsApi.js"
 import * as EventsJson from "./EventsJson.js"
 
 /** The events group's handlers, over `EventLog` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "events", (handlers) =>
+export const layer = HttpApiBuilder.group(served(EventsApi), "events", (handlers) =>
   Effect.gen(function*() {
     const events = yield* EventLog.EventLog
     return handlers

@@ -7,15 +7,15 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Webhooks } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../Api.js"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal } from "../middleware/Pipeline.js"
+import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
 import * as DeliveriesJson from "./DeliveriesJson.js"
+import { WebhooksApi } from "./WebhooksApi.js"
 import * as WebhooksJson from "./WebhooksJson.js"
 
 /** The webhooks group's handlers, over `Webhooks` and `Idempotency`. @since 0.1.0 @category layers */
-export const layer = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+export const layer = HttpApiBuilder.group(served(WebhooksApi), "webhooks", (handlers) =>
   Effect.gen(function*() {
     const webhooks = yield* Webhooks.Webhooks
     const answer = (status: number) => (subscription: Parameters<typeof WebhooksJson.webhook>[0]) =>
