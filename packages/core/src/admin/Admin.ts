@@ -99,6 +99,105 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | RuleViolation | NotFound | Conflict | StoreUnavailable>
 }>() {}
 
+/** The account `id`; not found when there is none. */
+const requireAccount = (accounts: Context.Tag.Service<AccountStore>, id: string) =>
+  Effect.flatMap(
+    accounts.findAccount(id),
+    Option.match({
+      onNone: () => Effect.fail(new NotFound({ message: `No account ${id}.` })),
+      onSome: Effect.succeed
+    })
+  )
+
+/** The configured market `code`; `invalid_parameter` when there is none. */
+const requireMarket = (markets: Context.Tag.Service<Markets>, code: string) =>
+  Option.match(markets.get(code), {
+    onNone: () => invalidParameter("market", `Market ${code} is not configured.`),
+    onSome: Effect.succeed
+  })
+
+/** A Brand Owner's identifiers: each of a type some market takes, valid, normalised, each once. */
+const checkIdentifiers = (markets: Context.Tag.Service<Markets>, identifiers: ReadonlyArray<OwnedIdentifier>) =>
+  Effect.gen(function*() {
+    const checked: Array<OwnedIdentifier> = []
+    for (const { identifierType, identifierValue } of identifiers) {
+      if (!markets.all.some((market) => Identifier.allowedIn(market, identifierType))) {
+        const types = [...new Set(markets.all.flatMap((market) => market.identifierTypes))].join(", ")
+        return yield* rule(
+          "invalid_identifier",
+          "identifiers",
+          `No market takes ${identifierType} identifiers; they take ${types}.`
+        )
+      }
+      const value = yield* Either.mapLeft(
+        Identifier.check(identifierType, identifierValue),
+        (refused) => rule("invalid_identifier", "identifiers", refused.message)
+      )
+      const owned = { identifierType, identifierValue: value }
+      if (!checked.some((o) => o.identifierType === identifierType && o.identifierValue === value)) {
+        checked.push(owned)
+      }
+    }
+    return checked
+  })
+
+/** Refuses the first of `identifiers` that a Brand Owner owns, naming the owner. */
+const refuseOwned = (accounts: Context.Tag.Service<AccountStore>, identifiers: ReadonlyArray<OwnedIdentifier>) =>
+  Effect.forEach(
+    identifiers,
+    ({ identifierType, identifierValue }) =>
+      Effect.flatMap(
+        accounts.findBrandOwner(identifierType, identifierValue),
+        (owner) =>
+          Option.isNone(owner) ? Effect.void : rule(
+            "invalid_identifier",
+            "identifiers",
+            `${identifierType} ${identifierValue} is owned by another Brand Owner account (${owner.value}).`
+          )
+      ),
+    { discard: true }
+  )
+
+/** A new account's fields, checked in order, and its identifiers as `checkIdentifiers` answers them; it reads no store. */
+const checkAccount = (markets: Context.Tag.Service<Markets>, input: CreateAccount) =>
+  Effect.gen(function*() {
+    if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
+    if (!Contact.isEmail(input.adminEmail)) {
+      return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
+    }
+    if (input.type === "operator") {
+      const market = Option.fromNullable(input.market).pipe(Option.flatMap(markets.get))
+      if (Option.isNone(market)) return yield* invalidParameter("market", "An operator needs a configured market.")
+      if (input.network === undefined || !market.value.networks.includes(input.network)) {
+        return yield* invalidParameter("network", `network must be one of ${market.value.networks.join(", ")}.`)
+      }
+    } else {
+      if (input.network !== undefined) {
+        return yield* invalidParameter("network", "Only an operator account has a network.")
+      }
+      if (input.market !== undefined) yield* requireMarket(markets, input.market)
+    }
+    if (input.type !== "brand" && (input.identifiers ?? []).length > 0) {
+      return yield* invalidParameter("identifiers", "Only a brand account owns legal identifiers.")
+    }
+    return yield* checkIdentifiers(markets, input.identifiers ?? [])
+  })
+
+/** An import's market, Sender ID, identifier and brand name, checked in order; the legal entity that would hold it. */
+const checkImport = (markets: Context.Tag.Service<Markets>, input: ImportSenderId) =>
+  Effect.gen(function*() {
+    const market = yield* requireMarket(markets, input.market)
+    yield* SenderIdRules.check(market, input.senderId)
+    const { identifierType } = input.identifier
+    const identifierValue = yield* Either.mapLeft(
+      Identifier.checkIn(market, identifierType, input.identifier.identifierValue),
+      (refused) => rule("invalid_identifier", "identifier", refused.message)
+    )
+    const holder: OwnedIdentifier = { identifierType, identifierValue }
+    if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
+    return holder
+  })
+
 /** Builds the administration use case on the account and Sender ID stores. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
@@ -107,83 +206,10 @@ export const make = Effect.gen(function*() {
   const markets = yield* Markets
   const ids = yield* IdGenerator
 
-  const requireAccount = (id: string) =>
-    Effect.flatMap(
-      accounts.findAccount(id),
-      Option.match({
-        onNone: () => Effect.fail(new NotFound({ message: `No account ${id}.` })),
-        onSome: Effect.succeed
-      })
-    )
-
-  const requireMarket = (code: string) =>
-    Option.match(markets.get(code), {
-      onNone: () => invalidParameter("market", `Market ${code} is not configured.`),
-      onSome: Effect.succeed
-    })
-
-  /** A Brand Owner's identifiers: each of a type some market takes, valid, normalised, each once. */
-  const checkIdentifiers = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
-    Effect.gen(function*() {
-      const checked: Array<OwnedIdentifier> = []
-      for (const { identifierType, identifierValue } of identifiers) {
-        if (!markets.all.some((market) => Identifier.allowedIn(market, identifierType))) {
-          const types = [...new Set(markets.all.flatMap((market) => market.identifierTypes))].join(", ")
-          return yield* rule(
-            "invalid_identifier",
-            "identifiers",
-            `No market takes ${identifierType} identifiers; they take ${types}.`
-          )
-        }
-        const value = yield* Either.mapLeft(
-          Identifier.check(identifierType, identifierValue),
-          (refused) => rule("invalid_identifier", "identifiers", refused.message)
-        )
-        const owned = { identifierType, identifierValue: value }
-        if (!checked.some((o) => o.identifierType === identifierType && o.identifierValue === value)) {
-          checked.push(owned)
-        }
-      }
-      return checked
-    })
-
-  /** Refuses the first of `identifiers` that a Brand Owner owns, naming the owner. */
-  const refuseOwned = (identifiers: ReadonlyArray<OwnedIdentifier>) =>
-    Effect.forEach(
-      identifiers,
-      ({ identifierType, identifierValue }) =>
-        Effect.flatMap(accounts.findBrandOwner(identifierType, identifierValue), (owner) =>
-          Option.isNone(owner) ? Effect.void : rule(
-            "invalid_identifier",
-            "identifiers",
-            `${identifierType} ${identifierValue} is owned by another Brand Owner account (${owner.value}).`
-          )),
-      { discard: true }
-    )
-
   const createAccount = fn("Admin.createAccount")(
     function*(input: CreateAccount) {
-      if (input.name.trim() === "") return yield* invalidParameter("name", "name must not be empty.")
-      if (!Contact.isEmail(input.adminEmail)) {
-        return yield* invalidParameter("admin_email", "admin_email must be an e-mail address.")
-      }
-      if (input.type === "operator") {
-        const market = Option.fromNullable(input.market).pipe(Option.flatMap(markets.get))
-        if (Option.isNone(market)) return yield* invalidParameter("market", "An operator needs a configured market.")
-        if (input.network === undefined || !market.value.networks.includes(input.network)) {
-          return yield* invalidParameter("network", `network must be one of ${market.value.networks.join(", ")}.`)
-        }
-      } else {
-        if (input.network !== undefined) {
-          return yield* invalidParameter("network", "Only an operator account has a network.")
-        }
-        if (input.market !== undefined) yield* requireMarket(input.market)
-      }
-      if (input.type !== "brand" && (input.identifiers ?? []).length > 0) {
-        return yield* invalidParameter("identifiers", "Only a brand account owns legal identifiers.")
-      }
-      const identifiers = yield* checkIdentifiers(input.identifiers ?? [])
-      yield* refuseOwned(identifiers)
+      const identifiers = yield* checkAccount(markets, input)
+      yield* refuseOwned(accounts, identifiers)
       const account: Account = {
         id: yield* ids.make("acct"),
         name: input.name,
@@ -198,7 +224,7 @@ export const make = Effect.gen(function*() {
       // up: the store refuses this one then, and the owner is named as above.
       yield* Effect.catchTag(accounts.insertAccount(account), "IdentifierTaken", () =>
         Effect.zipRight(
-          refuseOwned(identifiers),
+          refuseOwned(accounts, identifiers),
           rule(
             "invalid_identifier",
             "identifiers",
@@ -211,7 +237,7 @@ export const make = Effect.gen(function*() {
 
   const createKey = fn("Admin.createKey")(
     function*(input: CreateKey) {
-      yield* requireAccount(input.accountId)
+      yield* requireAccount(accounts, input.accountId)
       if (input.permissions.length === 0) {
         return yield* invalidParameter("permissions", "A key needs at least one permission.")
       }
@@ -242,16 +268,8 @@ export const make = Effect.gen(function*() {
 
   const importSenderId = fn("Admin.importSenderId")(
     function*(input: ImportSenderId) {
-      yield* requireAccount(input.accountId)
-      const market = yield* requireMarket(input.market)
-      yield* SenderIdRules.check(market, input.senderId)
-      const { identifierType } = input.identifier
-      const identifierValue = yield* Either.mapLeft(
-        Identifier.checkIn(market, identifierType, input.identifier.identifierValue),
-        (refused) => rule("invalid_identifier", "identifier", refused.message)
-      )
-      const holder = { identifierType, identifierValue }
-      if (input.brandName.trim() === "") return yield* invalidParameter("brand_name", "brand_name must not be empty.")
+      yield* requireAccount(accounts, input.accountId)
+      const holder = yield* checkImport(markets, input)
       const now = yield* Clock.currentTimeMillis
       // Importing again answers the account's live registration of it for this legal entity, rather
       // than a second one.

@@ -34,12 +34,13 @@ import * as Limits from "../Limits.js"
 import * as Mail from "../mail/Mail.js"
 import * as Markets from "../Markets.js"
 import * as Pagination from "../Pagination.js"
-import type { Brand, BrandRelationship, Linked, RelationshipStatus } from "./Brand.js"
+import type { Brand, BrandRelationship, Linked } from "./Brand.js"
 import * as BrandJson from "./BrandJson.js"
 import { BrandStore, type SubmissionLimitReached } from "./BrandStore.js"
 import { BrandVerifier } from "./BrandVerifier.js"
 import * as Contact from "./Contact.js"
 import * as RelationshipMail from "./RelationshipMail.js"
+import * as Relationships from "./Relationships.js"
 
 /** A new brand, as `POST /v1/brands` takes it. @since 0.1.0 @category models */
 export interface CreateBrand {
@@ -75,10 +76,8 @@ export interface UpdateBrand {
   readonly market?: string | undefined
 }
 
-/** A list of relationships: an optional status, and paging. @since 0.1.0 @category models */
-export interface ListRelationships extends Pagination.Paging {
-  readonly status?: RelationshipStatus | undefined
-}
+/** A list of relationships: an optional status, and paging (`Relationships`). @since 0.1.0 @category models */
+export type { ListRelationships } from "./Relationships.js"
 
 /** The decision of an asynchronous verifier on a brand left `pending_verification`. @since 0.1.0 @category models */
 export type Decision = "verified" | "rejected"
@@ -134,7 +133,7 @@ export class Brands extends Context.Tag("@sendline/core/Brands")<Brands, {
   /** The relationships the caller may read (its own, and those of brands it owns), newest first. */
   readonly listRelationships: (
     principal: Principal,
-    input: ListRelationships
+    input: Relationships.ListRelationships
   ) => Effect.Effect<Pagination.Page<Linked>, InvalidRequest | PermissionDenied | StoreUnavailable>
   /** The relationship, to its provider or its brand's Brand Owner; else not found. */
   readonly getRelationship: (
@@ -167,8 +166,15 @@ const hour = 3_600_000
 /** What the caller may do with a brand: read and change it, only read it, nothing yet (pending), or nothing. */
 type Access = "provider" | "owner" | "pending" | "none"
 
+/** The services the brands use case is built on, as its functions take them. */
+interface Deps extends Relationships.Deps {
+  readonly markets: Context.Tag.Service<Markets.Markets>
+  readonly verifier: Context.Tag.Service<BrandVerifier>
+  readonly ids: Context.Tag.Service<IdGenerator>
+  readonly limits: Limits.Settings
+}
+
 const brandNotFound = (id: string) => new NotFound({ message: `No brand ${id}.` })
-const relationshipNotFound = (id: string) => new NotFound({ message: `No brand relationship ${id}.` })
 const pending = (id: string) =>
   new PermissionDenied({
     code: "brand_relationship_pending",
@@ -198,6 +204,122 @@ const answerHeld = (held: Linked, input: CreateBrand): Effect.Effect<Linked, Con
     })
   )
 
+/** The pending mail of `draft`, its id from the use case's generator `ids`. */
+const mailOf = (ids: Context.Tag.Service<IdGenerator>, draft: Mail.Draft) =>
+  Effect.provideService(Mail.make(draft), IdGenerator, ids)
+
+/** The one rule of who sees a brand (CONTRACT §5; INTERFACE.md rules 2 and 3); its Brand Owner is looked up only when needed. */
+const accessTo = (
+  ownerOf: Deps["ownerOf"],
+  principal: Principal,
+  { brand, relationship }: Linked
+): Effect.Effect<Access, StoreUnavailable> =>
+  relationship.provider.accountId === principal.accountId && relationship.status === "approved"
+    ? Effect.succeed("provider")
+    : Effect.map(ownerOf(brand), (owner): Access =>
+      Option.contains(owner, principal.accountId)
+        ? "owner"
+        : relationship.provider.accountId === principal.accountId && relationship.status === "pending"
+        ? "pending"
+        : "none")
+
+/** The brand `id` when the caller's access (`accessTo`) is one of `allowed`; pending → 403; else 404. */
+const findAs = (
+  { brands, ownerOf }: Relationships.Deps,
+  principal: Principal,
+  id: string,
+  allowed: ReadonlyArray<Access>
+) =>
+  Effect.gen(function*() {
+    const found = yield* brands.findById(id)
+    if (Option.isNone(found)) return yield* brandNotFound(id)
+    const access = yield* accessTo(ownerOf, principal, found.value)
+    if (allowed.includes(access)) return found.value
+    return yield* access === "pending" ? pending(id) : brandNotFound(id)
+  })
+
+/** The `brand.verified` or `brand.rejected` event of `brand`'s status, for the provider `accountId`; none while pending. */
+const eventOf = (
+  ids: Context.Tag.Service<IdGenerator>,
+  brand: Brand,
+  accountId: string,
+  at: number
+): Effect.Effect<Option.Option<Event>> => {
+  const { status } = brand
+  if (status === "pending_verification") return Effect.succeed(Option.none())
+  return Effect.map(ids.make("evt"), (id) =>
+    Option.some<Event>({
+      id,
+      accountId,
+      type: `brand.${status}`,
+      subjectId: brand.id,
+      createdAt: at,
+      data: BrandJson.eventData(brand)
+    }))
+}
+
+/** The 429 of an account past its brands an hour, until the oldest of them (`oldestAt`) leaves the hour. */
+const tooMany = (limits: Limits.Settings, now: number) => ({ oldestAt }: SubmissionLimitReached) =>
+  new RateLimited({
+    message: `This account has submitted ${limits.brandSubmissionsPerHour} brands in the last hour, the most it may; ` +
+      "retry after Retry-After seconds.",
+    retryAfterSeconds: Math.max(1, Math.ceil((oldestAt + hour - now) / 1000))
+  })
+
+/** The brand and relationship `input` asks for, checked in CONTRACT order, and their insert with the event and mail. */
+const checkAndMake = (
+  { brands, ids, limits, markets, ownerOf, verifier }: Deps,
+  account: Account,
+  input: CreateBrand,
+  now: number
+) =>
+  Effect.gen(function*() {
+    const name = yield* checkName(input.name)
+    const market = yield* Markets.check(markets, input.market, "Brands of")
+    const identifierValue = yield* Identifier.checkIn(market, input.identifierType, input.identifierValue)
+    const contact = yield* Contact.check(input.contact)
+    const website = input.website === undefined ? undefined : yield* Contact.checkWebsite(input.website)
+    const checked: Brand = {
+      id: yield* ids.make("brand"),
+      name,
+      identifierType: input.identifierType,
+      identifierValue,
+      market: market.code,
+      status: "pending_verification",
+      contact,
+      ...(website === undefined ? {} : { website }),
+      createdAt: now
+    }
+    const brand: Brand = { ...checked, status: yield* verifier.verify(checked) }
+    const owner = yield* ownerOf(brand)
+    const relationship: BrandRelationship = {
+      id: yield* ids.make("rel"),
+      brandId: brand.id,
+      provider: { accountId: account.id, name: account.name, type: account.type },
+      status: Option.contains(owner, account.id) ? "approved" : "pending",
+      createdAt: now,
+      ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
+    }
+    const event = yield* eventOf(ids, brand, account.id, now)
+    // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
+    const mails = relationship.status === "pending"
+      ? [yield* mailOf(ids, RelationshipMail.make(brand, relationship))]
+      : []
+    const created: Linked = { brand, relationship }
+    // counted in the insert's own transaction, so that concurrent submissions never pass the limit
+    const limit = { max: limits.brandSubmissionsPerHour, since: now - hour + 1 }
+    const insert = brands.insert(brand, relationship, Option.toArray(event), mails, limit).pipe(
+      Effect.catchTag("SubmissionLimitReached", (reached) => Effect.fail(tooMany(limits, now)(reached)))
+    )
+    return { created, insert }
+  })
+
+/** `given` for an immutable field: refused when it differs from `stored`. */
+const unchanged = (field: string, given: string | undefined, stored: string) =>
+  given === undefined || given === stored
+    ? Effect.void
+    : Effect.fail(rule("immutable_field", field, `${field} cannot be changed; create a new brand instead.`))
+
 /** Builds the brands use case on the stores, the markets and the verifier. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
@@ -208,96 +330,8 @@ export const make = Effect.gen(function*() {
   const ids = yield* IdGenerator
   const limits = yield* Limits.Limits
 
-  /** The pending mail of `draft`, its id from this use case's generator. */
-  const mailOf = (draft: Mail.Draft) => Effect.provideService(Mail.make(draft), IdGenerator, ids)
-
   const ownerOf = (brand: Brand) => accounts.findBrandOwner(brand.identifierType, brand.identifierValue)
-
-  /** The one rule of who sees a brand (CONTRACT §5; INTERFACE.md rules 2 and 3). */
-  const accessTo = (principal: Principal, { brand, relationship }: Linked): Effect.Effect<Access, StoreUnavailable> =>
-    relationship.provider.accountId === principal.accountId && relationship.status === "approved"
-      ? Effect.succeed("provider")
-      : Effect.map(ownerOf(brand), (owner): Access =>
-        Option.contains(owner, principal.accountId)
-          ? "owner"
-          : relationship.provider.accountId === principal.accountId && relationship.status === "pending"
-          ? "pending"
-          : "none")
-
-  /** The brand `id` when the caller's access is one of `allowed`; pending → 403; else 404. */
-  const findAs = (principal: Principal, id: string, allowed: ReadonlyArray<Access>) =>
-    Effect.gen(function*() {
-      const found = yield* brands.findById(id)
-      if (Option.isNone(found)) return yield* brandNotFound(id)
-      const access = yield* accessTo(principal, found.value)
-      if (allowed.includes(access)) return found.value
-      return yield* access === "pending" ? pending(id) : brandNotFound(id)
-    })
-
-  /** The `brand.verified` or `brand.rejected` event of `brand`'s status, for the provider `accountId`; none while pending. */
-  const eventOf = (brand: Brand, accountId: string, at: number): Effect.Effect<Option.Option<Event>> => {
-    const { status } = brand
-    if (status === "pending_verification") return Effect.succeed(Option.none())
-    return Effect.map(ids.make("evt"), (id) =>
-      Option.some<Event>({
-        id,
-        accountId,
-        type: `brand.${status}`,
-        subjectId: brand.id,
-        createdAt: at,
-        data: BrandJson.eventData(brand)
-      }))
-  }
-
-  /** The 429 of an account past its brands an hour, until the oldest of them (`oldestAt`) leaves the hour. */
-  const tooMany = (now: number) => ({ oldestAt }: SubmissionLimitReached) =>
-    new RateLimited({
-      message:
-        `This account has submitted ${limits.brandSubmissionsPerHour} brands in the last hour, the most it may; ` +
-        "retry after Retry-After seconds.",
-      retryAfterSeconds: Math.max(1, Math.ceil((oldestAt + hour - now) / 1000))
-    })
-
-  /** The brand and relationship `input` asks for, checked in CONTRACT order, and their insert with the event and mail. */
-  const checkAndMake = (account: Account, input: CreateBrand, now: number) =>
-    Effect.gen(function*() {
-      const name = yield* checkName(input.name)
-      const market = yield* Markets.check(markets, input.market, "Brands of")
-      const identifierValue = yield* Identifier.checkIn(market, input.identifierType, input.identifierValue)
-      const contact = yield* Contact.check(input.contact)
-      const website = input.website === undefined ? undefined : yield* Contact.checkWebsite(input.website)
-      const checked: Brand = {
-        id: yield* ids.make("brand"),
-        name,
-        identifierType: input.identifierType,
-        identifierValue,
-        market: market.code,
-        status: "pending_verification",
-        contact,
-        ...(website === undefined ? {} : { website }),
-        createdAt: now
-      }
-      const brand: Brand = { ...checked, status: yield* verifier.verify(checked) }
-      const owner = yield* ownerOf(brand)
-      const relationship: BrandRelationship = {
-        id: yield* ids.make("rel"),
-        brandId: brand.id,
-        provider: { accountId: account.id, name: account.name, type: account.type },
-        status: Option.contains(owner, account.id) ? "approved" : "pending",
-        createdAt: now,
-        ...(input.idempotencyKey === undefined ? {} : { idempotencyKey: input.idempotencyKey })
-      }
-      const event = yield* eventOf(brand, account.id, now)
-      // a pending relationship tells the brand's contact what to approve, and how (CONTRACT §5)
-      const mails = relationship.status === "pending" ? [yield* mailOf(RelationshipMail.make(brand, relationship))] : []
-      const created: Linked = { brand, relationship }
-      // counted in the insert's own transaction, so that concurrent submissions never pass the limit
-      const limit = { max: limits.brandSubmissionsPerHour, since: now - hour + 1 }
-      const insert = brands.insert(brand, relationship, Option.toArray(event), mails, limit).pipe(
-        Effect.catchTag("SubmissionLimitReached", (reached) => Effect.fail(tooMany(now)(reached)))
-      )
-      return { created, insert }
-    })
+  const deps: Deps = { fn, brands, ownerOf, markets, verifier, ids, limits }
 
   // A creation with a key answers the brand the caller created under it, if any: the send path's
   // second guard, shared (`internal/findOrInsert`).
@@ -317,7 +351,7 @@ export const make = Effect.gen(function*() {
     }
     return yield* findOrInsert(principal.accountId, input.idempotencyKey, {
       answerHeld: (held) => answerHeld(held, input),
-      create: (now) => checkAndMake(account.value, input, now)
+      create: (now) => checkAndMake(deps, account.value, input, now)
     })
   })
 
@@ -332,18 +366,12 @@ export const make = Effect.gen(function*() {
 
   const get = fn("Brands.get")(function*(principal: Principal, id: string) {
     yield* requirePermission(principal, "brands:read")
-    return (yield* findAs(principal, id, ["provider", "owner"])).brand
+    return (yield* findAs(deps, principal, id, ["provider", "owner"])).brand
   })
-
-  /** `given` for an immutable field: refused when it differs from `stored`. */
-  const unchanged = (field: string, given: string | undefined, stored: string) =>
-    given === undefined || given === stored
-      ? Effect.void
-      : Effect.fail(rule("immutable_field", field, `${field} cannot be changed; create a new brand instead.`))
 
   const update = fn("Brands.update")(function*(principal: Principal, id: string, input: UpdateBrand) {
     yield* requirePermission(principal, "brands:write")
-    const { brand, relationship } = yield* findAs(principal, id, ["provider"])
+    const { brand, relationship } = yield* findAs(deps, principal, id, ["provider"])
     yield* unchanged("identifier_type", input.identifierType, brand.identifierType)
     yield* unchanged(
       "identifier_value",
@@ -369,7 +397,10 @@ export const make = Effect.gen(function*() {
     if (!reopens) yield* brands.update(changed)
     else {
       // to the contact the owner approved, not one this change sets: a change never redirects its own review
-      const mail = yield* mailOf(RelationshipMail.make({ ...changed, contact: brand.contact }, relationship, change))
+      const mail = yield* mailOf(
+        ids,
+        RelationshipMail.make({ ...changed, contact: brand.contact }, relationship, change)
+      )
       if (!(yield* brands.update(changed, { relationshipId: relationship.id, mails: [mail] }))) {
         return yield* pending(id)
       }
@@ -382,59 +413,8 @@ export const make = Effect.gen(function*() {
   })
 
   const requireApproved = fn("Brands.requireApproved")(function*(principal: Principal, brandId: string) {
-    return (yield* findAs(principal, brandId, ["provider"])).brand
+    return (yield* findAs(deps, principal, brandId, ["provider"])).brand
   })
-
-  const listRelationships = fn("Brands.listRelationships")(function*(principal: Principal, input: ListRelationships) {
-    yield* requirePermission(principal, "brands:read")
-    const pageSize = yield* Pagination.pageSizeOf(input.pageSize)
-    const filters = { list: "brand_relationships", status: input.status }
-    const after = yield* Pagination.after(input.cursor, filters)
-    const rows = yield* brands.listRelationships(principal.accountId, { status: input.status }, after, pageSize + 1)
-    return Pagination.of(rows, pageSize, filters, ({ relationship }) => relationship)
-  })
-
-  /** The relationship `id` with whether the caller is its brand's owner; not found unless it is the owner or the provider. */
-  const findRelationshipAs = (principal: Principal, id: string) =>
-    Effect.gen(function*() {
-      const found = yield* brands.findRelationship(id)
-      if (Option.isNone(found)) return yield* relationshipNotFound(id)
-      const isOwner = Option.contains(yield* ownerOf(found.value.brand), principal.accountId)
-      if (
-        !isOwner && found.value.relationship.provider.accountId !== principal.accountId
-      ) return yield* relationshipNotFound(id)
-      return { linked: found.value, isOwner }
-    })
-
-  const getRelationship = fn("Brands.getRelationship")(function*(principal: Principal, id: string) {
-    yield* requirePermission(principal, "brands:read")
-    return (yield* findRelationshipAs(principal, id)).linked
-  })
-
-  const notPending = (id: string, status: string) =>
-    new Conflict({
-      code: "invalid_state_transition",
-      message: `Only a pending relationship can be decided; ${id} is ${status}.`
-    })
-
-  const decide = (status: "approved" | "rejected") =>
-    function*(principal: Principal, id: string) {
-      yield* requirePermission(principal, "brands:write")
-      const { isOwner, linked } = yield* findRelationshipAs(principal, id)
-      if (!isOwner) {
-        return yield* new PermissionDenied({
-          code: "permission_denied",
-          message:
-            `Only the Brand Owner of ${linked.brand.identifierType} ${linked.brand.identifierValue} may decide relationship ${id}.`
-        })
-      }
-      if (linked.relationship.status !== "pending") return yield* notPending(id, linked.relationship.status)
-      const next: BrandRelationship = { ...linked.relationship, status, decidedAt: yield* Clock.currentTimeMillis }
-      const [moved] = yield* brands.transitionRelationships([{ next, from: "pending" }])
-      if (moved) return { brand: linked.brand, relationship: next } satisfies Linked
-      const now = yield* brands.findRelationship(id)
-      return yield* notPending(id, Option.match(now, { onNone: () => "gone", onSome: (l) => l.relationship.status }))
-    }
 
   const completeVerification = fn("Brands.completeVerification")(function*(brandId: string, decision: Decision) {
     const found = yield* brands.findById(brandId)
@@ -447,7 +427,7 @@ export const make = Effect.gen(function*() {
       })
     if (brand.status !== "pending_verification") return yield* notPendingVerification(brand.status)
     const next: Brand = { ...brand, status: decision }
-    const event = yield* eventOf(next, relationship.provider.accountId, yield* Clock.currentTimeMillis)
+    const event = yield* eventOf(ids, next, relationship.provider.accountId, yield* Clock.currentTimeMillis)
     const [moved] = yield* brands.transition([{ next, from: "pending_verification", event }])
     if (moved) return next
     const now = yield* brands.findById(brandId)
@@ -460,10 +440,7 @@ export const make = Effect.gen(function*() {
     get,
     update,
     requireApproved,
-    listRelationships,
-    getRelationship,
-    approve: fn("Brands.approve")(decide("approved")),
-    reject: fn("Brands.reject")(decide("rejected")),
+    ...Relationships.make(deps),
     completeVerification
   })
 })

@@ -115,6 +115,53 @@ const spell = (millis: number): string => {
   return `${n} ${unit}${n === 1 ? "" : "s"}`
 }
 
+/** The message that holds the key `input` was sent with: the answer when `input` asks for it, else a conflict. */
+const answerHeld = (held: Message, input: SendInput): Effect.Effect<Message, Conflict> =>
+  isAskedBy(held, input) ? Effect.succeed(held) : Effect.fail(
+    new Conflict({
+      code: "idempotency_conflict",
+      message: `This idempotency key was already used to send another message (${held.id}).`
+    })
+  )
+
+/** `body`'s segments when it is not empty, is well formed and needs at most `maxSegments`; else the rule it breaks. */
+const checkBody = (
+  body: string,
+  maxSegments: number
+): Effect.Effect<Segments.SegmentInfo, RuleViolation | InvalidRequest> => {
+  if (body.length === 0) return Effect.fail(rule("empty_body", "body", "body must not be empty."))
+  if (loneSurrogate.test(body)) return Effect.fail(notWellFormed("body"))
+  const info = Segments.count(body)
+  return info.segments > maxSegments
+    ? Effect.fail(
+      rule("body_too_long", "body", `body needs ${info.segments} segments; at most ${maxSegments} are allowed.`)
+    )
+    : Effect.succeed(info)
+}
+
+/** Passes a `reference` that is absent, or well formed and at most 255 characters; else the rule it breaks. */
+const checkReference = (reference: string | undefined): Effect.Effect<void, RuleViolation | InvalidRequest> =>
+  reference === undefined
+    ? Effect.void
+    : codePoints(reference) > 255
+    ? Effect.fail(rule("reference_too_long", "reference", "reference must be at most 255 characters."))
+    : loneSurrogate.test(reference)
+    ? Effect.fail(notWellFormed("reference"))
+    : Effect.void
+
+/** The check of a `scheduled_at`, given at `now`: passes one absent, or in the future and at most `maxAheadMillis` ahead. */
+const checkSchedule = (maxAheadMillis: number) => {
+  const tooFar = `scheduled_at must be at most ${spell(maxAheadMillis)} ahead.`
+  return (scheduledAt: number | undefined, now: number): Effect.Effect<void, RuleViolation> =>
+    scheduledAt === undefined
+      ? Effect.void
+      : scheduledAt <= now
+      ? Effect.fail(rule("schedule_in_past", "scheduled_at", "scheduled_at must be in the future."))
+      : scheduledAt > now + maxAheadMillis
+      ? Effect.fail(rule("schedule_too_far", "scheduled_at", tooFar))
+      : Effect.void
+}
+
 /** Builds the messaging use case on the stores, the markets and the messaging settings. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
@@ -124,18 +171,9 @@ export const make = Effect.gen(function*() {
   const markets = yield* MarketsTag
   const ids = yield* IdGenerator
   const config = yield* MessagingConfig
-  const tooFar = `scheduled_at must be at most ${spell(config.maxScheduleAheadMillis)} ahead.`
+  const checkScheduledAt = checkSchedule(config.maxScheduleAheadMillis)
 
   const checkMarket = (code: string) => MarketsModule.check(markets, code, "Sending to")
-
-  /** The message that holds the key `input` was sent with: the answer when `input` asks for it, else a conflict. */
-  const answerHeld = (held: Message, input: SendInput): Effect.Effect<Message, Conflict> =>
-    isAskedBy(held, input) ? Effect.succeed(held) : Effect.fail(
-      new Conflict({
-        code: "idempotency_conflict",
-        message: `This idempotency key was already used to send another message (${held.id}).`
-      })
-    )
 
   /** The message `input` asks for, checked in CONTRACT order, and its insert with its event. */
   const checkAndMake = (principal: Principal, input: SendInput, now: number) =>
@@ -154,31 +192,10 @@ export const make = Effect.gen(function*() {
           `Sender ID ${input.senderId} is not registered to your account for ${market.code}.`
         )
       }
-      if (input.body.length === 0) return yield* rule("empty_body", "body", "body must not be empty.")
-      if (loneSurrogate.test(input.body)) return yield* notWellFormed("body")
-      const info = Segments.count(input.body)
-      if (info.segments > config.maxSegments) {
-        return yield* rule(
-          "body_too_long",
-          "body",
-          `body needs ${info.segments} segments; at most ${config.maxSegments} are allowed.`
-        )
-      }
-      if (input.reference !== undefined) {
-        if (codePoints(input.reference) > 255) {
-          return yield* rule("reference_too_long", "reference", "reference must be at most 255 characters.")
-        }
-        if (loneSurrogate.test(input.reference)) return yield* notWellFormed("reference")
-      }
+      const info = yield* checkBody(input.body, config.maxSegments)
+      yield* checkReference(input.reference)
       if (input.callbackUrl !== undefined) yield* callbacks.check(principal.accountId, input.callbackUrl)
-      if (input.scheduledAt !== undefined) {
-        if (input.scheduledAt <= now) {
-          return yield* rule("schedule_in_past", "scheduled_at", "scheduled_at must be in the future.")
-        }
-        if (input.scheduledAt > now + config.maxScheduleAheadMillis) {
-          return yield* rule("schedule_too_far", "scheduled_at", tooFar)
-        }
-      }
+      yield* checkScheduledAt(input.scheduledAt, now)
       const message: Message = {
         id: yield* ids.make("msg"),
         accountId: principal.accountId,

@@ -10,6 +10,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import { requirePermission } from "../accounts/Auth.js"
+import type { Brand } from "../brands/Brand.js"
 import { Brands } from "../brands/Brands.js"
 import {
   Conflict,
@@ -129,36 +130,18 @@ export const taken = (senderId: string, market: string): Conflict =>
     message: `Sender ID ${senderId}, or one that looks like it, is held in ${market} by another legal entity.`
   })
 
-/** Builds the Sender IDs use case on the stores, the markets and the brands. @since 0.1.0 @category constructors */
-export const make = Effect.gen(function*() {
-  const fn = yield* UseCase.fn
-  const store = yield* SenderIdStore
-  const accounts = yield* AccountStore
-  const brands = yield* Brands
-  const markets = yield* Markets.Markets
-  const ids = yield* IdGenerator
-  const limits = yield* Limits.Limits
+/** The services a registration is checked and made with. */
+interface Deps {
+  readonly brands: Context.Tag.Service<Brands>
+  readonly markets: Context.Tag.Service<Markets.Markets>
+  readonly ids: Context.Tag.Service<IdGenerator>
+}
 
-  const own = (principal: Principal) => ({ record }: WithRegistrations) => record.accountId === principal.accountId
-
-  const register = fn("SenderIds.register")(function*(principal: Principal, input: Register) {
-    yield* requirePermission(principal, "sids:write")
-    const account = yield* accounts.findAccount(principal.accountId)
-    if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
-    const submitterType = account.value.type
-    if (submitterType === "operator") {
-      return yield* new PermissionDenied({
-        code: "permission_denied",
-        message: "An operator account reviews Sender IDs; it cannot register one."
-      })
-    }
-    const brand = yield* brands.requireApproved(principal, input.brandId)
-    const market = yield* Markets.check(markets, input.market, "Sender IDs of")
-    const senderId = yield* SenderIdRules.check(market, input.senderId)
-    const useCase = yield* requiredText("use_case", input.useCase, maxUseCase)
-    const matchValue = yield* requiredText("match_value", input.matchValue, maxMatchValue)
+/** Passes unless `matchType` is a domain match that `brand`'s website lacks or does not hold `senderId` in (`sender_id_domain_mismatch`). */
+const checkDomain = (matchType: MatchType, senderId: string, brand: Brand): Effect.Effect<void, RuleViolation> =>
+  Effect.gen(function*() {
     const { website } = brand
-    if (input.matchType === "domain") {
+    if (matchType === "domain") {
       if (website === undefined) {
         return yield* rule(
           "sender_id_domain_mismatch",
@@ -175,6 +158,26 @@ export const make = Effect.gen(function*() {
         )
       }
     }
+  })
+
+/**
+ * The Sender ID `input` asks to register, checked in CONTRACT order (the brand by
+ * `Brands.requireApproved`), `pending` with one registration per operator network of its market,
+ * as `submittedBy` submits it now; nothing is written.
+ */
+const checkAndMake = (
+  { brands, ids, markets }: Deps,
+  principal: Principal,
+  input: Register,
+  submittedBy: Registration["submittedBy"]
+) =>
+  Effect.gen(function*() {
+    const brand = yield* brands.requireApproved(principal, input.brandId)
+    const market = yield* Markets.check(markets, input.market, "Sender IDs of")
+    const senderId = yield* SenderIdRules.check(market, input.senderId)
+    const useCase = yield* requiredText("use_case", input.useCase, maxUseCase)
+    const matchValue = yield* requiredText("match_value", input.matchValue, maxMatchValue)
+    yield* checkDomain(input.matchType, senderId, brand)
     const now = yield* Clock.currentTimeMillis
     const record: SenderIdRecord = {
       id: yield* ids.make("sid"),
@@ -211,16 +214,44 @@ export const make = Effect.gen(function*() {
           useCase,
           matchType: input.matchType,
           matchValue,
-          submittedBy: { accountId: account.value.id, type: submitterType, name: account.value.name },
+          submittedBy,
           submittedAt: now
         }))
     )
+    return { record, registrations }
+  })
+
+/** Builds the Sender IDs use case on the stores, the markets and the brands. @since 0.1.0 @category constructors */
+export const make = Effect.gen(function*() {
+  const fn = yield* UseCase.fn
+  const store = yield* SenderIdStore
+  const accounts = yield* AccountStore
+  const brands = yield* Brands
+  const markets = yield* Markets.Markets
+  const ids = yield* IdGenerator
+  const limits = yield* Limits.Limits
+
+  const own = (principal: Principal) => ({ record }: WithRegistrations) => record.accountId === principal.accountId
+
+  const register = fn("SenderIds.register")(function*(principal: Principal, input: Register) {
+    yield* requirePermission(principal, "sids:write")
+    const account = yield* accounts.findAccount(principal.accountId)
+    if (Option.isNone(account)) return yield* Effect.dieMessage(`The account ${principal.accountId} of a key is gone.`)
+    const submitterType = account.value.type
+    if (submitterType === "operator") {
+      return yield* new PermissionDenied({
+        code: "permission_denied",
+        message: "An operator account reviews Sender IDs; it cannot register one."
+      })
+    }
+    const submittedBy = { accountId: account.value.id, type: submitterType, name: account.value.name }
+    const { record, registrations } = yield* checkAndMake({ brands, ids, markets }, principal, input, submittedBy)
     // One legal entity holds a Sender ID string and its look-alikes in a market (CONTRACT §6), and
     // an account has so many pending at once: the store counts and holds, so that registrations at
     // once, in any processes, cannot pass either.
     yield* store.insert(record, registrations, [], limits.pendingSenderIds).pipe(
       Effect.catchTags({
-        SenderIdTaken: () => Effect.fail(taken(senderId, market.code)),
+        SenderIdTaken: () => Effect.fail(taken(record.senderId, record.market)),
         PendingLimitReached: ({ limit }) =>
           rule(
             "pending_sender_id_limit_reached",

@@ -125,6 +125,124 @@ const disabledMail = (to: string, subscription: Subscription, delivery: Delivery
   ].join("\n")
 })
 
+/** The services a pass works with, as its steps take them. */
+interface Deps {
+  readonly store: Context.Tag.Service<DeliveryStore>
+  readonly subscriptions: Context.Tag.Service<SubscriptionStore>
+  readonly accounts: Context.Tag.Service<AccountStore>
+  readonly transport: Context.Tag.Service<WebhookTransport>
+  readonly ids: Context.Tag.Service<IdGenerator>
+}
+
+/** Fans out up to `batchSize` events not fanned out yet, each to its deliveries (`Routing`), in one write; how many events it read. */
+const fanOut = ({ ids, store, subscriptions }: Deps, batchSize: number): Effect.Effect<number, StoreUnavailable> =>
+  Effect.gen(function*() {
+    const pending = yield* store.pendingEvents(batchSize)
+    if (pending.length === 0) return 0
+    const accountIds = [...new Set(pending.map(({ event }) => event.accountId))]
+    const live = yield* subscriptions.forAccounts(accountIds)
+    const at = yield* Clock.currentTimeMillis
+    const fanOuts = yield* Effect.forEach(
+      pending,
+      (routed) =>
+        Effect.map(Routing.deliveriesOf(routed, live, at), (deliveries) => ({ eventId: routed.event.id, deliveries }))
+    )
+    yield* store.fanOut(fanOuts, at)
+    return pending.length
+  }).pipe(Effect.provideService(IdGenerator, ids))
+
+/**
+ * The disable a failed `attempted` causes: when it was retry 6 of a subscription's delivery,
+ * the mail to its account's admin (no account, no mail: the subscription is disabled all the same).
+ */
+const disableOf = (
+  accounts: Context.Tag.Service<AccountStore>,
+  attempted: Delivery.Delivery,
+  subscription: Subscription
+) =>
+  Effect.gen(function*() {
+    if (!Delivery.disablesSubscription(attempted)) {
+      return Option.none()
+    }
+    const account = yield* accounts.findAccount(attempted.accountId)
+    const to = Option.match(account, {
+      onNone: () => "",
+      onSome: (a) => a.adminEmail
+    })
+    return Option.some(yield* Mail.make(disabledMail(to, subscription, attempted)))
+  })
+
+/**
+ * One attempt and what follows from it, as its settlement, never recorded here. A subscription's
+ * delivery whose subscription is no longer active is skipped; a callback's without a signing secret
+ * fails `no_signing_secret`.
+ */
+const attempt = (
+  { accounts, ids, transport }: Deps,
+  { delivery, event, signer }: Claimed
+): Effect.Effect<Settlement, StoreUnavailable> =>
+  Effect.gen(function*() {
+    const none = { retry: Option.none(), disable: Option.none() }
+    if (delivery.subscriptionId !== undefined && (Option.isNone(signer) || signer.value.status !== "active")) {
+      return { attempted: Delivery.skipped(delivery), ...none }
+    }
+    const url = delivery.callbackUrl ?? Option.getOrThrow(signer).url
+    const at = yield* Clock.currentTimeMillis
+    const outcome: Delivery.Outcome = yield* Option.match(signer, {
+      onNone: () => Effect.succeed({ _tag: "Unsigned" } as const),
+      onSome: (subscription) => {
+        const body = Event.body(event)
+        const headers = Signature.headers(secretsOf(subscription), {
+          eventId: event.id,
+          eventType: event.type,
+          attempt: delivery.attempt,
+          body,
+          at
+        })
+        return Effect.map(
+          Effect.either(transport.post({ url, headers, body })),
+          Either.match({
+            onLeft: (failure) => ({ _tag: "Failed", failure }) as const,
+            onRight: (response) => ({ _tag: "Answered", response }) as const
+          })
+        )
+      }
+    })
+    const settledAt = yield* Clock.currentTimeMillis
+    const attempted = Delivery.attempted(delivery, url, at, outcome, settledAt)
+    return {
+      attempted,
+      retry: yield* Delivery.retryOf(attempted, settledAt),
+      disable: Option.isSome(signer) && delivery.subscriptionId !== undefined
+        ? yield* disableOf(accounts, attempted, signer.value)
+        : Option.none()
+    }
+  }).pipe(Effect.provideService(IdGenerator, ids))
+
+/** Writes `settlements` in one transaction, then counts in `progress` and the metrics, and logs each disable, of those it recorded. */
+const record = (
+  store: Context.Tag.Service<DeliveryStore>,
+  progress: Progress.Progress<Outcome>,
+  settlements: ReadonlyArray<Settlement>
+) =>
+  Effect.gen(function*() {
+    if (settlements.length === 0) return
+    const recorded = yield* store.settle(settlements)
+    for (const [i, { attempted, disable }] of settlements.entries()) {
+      if (!recorded[i]) continue
+      progress.count(attempted.state as Outcome)
+      yield* Metrics.webhookAttemptRecorded(attempted.state as Metrics.WebhookOutcome, Option.isSome(disable))
+      if (Option.isSome(disable)) {
+        progress.count("disabled")
+        yield* Effect.logWarning(
+          `WebhookDeliverer: subscription ${attempted.subscriptionId} disabled: retry ${attempted.attempt} of ${attempted.eventId} failed (${
+            Delivery.describeResult(attempted)
+          }); its account's admin is mailed`
+        )
+      }
+    }
+  })
+
 /** Builds the WebhookDeliverer with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
@@ -140,98 +258,8 @@ export const make = (
     const accounts = yield* AccountStore
     const transport = yield* WebhookTransport
     const ids = yield* IdGenerator
+    const deps: Deps = { store, subscriptions, accounts, transport, ids }
     const progress = Progress.make<Outcome>("WebhookDeliverer", describe)
-
-    // The events not fanned out yet, each to its deliveries; how many events it read.
-    const fanOut = Effect.gen(function*() {
-      const pending = yield* store.pendingEvents(settings.batchSize)
-      if (pending.length === 0) return 0
-      const accountIds = [...new Set(pending.map(({ event }) => event.accountId))]
-      const live = yield* subscriptions.forAccounts(accountIds)
-      const at = yield* Clock.currentTimeMillis
-      const fanOuts = yield* Effect.forEach(pending, (routed) =>
-        Effect.map(Routing.deliveriesOf(routed, live, at), (deliveries) => ({ eventId: routed.event.id, deliveries })))
-      yield* store.fanOut(fanOuts, at)
-      return pending.length
-    }).pipe(Effect.provideService(IdGenerator, ids))
-
-    // The disable a failed `attempted` causes: when it was retry 6 of a subscription's delivery,
-    // the mail to its account's admin (no account, no mail: the subscription is disabled all the same).
-    const disableOf = (attempted: Delivery.Delivery, subscription: Subscription) =>
-      Effect.gen(function*() {
-        if (!Delivery.disablesSubscription(attempted)) {
-          return Option.none()
-        }
-        const account = yield* accounts.findAccount(attempted.accountId)
-        const to = Option.match(account, {
-          onNone: () =>
-            "",
-          onSome: (a) =>
-            a.adminEmail
-        })
-        return Option.some(yield* Mail.make(disabledMail(to, subscription, attempted)))
-      })
-
-    // One attempt and what follows from it. A subscription's delivery whose subscription is no
-    // longer active is skipped; a callback's without a signing secret fails `no_signing_secret`.
-    const attempt = ({ delivery, event, signer }: Claimed): Effect.Effect<Settlement, StoreUnavailable> =>
-      Effect.gen(function*() {
-        const none = { retry: Option.none(), disable: Option.none() }
-        if (delivery.subscriptionId !== undefined && (Option.isNone(signer) || signer.value.status !== "active")) {
-          return { attempted: Delivery.skipped(delivery), ...none }
-        }
-        const url = delivery.callbackUrl ?? Option.getOrThrow(signer).url
-        const at = yield* Clock.currentTimeMillis
-        const outcome: Delivery.Outcome = yield* Option.match(signer, {
-          onNone: () => Effect.succeed({ _tag: "Unsigned" } as const),
-          onSome: (subscription) => {
-            const body = Event.body(event)
-            const headers = Signature.headers(secretsOf(subscription), {
-              eventId: event.id,
-              eventType: event.type,
-              attempt: delivery.attempt,
-              body,
-              at
-            })
-            return Effect.map(
-              Effect.either(transport.post({ url, headers, body })),
-              Either.match({
-                onLeft: (failure) => ({ _tag: "Failed", failure }) as const,
-                onRight: (response) => ({ _tag: "Answered", response }) as const
-              })
-            )
-          }
-        })
-        const settledAt = yield* Clock.currentTimeMillis
-        const attempted = Delivery.attempted(delivery, url, at, outcome, settledAt)
-        return {
-          attempted,
-          retry: yield* Delivery.retryOf(attempted, settledAt),
-          disable: Option.isSome(signer) && delivery.subscriptionId !== undefined
-            ? yield* disableOf(attempted, signer.value)
-            : Option.none()
-        }
-      }).pipe(Effect.provideService(IdGenerator, ids))
-
-    // Writes the settlements in one transaction and counts what they did.
-    const record = (settlements: ReadonlyArray<Settlement>) =>
-      Effect.gen(function*() {
-        if (settlements.length === 0) return
-        const recorded = yield* store.settle(settlements)
-        for (const [i, { attempted, disable }] of settlements.entries()) {
-          if (!recorded[i]) continue
-          progress.count(attempted.state as Outcome)
-          yield* Metrics.webhookAttemptRecorded(attempted.state as Metrics.WebhookOutcome, Option.isSome(disable))
-          if (Option.isSome(disable)) {
-            progress.count("disabled")
-            yield* Effect.logWarning(
-              `WebhookDeliverer: subscription ${attempted.subscriptionId} disabled: retry ${attempted.attempt} of ${attempted.eventId} failed (${
-                Delivery.describeResult(attempted)
-              }); its account's admin is mailed`
-            )
-          }
-        }
-      })
 
     const claim = (limit: number) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -239,10 +267,11 @@ export const make = (
 
     // `runOnce`'s pass: its attempts awaited, then recorded.
     const pass = Effect.gen(function*() {
-      yield* fanOut
+      yield* fanOut(deps, settings.batchSize)
       const claimed = yield* claim(settings.batchSize)
-      const settlements = yield* Effect.forEach(claimed, attempt, { concurrency: settings.concurrency })
-      yield* record(settlements)
+      const settlements = yield* Effect.forEach(claimed, (c) =>
+        attempt(deps, c), { concurrency: settings.concurrency })
+      yield* record(store, progress, settlements)
       yield* progress.log(false)
       return { taken: claimed.length }
     })
@@ -259,12 +288,8 @@ export const make = (
       const start = (claimed: Claimed) =>
         FiberSet.run(
           attempts,
-          attempt(claimed).pipe(
-            Effect.tap((settlement) =>
-              Effect.sync(() =>
-                finished.push(settlement)
-              )
-            ),
+          attempt(deps, claimed).pipe(
+            Effect.tap((settlement) => Effect.sync(() => finished.push(settlement))),
             Effect.catchAll((error) =>
               Effect.logWarning(
                 `WebhookDeliverer: ${claimed.delivery.id} not settled; tried again when its lease ends`,
@@ -284,12 +309,12 @@ export const make = (
       // What came back is written first; on a failure it is kept for the next pass.
       const recordFinished = Effect.suspend(() => {
         const done = finished.splice(0)
-        return Effect.tapError(record(done), () => Effect.sync(() => finished.unshift(...done)))
+        return Effect.tapError(record(store, progress, done), () => Effect.sync(() => finished.unshift(...done)))
       })
 
       const starting = Effect.gen(function*() {
         yield* recordFinished
-        const fanned = yield* fanOut
+        const fanned = yield* fanOut(deps, settings.batchSize)
         const free = Math.min(settings.concurrency - inFlight, settings.batchSize)
         const claimed = free > 0 ? yield* claim(free) : []
         for (const c of claimed) {
