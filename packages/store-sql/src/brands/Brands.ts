@@ -8,6 +8,7 @@
  *
  * @since 0.1.0
  */
+import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
 import { Account, Brand, BrandStore, Contact, Idempotency } from "@sendline/core"
@@ -79,6 +80,29 @@ export const relationships = Rows.table<Brand.BrandRelationship>()(
 )
 
 /**
+ * Fails `SubmissionLimitReached` when `accountId` created `limit.max` relationships at or after
+ * `limit.since`. Run first in the insert's transaction: it holds the provider's account row
+ * (`Accounts.lock`), so that one provider's inserts count one after another across processes.
+ * The `status IN` lets the provider's index
+ * `(provider_account_id, status, created_at, id)` read the window of each status.
+ */
+const withinLimit = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  limit: BrandStore.SubmissionLimit
+): Effect.Effect<void, BrandStore.SubmissionLimitReached | SqlError> =>
+  Effect.gen(function*() {
+    yield* Accounts.lock(sql, accountId)
+    const [row] = yield* sql<{ readonly count: number | string; readonly oldest: number | string | null }>`
+      SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM sendline_brand_relationships
+      WHERE provider_account_id = ${accountId} AND status IN ('pending', 'approved', 'rejected')
+        AND created_at >= ${limit.since}`
+    if (row !== undefined && Number(row.count) >= limit.max) {
+      return yield* new BrandStore.SubmissionLimitReached({ accountId, oldestAt: Number(row.oldest) })
+    }
+  })
+
+/**
  * `BrandStore` on `db`.
  *
  * @since 0.1.0
@@ -138,30 +162,11 @@ export const make = (
         Effect.flatMap(update(move), (rows) =>
           rows.length === 0 ? Effect.succeed(false) : Effect.as(then(move), true))))
 
-  /**
-   * Fails `SubmissionLimitReached` when `accountId` created `limit.max` relationships at or after
-   * `limit.since`. Run first in the insert's transaction: it holds the provider's account row
-   * (`Accounts.lock`), so that one provider's inserts count one after another across processes.
-   * The `status IN` lets the provider's index
-   * `(provider_account_id, status, created_at, id)` read the window of each status.
-   */
-  const withinLimit = (accountId: string, limit: BrandStore.SubmissionLimit) =>
-    Effect.gen(function*() {
-      yield* Accounts.lock(sql, accountId)
-      const [row] = yield* sql<{ readonly count: number | string; readonly oldest: number | string | null }>`
-        SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM sendline_brand_relationships
-        WHERE provider_account_id = ${accountId} AND status IN ('pending', 'approved', 'rejected')
-          AND created_at >= ${limit.since}`
-      if (row !== undefined && Number(row.count) >= limit.max) {
-        return yield* new BrandStore.SubmissionLimitReached({ accountId, oldestAt: Number(row.oldest) })
-      }
-    })
-
   return Effect.succeed(BrandStore.BrandStore.of({
     // A transaction on both databases: the brand with everything written with it, or nothing.
     insert: (brand, relationship, written, mails, limit) =>
       sql.withTransaction(Effect.all([
-        limit === undefined ? Effect.void : withinLimit(relationship.provider.accountId, limit),
+        limit === undefined ? Effect.void : withinLimit(sql, relationship.provider.accountId, limit),
         sql`INSERT INTO sendline_brands ${sql.insert(brands.encode(brand))}`,
         sql`INSERT INTO sendline_brand_relationships ${sql.insert(relationships.encode(relationship))}`,
         written.length === 0 ? Effect.void : Events.insert(sql, written),

@@ -142,6 +142,49 @@ export const claimOrder = (work: MessageStore.ClaimWork) => (a: Message.Message,
   return at(a) - at(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
+/**
+ * Whether each move was made, on the caller's connection (run it in a transaction): two statements
+ * per round of at most `batchLimit` moves, one UPDATE for every move, one INSERT for the events of
+ * those that moved. The second move of a message in one call goes in a later round, so that it sees
+ * the first.
+ */
+const transitions = (
+  sql: SqlClient.SqlClient,
+  moves: ReadonlyArray<MessageStore.Move>
+): Effect.Effect<Array<boolean>, SqlError> =>
+  Effect.suspend(() => {
+    const results = moves.map(() => false)
+    const rounds: Array<Array<number>> = []
+    const seen = new Map<string, number>()
+    for (const [i, { next }] of moves.entries()) {
+      const round = seen.get(next.id) ?? 0
+      seen.set(next.id, round + 1)
+      ;(rounds[round] ??= []).push(i)
+    }
+    const statements = rounds.flatMap((round) => Arr.chunksOf(round, Database.batchLimit))
+    return Effect.as(
+      Effect.forEach(statements, (indexes) =>
+        Effect.flatMap(
+          update(
+            sql,
+            indexes.map((i) => moves[i]!)
+          ),
+          (rows): Effect.Effect<void, SqlError> => {
+            const moved = new Set(rows.map((row) => row.id))
+            const events: Array<Event.Event> = []
+            for (const i of indexes) {
+              const { event, next } = moves[i]!
+              if (!moved.has(next.id)) continue
+              results[i] = true
+              if (Option.isSome(event)) events.push(event.value)
+            }
+            return events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events))
+          }
+        ), { discard: true }),
+      results
+    )
+  })
+
 interface NewMessage {
   readonly message: Message.Message
   readonly event: Option.Option<Event.Event>
@@ -185,43 +228,6 @@ export const make = (
         )
       }
     })
-
-    // A worker's whole pass of moves in one transaction, of two statements per round of at most
-    // `batchLimit` moves: one UPDATE for every move, one INSERT for the events of those that moved.
-    // The second move of a message in one call goes in a later round, so that it sees the first.
-    const transitions = (moves: ReadonlyArray<MessageStore.Move>) =>
-      Effect.suspend(() => {
-        const results = moves.map(() => false)
-        const rounds: Array<Array<number>> = []
-        const seen = new Map<string, number>()
-        for (const [i, { next }] of moves.entries()) {
-          const round = seen.get(next.id) ?? 0
-          seen.set(next.id, round + 1)
-          ;(rounds[round] ??= []).push(i)
-        }
-        const statements = rounds.flatMap((round) => Arr.chunksOf(round, Database.batchLimit))
-        return Effect.as(
-          Effect.forEach(statements, (indexes) =>
-            Effect.flatMap(
-              update(
-                sql,
-                indexes.map((i) => moves[i]!)
-              ),
-              (rows): Effect.Effect<void, SqlError> => {
-                const moved = new Set(rows.map((row) => row.id))
-                const events: Array<Event.Event> = []
-                for (const i of indexes) {
-                  const { event, next } = moves[i]!
-                  if (!moved.has(next.id)) continue
-                  results[i] = true
-                  if (Option.isSome(event)) events.push(event.value)
-                }
-                return events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events))
-              }
-            ), { discard: true }),
-          results
-        )
-      })
 
     // The messages `select` answers for `values`, read at most `batchLimit` values a statement.
     const selectIn = (
@@ -301,7 +307,7 @@ export const make = (
       transition: (moves) =>
         moves.length === 0 ?
           Effect.succeed([]) :
-          Effect.tap(transaction(transitions(moves)), (moved) =>
+          Effect.tap(transaction(transitions(sql, moves)), (moved) =>
             Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && MessageMetrics.messageEntered(next.status)))),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(

@@ -119,6 +119,55 @@ const withRegistrations = (
     : Effect.map(Registrations.ofRecords(sql, records.map((record) => record.id)), (byRecord) =>
       records.map((record) => ({ record, registrations: byRecord.get(record.id) ?? [] })))
 
+/**
+ * Whether the record's entity holds its Sender ID in its market now. The hold first, taken or
+ * locked by the upsert (its update changes nothing but locks the row on PostgreSQL), so that
+ * inserts of one string or look-alike in one market run one after the other from there. Another
+ * entity's hold is taken over when none of its records holds a look-alike now.
+ */
+const takeHold = (sql: SqlClient.SqlClient, record: SenderId.SenderIdRecord): Effect.Effect<boolean, SqlError> =>
+  Effect.gen(function*() {
+    const { createdAt, market } = record
+    const skeleton = SenderId.skeleton(record.senderId)
+    const holds = sql(Migrations.senderIdHolds.table)
+    const entity = { identifier_type: record.identifierType, identifier_value: record.identifierValue }
+    const [hold] = yield* sql<
+      { readonly identifier_type: string; readonly identifier_value: string }
+    >`INSERT INTO ${holds} ${
+      sql.insert({ market, sender_id_key: skeleton, brand_name: record.brandName, ...entity })
+    } ON CONFLICT (${sql.literal(Migrations.senderIdHolds.columns.join(", "))})
+      DO UPDATE SET identifier_type = ${holds}.identifier_type RETURNING identifier_type, identifier_value`
+    const holder = { identifierType: hold!.identifier_type, identifierValue: hold!.identifier_value }
+    if (SenderId.sameHolder(holder, record)) return true
+    const live = yield* sql`SELECT id FROM sendline_sender_ids
+      WHERE market = ${market} AND skeleton = ${skeleton}
+        AND identifier_type = ${holder.identifierType} AND identifier_value = ${holder.identifierValue}
+        AND status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${createdAt})
+      LIMIT 1`
+    if (live.length > 0) return false
+    yield* sql`UPDATE ${holds} SET ${sql.update({ brand_name: record.brandName, ...entity })}
+      WHERE market = ${market} AND sender_id_key = ${skeleton}`
+    return true
+  })
+
+/**
+ * Whether the account has room for one more record pending or info_requested. Its row is held
+ * first (`Accounts.lock`), so that inserts of one account count one after the other, in any process.
+ */
+const roomForPending = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  limit: number
+): Effect.Effect<boolean, SqlError> =>
+  Effect.gen(function*() {
+    yield* Accounts.lock(sql, accountId)
+    const [counted] = yield* sql<
+      { readonly pending: number | string }
+    >`SELECT count(*) AS pending FROM sendline_sender_ids
+      WHERE account_id = ${accountId} AND status IN ('pending', 'info_requested')`
+    return Number(counted!.pending) < limit
+  })
+
 interface RegisteredQuery {
   readonly accountId: string
   readonly senderId: string
@@ -163,48 +212,6 @@ export const make = (
         ))
     })
 
-    // The hold first, taken or locked by the upsert (its update changes nothing but locks the row
-    // on PostgreSQL), so that inserts of one string or look-alike in one market run one after the
-    // other from there. Another entity's hold is taken over when none of its records holds a
-    // look-alike now. Whether the record's entity holds it now.
-    const takeHold = (record: SenderId.SenderIdRecord) =>
-      Effect.gen(function*() {
-        const { createdAt, market } = record
-        const skeleton = SenderId.skeleton(record.senderId)
-        const holds = sql(Migrations.senderIdHolds.table)
-        const entity = { identifier_type: record.identifierType, identifier_value: record.identifierValue }
-        const [hold] = yield* sql<
-          { readonly identifier_type: string; readonly identifier_value: string }
-        >`INSERT INTO ${holds} ${
-          sql.insert({ market, sender_id_key: skeleton, brand_name: record.brandName, ...entity })
-        } ON CONFLICT (${sql.literal(Migrations.senderIdHolds.columns.join(", "))})
-          DO UPDATE SET identifier_type = ${holds}.identifier_type RETURNING identifier_type, identifier_value`
-        const holder = { identifierType: hold!.identifier_type, identifierValue: hold!.identifier_value }
-        if (SenderId.sameHolder(holder, record)) return true
-        const live = yield* sql`SELECT id FROM sendline_sender_ids
-          WHERE market = ${market} AND skeleton = ${skeleton}
-            AND identifier_type = ${holder.identifierType} AND identifier_value = ${holder.identifierValue}
-            AND status NOT IN ('rejected', 'expired') AND (expires_at IS NULL OR expires_at > ${createdAt})
-          LIMIT 1`
-        if (live.length > 0) return false
-        yield* sql`UPDATE ${holds} SET ${sql.update({ brand_name: record.brandName, ...entity })}
-          WHERE market = ${market} AND sender_id_key = ${skeleton}`
-        return true
-      })
-
-    // Whether the account has room for one more record pending or info_requested. Its row is
-    // held first (`Accounts.lock`), so that inserts of one account count one after the other, in
-    // any process.
-    const roomForPending = (accountId: string, limit: number) =>
-      Effect.gen(function*() {
-        yield* Accounts.lock(sql, accountId)
-        const [counted] = yield* sql<
-          { readonly pending: number | string }
-        >`SELECT count(*) AS pending FROM sendline_sender_ids
-          WHERE account_id = ${accountId} AND status IN ('pending', 'info_requested')`
-        return Number(counted!.pending) < limit
-      })
-
     // A worker's or a decision's moves in one transaction, in order, each an UPDATE over the
     // version it was made from, then, when it moved, its registrations and its events.
     const moveAll = (moves: ReadonlyArray<SenderIdStore.Move>): Effect.Effect<ReadonlyArray<boolean>, SqlError> =>
@@ -236,10 +243,12 @@ export const make = (
         Effect.flatMap(
           transaction(Effect.gen(function*() {
             const counted = record.status === "pending" || record.status === "info_requested"
-            if (pendingLimit !== undefined && counted && !(yield* roomForPending(record.accountId, pendingLimit))) {
+            if (
+              pendingLimit !== undefined && counted && !(yield* roomForPending(sql, record.accountId, pendingLimit))
+            ) {
               return "limit" as const
             }
-            if (SenderId.holdsAt(record, record.createdAt) && !(yield* takeHold(record))) {
+            if (SenderId.holdsAt(record, record.createdAt) && !(yield* takeHold(sql, record))) {
               return "taken" as const
             }
             yield* sql`INSERT INTO sendline_sender_ids ${sql.insert(row(record))}`

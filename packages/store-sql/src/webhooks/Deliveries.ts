@@ -210,6 +210,69 @@ const inChunks = <A>(
   Effect.map(Effect.forEach(Arr.chunksOf(Arr.dedupe(ids), Database.batchLimit), select), (chunks) => chunks.flat())
 
 /**
+ * Each claimed delivery with its event and its signer: the events in one statement, the
+ * subscriptions of the subscriptions' deliveries in one, the signers of the callbacks' in one.
+ */
+const withEvents = (
+  sql: SqlClient.SqlClient,
+  claimed: ReadonlyArray<Delivery.Delivery>
+): Effect.Effect<ReadonlyArray<DeliveryStore.Claimed>, SqlError> =>
+  Effect.gen(function*() {
+    const callbacks = claimed.filter((d) => d.subscriptionId === undefined)
+    const subscribed = claimed.flatMap((d) => d.subscriptionId === undefined ? [] : [d.subscriptionId])
+    const events = yield* inChunks(
+      claimed.map((d) => d.eventId),
+      (chunk) => Effect.flatMap(sql`SELECT * FROM sendline_events WHERE id IN ${sql.in(chunk)}`, Events.events.decode)
+    )
+    const subscriptions = subscribed.length === 0 ? [] : yield* Subscriptions.findLive(sql, subscribed)
+    const oldestActive = callbacks.length === 0
+      ? new Map<string, Subscription.Subscription>()
+      : yield* Subscriptions.oldestActiveOf(sql, callbacks.map((d) => d.accountId))
+    const eventsById = new Map(events.map((event) => [event.id, event]))
+    const subscriptionsById = new Map(subscriptions.map((subscription) => [subscription.id, subscription]))
+    return yield* Effect.forEach(claimed, (delivery) => {
+      const event = eventsById.get(delivery.eventId)
+      // the foreign key keeps every delivery's event: a missing one is a database not as migrated
+      if (event === undefined) {
+        return Effect.die(
+          new Rows.UnreadableRow({ table: deliveries.name, column: "column event_id", problem: "no such event" })
+        )
+      }
+      const signer = delivery.subscriptionId === undefined
+        ? oldestActive.get(delivery.accountId)
+        : subscriptionsById.get(delivery.subscriptionId)
+      return Effect.succeed<DeliveryStore.Claimed>({ delivery, event, signer: Option.fromNullable(signer) })
+    })
+  })
+
+/**
+ * Whether each settlement was recorded, on the caller's connection (run it in a transaction): the
+ * attempts over their pending deliveries, then the retries of those written, then each disable of
+ * one written (its subscription, its pending deliveries and its mail only if the subscription was
+ * still active): two statements per `batchLimit` settlements, and up to three per disable.
+ */
+const settle = (
+  sql: SqlClient.SqlClient,
+  settlements: ReadonlyArray<DeliveryStore.Settlement>
+): Effect.Effect<ReadonlyArray<boolean>, SqlError> =>
+  Effect.gen(function*() {
+    const written = new Set<string>()
+    for (const chunk of Arr.chunksOf(settlements, Database.batchLimit)) {
+      for (const row of yield* update(sql, chunk.map((s) => s.attempted))) written.add(row.id)
+    }
+    const results = settlements.map(({ attempted }) => written.has(attempted.id))
+    const recorded = settlements.filter((_, i) => results[i])
+    yield* insert(sql, recorded.flatMap(({ retry }) => Option.isSome(retry) ? [retry.value] : []))
+    for (const { attempted, disable } of recorded) {
+      if (Option.isNone(disable) || attempted.subscriptionId === undefined) continue
+      if (!(yield* Subscriptions.disable(sql, attempted.subscriptionId))) continue
+      yield* Subscriptions.skipPending(sql, attempted.subscriptionId)
+      yield* Mails.insert(sql, [disable.value])
+    }
+    return results
+  })
+
+/**
  * `DeliveryStore` on `db`.
  *
  * @since 0.1.0
@@ -276,59 +339,6 @@ export const make = (
       return Option.none()
     })
 
-  // Each claimed delivery with its event and its signer: the events in one statement, the
-  // subscriptions of the subscriptions' deliveries in one, the signers of the callbacks' in one.
-  const withEvents = (claimed: ReadonlyArray<Delivery.Delivery>) =>
-    Effect.gen(function*() {
-      const callbacks = claimed.filter((d) => d.subscriptionId === undefined)
-      const subscribed = claimed.flatMap((d) => d.subscriptionId === undefined ? [] : [d.subscriptionId])
-      const events = yield* inChunks(
-        claimed.map((d) => d.eventId),
-        (chunk) => Effect.flatMap(sql`SELECT * FROM sendline_events WHERE id IN ${sql.in(chunk)}`, Events.events.decode)
-      )
-      const subscriptions = subscribed.length === 0 ? [] : yield* Subscriptions.findLive(sql, subscribed)
-      const oldestActive = callbacks.length === 0
-        ? new Map<string, Subscription.Subscription>()
-        : yield* Subscriptions.oldestActiveOf(sql, callbacks.map((d) => d.accountId))
-      const eventsById = new Map(events.map((event) => [event.id, event]))
-      const subscriptionsById = new Map(subscriptions.map((subscription) => [subscription.id, subscription]))
-      return yield* Effect.forEach(claimed, (delivery) => {
-        const event = eventsById.get(delivery.eventId)
-        // the foreign key keeps every delivery's event: a missing one is a database not as migrated
-        if (event === undefined) {
-          return Effect.die(
-            new Rows.UnreadableRow({ table: deliveries.name, column: "column event_id", problem: "no such event" })
-          )
-        }
-        const signer = delivery.subscriptionId === undefined
-          ? oldestActive.get(delivery.accountId)
-          : subscriptionsById.get(delivery.subscriptionId)
-        return Effect.succeed<DeliveryStore.Claimed>({ delivery, event, signer: Option.fromNullable(signer) })
-      })
-    })
-
-  // In one transaction: the attempts over their pending deliveries, then the retries of those
-  // written, then each disable of one written (its subscription, its pending deliveries and its
-  // mail only if the subscription was still active): two statements per `batchLimit` settlements,
-  // and up to three per disable.
-  const settle = (settlements: ReadonlyArray<DeliveryStore.Settlement>) =>
-    Effect.gen(function*() {
-      const written = new Set<string>()
-      for (const chunk of Arr.chunksOf(settlements, Database.batchLimit)) {
-        for (const row of yield* update(sql, chunk.map((s) => s.attempted))) written.add(row.id)
-      }
-      const results = settlements.map(({ attempted }) => written.has(attempted.id))
-      const recorded = settlements.filter((_, i) => results[i])
-      yield* insert(sql, recorded.flatMap(({ retry }) => Option.isSome(retry) ? [retry.value] : []))
-      for (const { attempted, disable } of recorded) {
-        if (Option.isNone(disable) || attempted.subscriptionId === undefined) continue
-        if (!(yield* Subscriptions.disable(sql, attempted.subscriptionId))) continue
-        yield* Subscriptions.skipPending(sql, attempted.subscriptionId)
-        yield* Mails.insert(sql, [disable.value])
-      }
-      return results
-    })
-
   // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id) (`0015`).
   const list = (
     subscriptionId: string,
@@ -374,9 +384,9 @@ export const make = (
           deliveries.decode
         )),
         // An UPDATE returns its rows in no set order: the longest due first again, as they were picked.
-        (claimed) => claimed.length === 0 ? Effect.succeed([]) : read(withEvents([...claimed].sort(claimOrder)))
+        (claimed) => claimed.length === 0 ? Effect.succeed([]) : read(withEvents(sql, [...claimed].sort(claimOrder)))
       ),
-    settle: (settlements) => settlements.length === 0 ? Effect.succeed([]) : transaction(settle(settlements)),
+    settle: (settlements) => settlements.length === 0 ? Effect.succeed([]) : transaction(settle(sql, settlements)),
     findById: (accountId, id) =>
       read(Effect.flatMap(
         sql`SELECT * FROM sendline_webhook_deliveries WHERE id = ${id} AND account_id = ${accountId}`,
