@@ -46,7 +46,7 @@ const safeHeaders = (request: HttpServerRequest.HttpServerRequest): Readonly<Rec
 const close = { connection: "close" }
 
 /** The request id, header checks and error envelope around every request to `routes`. @since 0.1.0 @category layers */
-export const layer = (routes: ReadonlyArray<RouteTemplates.Route>) =>
+export const layer = (routes: ReadonlyArray<ErrorResponse.Route>) =>
   HttpApiBuilder.middleware(
     Effect.gen(function*() {
       const ids = yield* Ids.IdGenerator

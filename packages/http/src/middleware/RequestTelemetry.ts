@@ -16,6 +16,7 @@ import type { HttpApp, HttpServerResponse } from "@effect/platform"
 import { Metrics } from "@sendline/core"
 import type { Clock } from "effect"
 import { Context, Effect, Exit, Option } from "effect"
+import type * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RouteTemplates from "./RouteTemplates.js"
 
 /** A route as requests to it are counted: its labels, its span's name, and its series by status. */
@@ -57,7 +58,7 @@ export const make = (
   options: {
     readonly clock: Clock.Clock
     readonly traced: boolean
-    readonly routes: ReadonlyArray<RouteTemplates.Route>
+    readonly routes: ReadonlyArray<ErrorResponse.Route>
   }
 ) => {
   const { clock, routes, traced } = options

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { type HttpApi, HttpLayerRouter } from "@effect/platform"
+import type { Route } from "../envelope/ErrorResponse.js"
 import * as Docs from "./Docs.js"
 
 /**
@@ -22,12 +23,6 @@ export const routerConfig = { caseSensitive: true, ignoreDuplicateSlashes: false
 
 /** What a request that no route takes is labelled with. @since 0.1.0 @category constants */
 export const unmatched = "unmatched"
-
-/** A route: its method and its path template. @since 0.1.0 @category models */
-export interface Route {
-  readonly method: string
-  readonly template: string
-}
 
 /** Every route a server of `api` answers: its endpoints, the OpenAPI document and the docs page. @since 0.1.0 @category constructors */
 export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<Route> => [
