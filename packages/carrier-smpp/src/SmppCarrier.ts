@@ -24,6 +24,7 @@ import type { ConnectionOptions } from "node:tls"
 import * as InDoubt from "./internal/inDoubt.js"
 import * as ReceiptInbox from "./internal/receiptInbox.js"
 import * as Session from "./internal/session.js"
+import type * as SessionState from "./internal/state.js"
 import * as Status from "./internal/status.js"
 import * as Submitted from "./internal/submitted.js"
 import * as SubmitWindow from "./internal/submitWindow.js"
@@ -64,7 +65,7 @@ export const defaults = {
 } as const
 
 /** Where the session stands. @since 0.1.0 @category models */
-export type State = Session.State
+export type State = SessionState.State
 
 /** The SMSC refused the bind at start (wrong system_id or password…): the carrier does not start. @since 0.1.0 @category errors */
 export class SmppBindRefused extends Schema.TaggedError<SmppBindRefused>("@sendline/carrier-smpp/SmppBindRefused")(

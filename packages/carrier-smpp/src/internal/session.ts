@@ -12,10 +12,8 @@ import smpp from "smpp"
 import type * as SmppUrl from "../SmppUrl.js"
 import type * as Submits from "../Submits.js"
 import type { InDoubt } from "./inDoubt.js"
+import type { State } from "./state.js"
 import * as Status from "./status.js"
-
-/** Where the session stands: connecting, bound, or why not. */
-export type State = "connecting" | "bound" | "unreachable" | "refused" | "lost"
 
 /** A bound session: its socket, and its `submit_sm`s awaiting an answer, by sequence number. */
 interface Live {
