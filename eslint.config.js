@@ -84,6 +84,22 @@ export default defineConfig(
     rules: { "no-console": "error" }
   },
   {
+    // the test runners and the test SMTP server are optional peers (package.json's
+    // peerDependenciesMeta): only the kits that need them import them, so that every other entry
+    // point, `@sendline/core/testing` among them, loads without them installed
+    files: ["packages/*/src/**/*"],
+    ignores: ["packages/core/src/testing/suites/**", "packages/mailer-smtp/src/testing/**"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [{
+          group: ["vitest", "vitest/*", "@effect/vitest", "@effect/vitest/*", "smtp-server"],
+          message:
+            "An optional peer: import it only in a test kit that needs it (@sendline/core/testing/suites, @sendline/mailer-smtp/testing)."
+        }]
+      }]
+    }
+  },
+  {
     // core has no `any`, in its public types above all: keep it so
     files: ["packages/core/src/**/*"],
     rules: { "@typescript-eslint/no-explicit-any": "error" }

@@ -1,22 +1,10 @@
 /**
- * Test kits for code built on `@sendline/core` (needs `@effect/vitest` and `vitest`).
+ * Test kits for code built on `@sendline/core`: fixtures, a table reader, a capturing mailer and
+ * webhook transport. They need no test runner: importing this entry loads `effect` and core only.
+ * The store suites, which run on `@effect/vitest`, are `@sendline/core/testing/suites`.
  *
  * @since 0.1.0
  */
-
-/**
- * The shared suite every store runs.
- *
- * @since 0.1.0
- */
-export * as StoreSuite from "./StoreSuite.js"
-
-/**
- * The shared suite of the stores that several processes may share: each process on its own connection.
- *
- * @since 0.1.0
- */
-export * as SharedDatabaseSuite from "./SharedDatabaseSuite.js"
 
 /**
  * What the store suite reads of a store's tables without the store, which each store's test gives it.

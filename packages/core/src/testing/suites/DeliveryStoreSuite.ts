@@ -8,15 +8,15 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Event } from "../Event.js"
-import { MailStore } from "../mail/MailStore.js"
-import type { Keyset } from "../Pagination.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
-import type { Stores } from "../Stores.js"
-import type { Delivery, Destination } from "../webhooks/Delivery.js"
-import { DeliveryStore } from "../webhooks/DeliveryStore.js"
-import type { Subscription } from "../webhooks/Subscription.js"
-import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
+import type { Event } from "../../Event.js"
+import { MailStore } from "../../mail/MailStore.js"
+import type { Keyset } from "../../Pagination.js"
+import { SenderIdStore } from "../../senderIds/SenderIdStore.js"
+import type { Stores } from "../../Stores.js"
+import type { Delivery, Destination } from "../../webhooks/Delivery.js"
+import { DeliveryStore } from "../../webhooks/DeliveryStore.js"
+import type { Subscription } from "../../webhooks/Subscription.js"
+import { SubscriptionStore } from "../../webhooks/SubscriptionStore.js"
 import {
   allPages,
   createdAtKeyset,
@@ -33,8 +33,8 @@ import {
   makeSubscription,
   T,
   transitionOne
-} from "./Fixtures.js"
-import { TableReader } from "./TableReader.js"
+} from "../Fixtures.js"
+import { TableReader } from "../TableReader.js"
 
 /** The destination of `subscription`'s deliveries. */
 const to = (subscription: Subscription): Destination => ({ _tag: "Subscription", subscriptionId: subscription.id })

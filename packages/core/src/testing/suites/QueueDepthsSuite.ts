@@ -9,13 +9,13 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import { MailStore } from "../mail/MailStore.js"
-import { MessageStore } from "../messaging/MessageStore.js"
-import * as QueueDepths from "../QueueDepths.js"
-import { warningMillis } from "../senderIds/SenderId.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
-import type { Stores } from "../Stores.js"
-import { DeliveryStore } from "../webhooks/DeliveryStore.js"
+import { MailStore } from "../../mail/MailStore.js"
+import { MessageStore } from "../../messaging/MessageStore.js"
+import * as QueueDepths from "../../QueueDepths.js"
+import { warningMillis } from "../../senderIds/SenderId.js"
+import { SenderIdStore } from "../../senderIds/SenderIdStore.js"
+import type { Stores } from "../../Stores.js"
+import { DeliveryStore } from "../../webhooks/DeliveryStore.js"
 import {
   fresh,
   freshAccount,
@@ -25,7 +25,7 @@ import {
   makeMessage,
   makeSenderId,
   T
-} from "./Fixtures.js"
+} from "../Fixtures.js"
 
 /** Each queue's depth at `now`, by queue. */
 const depthsAt = (now: number, limit = 1_000_000) =>

@@ -6,14 +6,14 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Brand, BrandRelationship, Linked } from "../brands/Brand.js"
-import { BrandStore, SubmissionLimitReached } from "../brands/BrandStore.js"
-import type { Event } from "../Event.js"
-import { EventStore } from "../EventStore.js"
-import { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
-import { MailStore } from "../mail/MailStore.js"
-import type { Stores } from "../Stores.js"
-import { fresh, freshAccount, makeMail, T } from "./Fixtures.js"
+import type { Brand, BrandRelationship, Linked } from "../../brands/Brand.js"
+import { BrandStore, SubmissionLimitReached } from "../../brands/BrandStore.js"
+import type { Event } from "../../Event.js"
+import { EventStore } from "../../EventStore.js"
+import { IdempotencyKeyTaken } from "../../idempotency/Idempotency.js"
+import { MailStore } from "../../mail/MailStore.js"
+import type { Stores } from "../../Stores.js"
+import { fresh, freshAccount, makeMail, T } from "../Fixtures.js"
 
 /** A verified AU brand created at `at`, with `fields` over it. */
 const makeBrand = (at: number, fields: Partial<Brand> = {}): Brand => ({

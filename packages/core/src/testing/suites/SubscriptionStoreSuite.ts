@@ -7,10 +7,10 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Stores } from "../Stores.js"
-import type { Subscription } from "../webhooks/Subscription.js"
-import { SubscriptionStore } from "../webhooks/SubscriptionStore.js"
-import { fresh, freshAccount, insertSubscription, makeSubscription, T } from "./Fixtures.js"
+import type { Stores } from "../../Stores.js"
+import type { Subscription } from "../../webhooks/Subscription.js"
+import { SubscriptionStore } from "../../webhooks/SubscriptionStore.js"
+import { fresh, freshAccount, insertSubscription, makeSubscription, T } from "../Fixtures.js"
 
 /** Registers the tests of `SubscriptionStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {

@@ -7,10 +7,10 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import type { Account, ApiKey } from "../accounts/Account.js"
-import { AccountStore, IdentifierTaken } from "../accounts/AccountStore.js"
-import type { Stores } from "../Stores.js"
-import { fresh, freshAccount, makeAccount, T } from "./Fixtures.js"
+import type { Account, ApiKey } from "../../accounts/Account.js"
+import { AccountStore, IdentifierTaken } from "../../accounts/AccountStore.js"
+import type { Stores } from "../../Stores.js"
+import { fresh, freshAccount, makeAccount, T } from "../Fixtures.js"
 
 /** Registers the tests of `AccountStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {

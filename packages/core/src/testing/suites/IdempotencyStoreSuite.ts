@@ -7,10 +7,10 @@ import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Cause, Effect, Exit, Option } from "effect"
 import { Buffer } from "node:buffer"
-import * as Idempotency from "../idempotency/Idempotency.js"
-import { IdempotencyStore, type Reservation } from "../idempotency/IdempotencyStore.js"
-import type { Stores } from "../Stores.js"
-import { expiredBefore, fresh, freshAccount, makeReservation, T } from "./Fixtures.js"
+import * as Idempotency from "../../idempotency/Idempotency.js"
+import { IdempotencyStore, type Reservation } from "../../idempotency/IdempotencyStore.js"
+import type { Stores } from "../../Stores.js"
+import { expiredBefore, fresh, freshAccount, makeReservation, T } from "../Fixtures.js"
 
 /** Registers the tests of `IdempotencyStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {

@@ -7,22 +7,22 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Principal } from "../accounts/Account.js"
-import { AccountStore } from "../accounts/AccountStore.js"
-import { EventStore } from "../EventStore.js"
-import * as Idempotency from "../idempotency/Idempotency.js"
-import * as Ids from "../Ids.js"
-import * as MailSender from "../mail/MailSender.js"
-import { MailStore } from "../mail/MailStore.js"
-import * as Markets from "../Markets.js"
-import * as Messaging from "../messaging/Messaging.js"
-import * as MessagingConfig from "../messaging/MessagingConfig.js"
-import * as ExpiryWatcher from "../senderIds/ExpiryWatcher.js"
-import * as SenderId from "../senderIds/SenderId.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
-import type { Stores } from "../Stores.js"
-import * as Webhooks from "../webhooks/Webhooks.js"
-import * as CapturingMailer from "./CapturingMailer.js"
+import type { Principal } from "../../accounts/Account.js"
+import { AccountStore } from "../../accounts/AccountStore.js"
+import { EventStore } from "../../EventStore.js"
+import * as Idempotency from "../../idempotency/Idempotency.js"
+import * as Ids from "../../Ids.js"
+import * as MailSender from "../../mail/MailSender.js"
+import { MailStore } from "../../mail/MailStore.js"
+import * as Markets from "../../Markets.js"
+import * as Messaging from "../../messaging/Messaging.js"
+import * as MessagingConfig from "../../messaging/MessagingConfig.js"
+import * as ExpiryWatcher from "../../senderIds/ExpiryWatcher.js"
+import * as SenderId from "../../senderIds/SenderId.js"
+import { SenderIdStore } from "../../senderIds/SenderIdStore.js"
+import type { Stores } from "../../Stores.js"
+import * as Webhooks from "../../webhooks/Webhooks.js"
+import * as CapturingMailer from "../CapturingMailer.js"
 import {
   fresh,
   makeAccount,
@@ -32,7 +32,7 @@ import {
   makeSenderIdEvent,
   makeSubmittedSenderId,
   T
-} from "./Fixtures.js"
+} from "../Fixtures.js"
 
 /** `Messaging` (and the stores under it) on a new build of `store`: one more process on the database. */
 const startProcess = (store: Layer.Layer<Stores, unknown>) =>

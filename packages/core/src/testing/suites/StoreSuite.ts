@@ -9,7 +9,8 @@
  */
 import { layer } from "@effect/vitest"
 import type { Layer } from "effect"
-import type { Stores } from "../Stores.js"
+import type { Stores } from "../../Stores.js"
+import type { TableReader } from "../TableReader.js"
 import * as AccountStoreSuite from "./AccountStoreSuite.js"
 import * as BrandStoreSuite from "./BrandStoreSuite.js"
 import * as DeliveryStoreSuite from "./DeliveryStoreSuite.js"
@@ -22,7 +23,6 @@ import * as ReadinessSuite from "./ReadinessSuite.js"
 import * as RegistrationStoreSuite from "./RegistrationStoreSuite.js"
 import * as SenderIdStoreSuite from "./SenderIdStoreSuite.js"
 import * as SubscriptionStoreSuite from "./SubscriptionStoreSuite.js"
-import type { TableReader } from "./TableReader.js"
 
 /**
  * Registers the storage-port tests for one store. `store` is built once for the whole suite;

@@ -6,10 +6,10 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import * as Mail from "../mail/Mail.js"
-import { MailStore } from "../mail/MailStore.js"
-import type { Stores } from "../Stores.js"
-import { drainMailClaims, fresh, makeMail, T } from "./Fixtures.js"
+import * as Mail from "../../mail/Mail.js"
+import { MailStore } from "../../mail/MailStore.js"
+import type { Stores } from "../../Stores.js"
+import { drainMailClaims, fresh, makeMail, T } from "../Fixtures.js"
 
 /** The ids of `mails`, in their order. */
 const ids = (mails: ReadonlyArray<Mail.Mail>) => mails.map((mail) => mail.id)

@@ -6,8 +6,8 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect } from "effect"
-import * as Readiness from "../Readiness.js"
-import type { Stores } from "../Stores.js"
+import * as Readiness from "../../Readiness.js"
+import type { Stores } from "../../Stores.js"
 
 /** Registers the tests of `Readiness` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {

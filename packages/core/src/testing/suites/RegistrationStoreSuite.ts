@@ -8,10 +8,10 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Registration } from "../senderIds/Registration.js"
-import type { RegistrationFilter } from "../senderIds/SenderIdStore.js"
-import { SenderIdStore } from "../senderIds/SenderIdStore.js"
-import type { Stores } from "../Stores.js"
+import type { Registration } from "../../senderIds/Registration.js"
+import type { RegistrationFilter } from "../../senderIds/SenderIdStore.js"
+import { SenderIdStore } from "../../senderIds/SenderIdStore.js"
+import type { Stores } from "../../Stores.js"
 import {
   fresh,
   freshAccount,
@@ -19,7 +19,7 @@ import {
   makeRegistration,
   makeSubmittedSenderId,
   T
-} from "./Fixtures.js"
+} from "../Fixtures.js"
 
 /** What sets one registration of `seed` apart. */
 type Spec = Partial<Omit<Registration, "brand">> & { readonly brandName?: string }

@@ -7,11 +7,11 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Event } from "../Event.js"
-import { EventStore } from "../EventStore.js"
-import type { Message, MessageFilter } from "../messaging/Message.js"
-import { IdempotencyKeyTaken, MessageStore } from "../messaging/MessageStore.js"
-import type { Stores } from "../Stores.js"
+import type { Event } from "../../Event.js"
+import { EventStore } from "../../EventStore.js"
+import type { Message, MessageFilter } from "../../messaging/Message.js"
+import { IdempotencyKeyTaken, MessageStore } from "../../messaging/MessageStore.js"
+import type { Stores } from "../../Stores.js"
 import {
   drainAllClaims,
   fresh,
@@ -26,8 +26,8 @@ import {
   seedMessages,
   T,
   transitionOne
-} from "./Fixtures.js"
-import { type EventRow, type MessageRow, TableReader } from "./TableReader.js"
+} from "../Fixtures.js"
+import { type EventRow, type MessageRow, TableReader } from "../TableReader.js"
 
 /** The row `message` is stored as, under a claim until `claimedUntil` (null: none). */
 const messageRow = (message: Message, claimedUntil: number | null = null): MessageRow => ({

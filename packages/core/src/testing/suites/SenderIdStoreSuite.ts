@@ -8,13 +8,13 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Either, Option } from "effect"
-import { EventStore } from "../EventStore.js"
-import type { Keyset } from "../Pagination.js"
-import * as SenderId from "../senderIds/SenderId.js"
-import type { Holder, SenderIdRecord } from "../senderIds/SenderId.js"
-import type { Move, SenderIdFilter, WithRegistrations } from "../senderIds/SenderIdStore.js"
-import { PendingLimitReached, SenderIdStore, SenderIdTaken } from "../senderIds/SenderIdStore.js"
-import type { Stores } from "../Stores.js"
+import { EventStore } from "../../EventStore.js"
+import type { Keyset } from "../../Pagination.js"
+import * as SenderId from "../../senderIds/SenderId.js"
+import type { Holder, SenderIdRecord } from "../../senderIds/SenderId.js"
+import type { Move, SenderIdFilter, WithRegistrations } from "../../senderIds/SenderIdStore.js"
+import { PendingLimitReached, SenderIdStore, SenderIdTaken } from "../../senderIds/SenderIdStore.js"
+import type { Stores } from "../../Stores.js"
 import {
   drainWatched,
   FOREVER,
@@ -26,7 +26,7 @@ import {
   makeSenderIdEvent,
   makeSubmittedSenderId,
   T
-} from "./Fixtures.js"
+} from "../Fixtures.js"
 
 /** Registers the tests of `SenderIdStore` on a suite's `it`. @since 0.1.0 @category suites */
 export const tests = (it: Vitest.MethodsNonLive<Stores>): void => {

@@ -6,11 +6,11 @@
 import type { Vitest } from "@effect/vitest"
 import { assert } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import type { Event } from "../Event.js"
-import { EventStore } from "../EventStore.js"
-import type { Keyset, Message } from "../messaging/Message.js"
-import { MessageStore } from "../messaging/MessageStore.js"
-import type { Stores } from "../Stores.js"
+import type { Event } from "../../Event.js"
+import { EventStore } from "../../EventStore.js"
+import type { Keyset, Message } from "../../messaging/Message.js"
+import { MessageStore } from "../../messaging/MessageStore.js"
+import type { Stores } from "../../Stores.js"
 import {
   allPages,
   createdAtKeyset,
@@ -21,7 +21,7 @@ import {
   makeMessage,
   T,
   transitionOne
-} from "./Fixtures.js"
+} from "../Fixtures.js"
 
 /** The order of the event log: createdAt desc, then id desc. */
 const newestFirst = (events: ReadonlyArray<Event>) =>
