@@ -1,6 +1,6 @@
 // Checks every package as npm would publish it (`npm run lint`, after `tsc -b` has built dist/):
 // each workspace under packages/ (read from the root package.json's workspaces, so a new package is
-// checked once listed there) is packed with `npm pack`, and its tarball fails the run on any
+// checked once listed there) is packed as `npm run pack` packs it (pack.mjs), and its tarball fails the run on any
 // message of publint (strict: warnings are errors, and suggestions fail too), on any problem
 // arethetypeswrong finds in an ESM resolution, on a bare import of its dist/ that its package.json
 // does not declare, on a README.md or LICENSE (the root's) missing, or on a dist/ module whose source
@@ -12,14 +12,14 @@
 // resolution, which ignores "exports", and a CommonJS `require` are not theirs to pass. Every module
 // the "./*" export makes public is checked, not only the named entry points.
 import { checkPackage, createPackageFromTarballData } from "@arethetypeswrong/core"
-import { execFileSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { isBuiltin } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { publint } from "publint"
 import { formatMessage } from "publint/utils"
+import { pack } from "./pack.mjs"
 
 /** The resolutions an ESM-only package need not pass (the CLI's `--profile esm-only`). */
 const notEsm = new Set(["node10", "node16-cjs"])
@@ -28,23 +28,6 @@ const root = fileURLToPath(new URL("..", import.meta.url))
 
 /** The repository's LICENSE, which every package ships as its own. */
 const license = readFileSync(join(root, "LICENSE"), "utf8")
-
-/** The directories of the workspaces under packages/, a trailing `*` of a pattern expanded. */
-const packageDirectories = () => {
-  const { workspaces } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
-  return workspaces.filter((pattern) => pattern.startsWith("packages/")).flatMap((pattern) =>
-    pattern.endsWith("/*")
-      ? readdirSync(join(root, pattern.slice(0, -2)), { withFileTypes: true }).filter((entry) => entry.isDirectory())
-        .map((entry) => `${pattern.slice(0, -1)}${entry.name}`)
-      : [pattern]
-  ).filter((dir) => {
-    try {
-      return !JSON.parse(readFileSync(join(root, dir, "package.json"), "utf8")).private
-    } catch {
-      return false
-    }
-  })
-}
 
 /** The package an import names (`@effect/sql/SqlClient` → `@effect/sql`), or undefined for a relative path or Node's own. */
 const packageOf = (specifier) => {
@@ -124,15 +107,10 @@ const check = async (tarball) => {
 const started = performance.now()
 const destination = mkdtempSync(join(tmpdir(), "sendline-packages-"))
 try {
-  const directories = packageDirectories()
-  const packed = JSON.parse(execFileSync(
-    "npm",
-    ["pack", "--json", "--pack-destination", destination, ...directories.flatMap((dir) => ["-w", dir])],
-    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }
-  ))
+  const packed = pack(destination)
   let failed = 0
-  for (const { filename } of packed) {
-    const result = await check(join(destination, filename))
+  for (const { tarball } of packed) {
+    const result = await check(tarball)
     const verdict = result.problems.length === 0 ? "ok" : `${result.problems.length} problem(s)`
     console.log(
       `${result.name.padEnd(26)} ${String(result.files).padStart(4)} files ${
