@@ -5,11 +5,11 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { SenderIdJson } from "@sendline/core"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
 import * as OperatorRegistrationsJson from "./OperatorRegistrationsJson.js"
+import * as SenderIdJson from "./SenderIdJson.js"
 
 const RegistrationId = Fields.PathId("opreg", "operator registration")
 

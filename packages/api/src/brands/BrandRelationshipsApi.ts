@@ -5,10 +5,10 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { BrandJson } from "@sendline/core"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
+import * as BrandJson from "./BrandJson.js"
 import * as BrandRelationshipsJson from "./BrandRelationshipsJson.js"
 
 const RelationshipId = Fields.PathId("rel", "brand relationship")

@@ -4,11 +4,11 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { BrandJson } from "@sendline/core"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
+import * as BrandJson from "./BrandJson.js"
 import * as BrandsJson from "./BrandsJson.js"
 
 const BrandId = Fields.PathId("brand", "brand")

@@ -1,15 +1,14 @@
 /**
  * The one table of CONTRACT §8: every `code` the API answers with, its HTTP status and what it
- * means. The error envelope's status (`ErrorResponse`), the OpenAPI descriptions (`ApiDocs`) and
- * the typed client's error schemas (`WireErrors`) all derive from it; core's errors carry their
- * code, and the CLI prints it.
+ * means. The error envelope's status (the server's `ErrorResponse`), the OpenAPI descriptions
+ * (`ApiDocs`) and the typed client's error schemas (`WireErrors`) all derive from it; the error
+ * classes (`Errors`) carry their code, and the CLI prints it.
  *
  * @since 0.1.0
  */
-import type { Errors } from "@sendline/core"
-import { Data } from "effect"
+import type * as Errors from "../Errors.js"
 
-/** The codes only the HTTP edge gives: no use case fails with them. @since 0.1.0 @category models */
+/** The codes only the HTTP edge gives: no use case fails with them (no error class carries them). @since 0.1.0 @category models */
 export type EdgeCode = "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "internal_error"
 
 /** Every code of the API. @since 0.1.0 @category models */
@@ -23,7 +22,7 @@ export interface Row {
 
 const rule = (description: string): Row => ({ status: 422, description })
 
-/** The table: a row for every code, checked complete against core's codes by the compiler. @since 0.1.0 @category table */
+/** The table: a row for every code, checked complete against the error classes' codes by the compiler. @since 0.1.0 @category table */
 export const table: { readonly [C in Code]: Row } = {
   invalid_request: { status: 400, description: "the request is malformed (body, JSON, header)" },
   invalid_parameter: { status: 400, description: "a query parameter or field is not valid" },
@@ -98,21 +97,3 @@ export const statuses: ReadonlyArray<number> = [...new Set(Object.values(table).
   a,
   b
 ) => a - b)
-
-/** What goes into the envelope's `error`, with the response's own headers. @since 0.1.0 @category models */
-export interface ApiError {
-  readonly code: Code
-  readonly message: string
-  readonly field?: string | undefined
-  readonly details?: ReadonlyArray<Errors.FieldIssue> | undefined
-  readonly headers?: Readonly<Record<string, string>> | undefined
-}
-
-/**
- * A refusal the edge gives itself, before any use case runs (a body that is not JSON, too large,
- * of another media type; a route that does not exist): rendered like any error.
- *
- * @since 0.1.0
- * @category errors
- */
-export class Refusal extends Data.TaggedError("Refusal")<ApiError> {}

@@ -5,11 +5,11 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { SenderIdJson } from "@sendline/core"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
+import * as SenderIdJson from "./SenderIdJson.js"
 import * as SenderIdsJson from "./SenderIdsJson.js"
 
 const SidId = Fields.PathId("sid", "Sender ID record")

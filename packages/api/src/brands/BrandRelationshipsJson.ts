@@ -1,13 +1,13 @@
 /**
  * The JSON of the brand relationships group that is the API's own: the list query. A relationship
- * itself travels as core's `BrandJson.RelationshipJson`.
+ * itself travels as `BrandJson.RelationshipJson`.
  *
  * @since 0.1.0
  */
-import { Brand } from "@sendline/core"
 import { Schema } from "effect"
 import { PageSize } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
+import * as Brand from "./BrandJson.js"
 
 const StatusFilter = Brand.RelationshipStatus.annotations({
   message: () => ({ message: `Expected one of ${Brand.RelationshipStatus.literals.join(", ")}`, override: true })

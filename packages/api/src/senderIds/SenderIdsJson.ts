@@ -1,13 +1,13 @@
 /**
  * The JSON of the Sender IDs group that is the API's own: the request payloads and the list query.
- * A Sender ID itself travels as core's `SenderIdJson`, the shape the `sid.*` events carry.
+ * A Sender ID itself travels as `SenderIdJson`, the shape the `sid.*` events carry.
  *
  * @since 0.1.0
  */
-import { SenderId } from "@sendline/core"
 import { Schema } from "effect"
 import { OneOf, PageSize } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
+import * as SenderId from "./SenderIdJson.js"
 
 /** Body of `POST /v1/sids`. @since 0.1.0 @category requests */
 export const RegisterSenderId = Schema.Struct({

@@ -4,11 +4,11 @@
  * @since 0.1.0
  */
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { MessageJson } from "@sendline/core"
 import { Envelope, ListEnvelope } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 import { needs, v1 } from "../middleware/Pipeline.js"
+import * as MessageJson from "./MessageJson.js"
 import * as MessagesJson from "./MessagesJson.js"
 
 const MessageId = Fields.PathId("msg", "message")

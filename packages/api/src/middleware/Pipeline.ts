@@ -3,8 +3,10 @@
  * middleware (`Middleware`: request id, media type and size from the headers): `Authentication`
  * (the bearer key, its rate limit and the endpoint's `RequiredPermission`) provides the
  * `CurrentPrincipal`; then `CheckBody` reads and checks the body once and provides it
- * (`RequestBody.CheckedBody`), from which HttpApi decodes the endpoint's payload. A request refused
- * for its key never has its body read. Implemented in `Authentication` and `RequestBody`.
+ * (`CheckedBody`), from which HttpApi decodes the endpoint's payload. A request refused for its key
+ * never has its body read. Declared here, with the API; implemented by the server
+ * (`@sendline/http`'s `Authentication` and `RequestBody`). A client sends the key as its bearer
+ * token and decodes their refusals.
  *
  * @since 0.1.0
  */
@@ -16,16 +18,25 @@ import {
   HttpApiSecurity,
   OpenApi
 } from "@effect/platform"
-import type { Account, Permission } from "@sendline/core"
 import { Context, Schema } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import type { Permission } from "../accounts/Permission.js"
 import * as WireErrors from "../envelope/WireErrors.js"
-import { CheckedBody } from "./RequestBody.js"
 
 /** The authenticated caller of the current request. @since 0.1.0 @category context */
 export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincipal")<
   CurrentPrincipal,
-  Account.Principal
+  Principal
 >() {}
+
+/** A body read and checked: its text, parsed once as JSON (`null` for no body). @since 0.1.0 @category models */
+export interface Checked {
+  readonly text: string
+  readonly json: unknown
+}
+
+/** The current request's body, read and checked by `CheckBody`. @since 0.1.0 @category context */
+export class CheckedBody extends Context.Tag("@sendline/http/CheckedBody")<CheckedBody, Checked>() {}
 
 /** Bearer-key authentication, the per-key rate limit and the endpoint's permission, in that order. @since 0.1.0 @category middleware */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
@@ -48,11 +59,11 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
  */
 export class RequiredPermission extends Context.Tag("@sendline/http/RequiredPermission")<
   RequiredPermission,
-  Permission.Permission
+  Permission
 >() {}
 
 /** The annotations of an endpoint that needs `permission`. @since 0.1.0 @category annotations */
-export const needs = (permission: Permission.Permission) =>
+export const needs = (permission: Permission) =>
   Context.make(RequiredPermission, permission).pipe(
     Context.add(OpenApi.Description, `Needs the ${permission} permission.`)
   )

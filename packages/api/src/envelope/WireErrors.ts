@@ -11,9 +11,9 @@
  * @since 0.1.0
  */
 import { HttpApiSchema } from "@effect/platform"
-import { Errors } from "@sendline/core"
 import { ParseResult, Schema } from "effect"
 import type * as AST from "effect/SchemaAST"
+import * as Errors from "../Errors.js"
 import * as Envelope from "./Envelope.js"
 import * as ErrorCodes from "./ErrorCodes.js"
 

@@ -1,13 +1,13 @@
 /**
  * The JSON of the operator registrations group that is the API's own: the list query and the
- * bodies of the decisions. A registration itself travels as core's `SenderIdJson.RegistrationJson`.
+ * bodies of the decisions. A registration itself travels as `SenderIdJson.RegistrationJson`.
  *
  * @since 0.1.0
  */
-import { Registration } from "@sendline/core"
 import { Schema } from "effect"
 import { BeforeFilter, DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
 import * as Fields from "../envelope/Fields.js"
+import * as Registration from "./SenderIdJson.js"
 
 /**
  * Query of `GET /v1/operator-registrations` (CONTRACT §6's filter names): `sender_id` and

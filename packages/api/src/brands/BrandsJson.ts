@@ -1,6 +1,6 @@
 /**
  * The JSON of the brands group that is the API's own: the request payloads and the list query. A
- * brand itself travels as core's `BrandJson`, the same shape `brand.*` events carry.
+ * brand itself travels as `BrandJson`, the same shape `brand.*` events carry.
  *
  * @since 0.1.0
  */

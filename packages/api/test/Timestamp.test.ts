@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Timestamp } from "@sendline/core"
+import { Timestamp } from "@sendline/api"
 import { Option } from "effect"
 
 describe("Timestamp", () => {

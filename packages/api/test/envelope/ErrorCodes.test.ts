@@ -4,9 +4,9 @@
  */
 import { OpenApi } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
-import { Errors } from "@sendline/core"
 import { Api } from "../../src/Api.js"
 import * as ErrorCodes from "../../src/envelope/ErrorCodes.js"
+import * as Errors from "../../src/Errors.js"
 
 // CONTRACT §8, as written there (422: the rule codes of §3 and later sections).
 const contract: Record<number, ReadonlyArray<string>> = {
