@@ -1,7 +1,7 @@
 /**
  * The `/v1` API, defined once: the server, the OpenAPI document and the typed client all come
  * from it. Each group lives in its own folder; this only composes them. Statuses come from the
- * error table (`envelope/ErrorCodes`), never from core.
+ * error table (`envelope/ErrorCodes`). `@sendline/http` serves it; `@sendline/client` calls it.
  *
  * @since 0.1.0
  */

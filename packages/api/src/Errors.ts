@@ -1,6 +1,8 @@
 /**
- * The tagged errors of CONTRACT §8. Each carries its stable `code`, the one the error envelope and
- * the CLI show; the HTTP status of each code is chosen in `@sendline/http` only.
+ * The tagged errors of CONTRACT §8: what core's use cases fail with, and what the typed client
+ * fails with once the error envelope is decoded (`WireErrors`). Each carries its stable `code`, the
+ * one the error envelope and the CLI show; the HTTP status of each code is the error table's
+ * (`ErrorCodes`) only.
  *
  * @since 0.1.0
  */
@@ -45,13 +47,13 @@ export const RuleCode = Schema.Literal(
 export type RuleCode = typeof RuleCode.Type
 
 /** A well-formed request that breaks a business rule (422). @since 0.1.0 @category errors */
-export class RuleViolation extends Schema.TaggedError<RuleViolation>("@sendline/core/RuleViolation")(
+export class RuleViolation extends Schema.TaggedError<RuleViolation>("@sendline/api/RuleViolation")(
   "RuleViolation",
   { code: RuleCode, message: Schema.String, field: Schema.optional(Schema.String) }
 ) {}
 
 /** A malformed request: bad shape, bad query parameter or bad cursor (400). @since 0.1.0 @category errors */
-export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@sendline/core/InvalidRequest")(
+export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@sendline/api/InvalidRequest")(
   "InvalidRequest",
   {
     code: Schema.Literal("invalid_request", "invalid_parameter", "invalid_cursor"),
@@ -62,25 +64,25 @@ export class InvalidRequest extends Schema.TaggedError<InvalidRequest>("@sendlin
 ) {}
 
 /** Missing, malformed, unknown, expired or revoked API key (401). @since 0.1.0 @category errors */
-export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@sendline/core/Unauthenticated")(
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>("@sendline/api/Unauthenticated")(
   "Unauthenticated",
   { code: fixedCode("unauthenticated"), message: Schema.String }
 ) {}
 
 /** The key lacks the permission the operation needs (403). @since 0.1.0 @category errors */
-export class PermissionDenied extends Schema.TaggedError<PermissionDenied>("@sendline/core/PermissionDenied")(
+export class PermissionDenied extends Schema.TaggedError<PermissionDenied>("@sendline/api/PermissionDenied")(
   "PermissionDenied",
   { code: Schema.Literal("permission_denied", "brand_relationship_pending"), message: Schema.String }
 ) {}
 
 /** An unknown resource, or one of another account (404). @since 0.1.0 @category errors */
-export class NotFound extends Schema.TaggedError<NotFound>("@sendline/core/NotFound")(
+export class NotFound extends Schema.TaggedError<NotFound>("@sendline/api/NotFound")(
   "NotFound",
   { code: fixedCode("not_found"), message: Schema.String }
 ) {}
 
 /** The request conflicts with the resource's current state (409). @since 0.1.0 @category errors */
-export class Conflict extends Schema.TaggedError<Conflict>("@sendline/core/Conflict")(
+export class Conflict extends Schema.TaggedError<Conflict>("@sendline/api/Conflict")(
   "Conflict",
   {
     code: Schema.Literal(
@@ -94,13 +96,13 @@ export class Conflict extends Schema.TaggedError<Conflict>("@sendline/core/Confl
 ) {}
 
 /** Too many requests for this key (429); `retryAfterSeconds` goes to `Retry-After`. @since 0.1.0 @category errors */
-export class RateLimited extends Schema.TaggedError<RateLimited>("@sendline/core/RateLimited")(
+export class RateLimited extends Schema.TaggedError<RateLimited>("@sendline/api/RateLimited")(
   "RateLimited",
   { code: fixedCode("rate_limited"), message: Schema.String, retryAfterSeconds: Schema.Number }
 ) {}
 
 /** The store could not be reached or failed (503). @since 0.1.0 @category errors */
-export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>("@sendline/core/StoreUnavailable")(
+export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>("@sendline/api/StoreUnavailable")(
   "StoreUnavailable",
   { code: fixedCode("unavailable"), message: Schema.String, cause: Schema.optional(Schema.Defect) }
 ) {}
@@ -113,7 +115,7 @@ export const rule = (code: RuleCode, field: string, message: string): RuleViolat
 export const invalidParameter = (field: string, message: string): InvalidRequest =>
   new InvalidRequest({ code: "invalid_parameter", field, message })
 
-/** Every error of this module: what a use case of core can fail with. @since 0.1.0 @category models */
+/** Every error of this module: what a use case of core, or a call of the API, can fail with. @since 0.1.0 @category models */
 export type SendlineError =
   | RuleViolation
   | InvalidRequest
@@ -124,7 +126,7 @@ export type SendlineError =
   | RateLimited
   | StoreUnavailable
 
-/** Every code a core error can carry (CONTRACT §8). @since 0.1.0 @category models */
+/** Every code an error of this module can carry (CONTRACT §8). @since 0.1.0 @category models */
 export type Code = SendlineError["code"]
 
 const classes = [
@@ -138,5 +140,5 @@ const classes = [
   StoreUnavailable
 ]
 
-/** Whether `u` is one of core's errors (by class: other libraries have errors of the same tags). @since 0.1.0 @category guards */
+/** Whether `u` is one of these errors (by class: other libraries have errors of the same tags). @since 0.1.0 @category guards */
 export const isSendlineError = (u: unknown): u is SendlineError => classes.some((error) => u instanceof error)

@@ -28,7 +28,7 @@ const idempotencyKey = {
 /**
  * The OpenAPI document with every error response the error envelope, described from the error
  * table; the responses the middleware gives before any endpoint runs; and no schema that no
- * response refers to any more (core's tagged errors leave as the envelope).
+ * response refers to any more (the tagged errors leave as the envelope).
  *
  * @since 0.1.0
  * @category openapi

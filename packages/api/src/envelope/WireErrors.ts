@@ -1,9 +1,9 @@
 /**
- * Core's errors as they travel: the error envelope decoded into the tagged error, so that a client
- * derived from `Api` (`HttpApiClient`) fails with `RuleViolation`, `NotFound`… Each is declared with
- * the status `ErrorCodes` gives its codes. The server never encodes through these: `Middleware`
- * renders every error itself (with its request id and headers, see `ErrorResponse`), and encoding
- * one here is refused.
+ * The errors (`Errors`) as they travel: the error envelope decoded into the tagged error, so that a
+ * client derived from `Api` (`HttpApiClient`) fails with `RuleViolation`, `NotFound`… Each is
+ * declared with the status `ErrorCodes` gives its codes. The server never encodes through these:
+ * its `Middleware` renders every error itself (with its request id and headers, see its
+ * `ErrorResponse`), and encoding one here is refused.
  *
  * The body does not carry `Retry-After`: a decoded `RateLimited` says 1 second, the least the
  * server asks; the response's header says how long exactly.
@@ -17,13 +17,13 @@ import * as Errors from "../Errors.js"
 import * as Envelope from "./Envelope.js"
 import * as ErrorCodes from "./ErrorCodes.js"
 
-/** A core error class: its schema, whose `code` field (a literal, or a literal given by the constructor) lists its codes. */
+/** An error class of `Errors`: its schema, whose `code` field (a literal, or a literal given by the constructor) lists its codes. */
 interface ErrorClass<A> extends Schema.Schema<A, any> {
   readonly fields: { readonly code: { readonly ast: AST.AST | Schema.PropertySignature.AST } }
   new(props: any): A
 }
 
-/** The codes a core error class carries, from its `code` field's literals. */
+/** The codes an error class carries, from its `code` field's literals. */
 const codesOf = (error: ErrorClass<any>): ReadonlyArray<ErrorCodes.Code> => {
   const field = error.fields.code.ast
   const ast: AST.AST = field._tag === "PropertySignatureDeclaration" ? field.type : field as AST.AST

@@ -24,7 +24,7 @@ import type { Permission } from "../accounts/Permission.js"
 import * as WireErrors from "../envelope/WireErrors.js"
 
 /** The authenticated caller of the current request. @since 0.1.0 @category context */
-export class CurrentPrincipal extends Context.Tag("@sendline/http/CurrentPrincipal")<
+export class CurrentPrincipal extends Context.Tag("@sendline/api/CurrentPrincipal")<
   CurrentPrincipal,
   Principal
 >() {}
@@ -36,7 +36,7 @@ export interface Checked {
 }
 
 /** The current request's body, read and checked by `CheckBody`. @since 0.1.0 @category context */
-export class CheckedBody extends Context.Tag("@sendline/http/CheckedBody")<CheckedBody, Checked>() {}
+export class CheckedBody extends Context.Tag("@sendline/api/CheckedBody")<CheckedBody, Checked>() {}
 
 /** Bearer-key authentication, the per-key rate limit and the endpoint's permission, in that order. @since 0.1.0 @category middleware */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
@@ -57,7 +57,7 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
  * @since 0.1.0
  * @category annotations
  */
-export class RequiredPermission extends Context.Tag("@sendline/http/RequiredPermission")<
+export class RequiredPermission extends Context.Tag("@sendline/api/RequiredPermission")<
   RequiredPermission,
   Permission
 >() {}
