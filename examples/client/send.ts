@@ -41,7 +41,7 @@ export const program: Effect.Effect<Outcome, unknown, SendlineClient.SendlineCli
 })
 
 /** The program against `SENDLINE_URL` with `SENDLINE_API_KEY`, over `fetch`. */
-export const main: Effect.Effect<Outcome, unknown> = program.pipe(
+const main: Effect.Effect<Outcome, unknown> = program.pipe(
   Effect.provide(SendlineClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer)))
 )
 
