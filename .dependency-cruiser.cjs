@@ -150,10 +150,10 @@ module.exports = {
     {
       name: "http-group-imports-no-api-or-server",
       comment:
-        "An endpoint group of http imports the envelope and the middleware: never Api.ts, which composes the groups (its handlers build on the group alone, Pipeline.served), nor the server.",
+        "An endpoint group of http imports the envelope and the middleware: never api's Api.ts, which composes the groups (its handlers build on api's group alone, Pipeline.served), nor the server.",
       severity: "error",
       from: { path: `^packages/http/src/${any(httpGroups)}/` },
-      to: { path: "^packages/http/src/(server/|(Api|bin|index)[.]ts$)" }
+      to: { path: "^packages/(http/src/(server/|(bin|index)[.]ts$)|api/src/(Api|index)[.]ts$)" }
     },
     ...httpGroups.map((group) => ({
       name: `http-${group}-stays-in-its-group`,
@@ -161,15 +161,7 @@ module.exports = {
       severity: "error",
       from: { path: `^packages/http/src/${group}/` },
       to: { path: `^packages/http/src/${any(httpGroups.filter((g) => g !== group))}/` }
-    })),
-    {
-      name: "http-api-imports-no-handler",
-      comment:
-        "Api.ts declares the API from the groups' declarations (*Api.ts): it imports no handler (*Http.ts) and not the server.",
-      severity: "error",
-      from: { path: "^packages/http/src/Api[.]ts$" },
-      to: { path: "^packages/http/src/(server/|[^/]+/[^/]+Http[.]ts$)" }
-    }
+    }))
   ],
   options: {
     doNotFollow: { path: "node_modules" },
