@@ -8,7 +8,7 @@
  *
  * @since 0.2.0
  */
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
+import { type HttpApi, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Api } from "@sendline/api/Api"
 import { Config, type ConfigError, Context, Effect, Layer, type Redacted } from "effect"
 
@@ -20,21 +20,22 @@ export interface Options {
   readonly apiKey: string | Redacted.Redacted<string>
 }
 
-/** The client over `baseUrl`: one method per endpoint, by group, the key on every request. */
-const client = (options: Options) =>
-  HttpApiClient.make(Api, {
-    baseUrl: options.baseUrl,
-    transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(options.apiKey))
-  })
+/** The groups of the API, and the errors every endpoint may fail with. */
+type Groups = typeof Api extends HttpApi.HttpApi<string, infer Groups, infer _E, infer _R> ? Groups : never
+type ApiError = typeof Api extends HttpApi.HttpApi<string, infer _G, infer E, infer _R> ? E : never
 
 /** The `/v1` API's methods, by group (`messages`, `brands`, `sids`, `webhooks`, `events`, …). @since 0.2.0 @category models */
-export interface Client extends Effect.Effect.Success<ReturnType<typeof client>> {}
+export interface Client extends HttpApiClient.Client<Groups, ApiError, never> {}
 
 /** The client, as a service. @since 0.2.0 @category tags */
 export class SendlineClient extends Context.Tag("@sendline/client/SendlineClient")<SendlineClient, Client>() {}
 
 /** Makes the client for `options`; every call goes through the `HttpClient` of the context. @since 0.2.0 @category constructors */
-export const make = (options: Options): Effect.Effect<Client, never, HttpClient.HttpClient> => client(options)
+export const make = (options: Options): Effect.Effect<Client, never, HttpClient.HttpClient> =>
+  HttpApiClient.make(Api, {
+    baseUrl: options.baseUrl,
+    transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(options.apiKey))
+  })
 
 /** The client for `options`, as a layer. @since 0.2.0 @category layers */
 export const layer = (options: Options): Layer.Layer<SendlineClient, never, HttpClient.HttpClient> =>
