@@ -13,7 +13,7 @@ import { SendlineClient } from "@sendline/client"
 import { Console, Effect, Layer } from "effect"
 
 /** What the program saw: the message sent, and the code the refused one was refused with. */
-export interface Outcome {
+interface Outcome {
   readonly id: string
   readonly status: string
   readonly refused: string
@@ -22,7 +22,7 @@ export interface Outcome {
 const message = { to: "+61412345678", body: "Your Sendline code is 123456", market: "AU" }
 
 /** Sends one message from `Sendline`, then one from `Nobody`, refused and handled by its tag. */
-export const program: Effect.Effect<Outcome, unknown, SendlineClient.SendlineClient> = Effect.gen(function*() {
+export const program = Effect.gen(function*() {
   const client = yield* SendlineClient.SendlineClient
 
   // POST /v1/messaging/messages: 201 with the message, queued for the carrier.
@@ -37,11 +37,12 @@ export const program: Effect.Effect<Outcome, unknown, SendlineClient.SendlineCli
       (error) => Effect.as(Console.log(`Refused (${error._tag}): ${error.code}: ${error.message}`), error.code)
     )
   )
-  return { id: sent.data.id, status: sent.data.status, refused }
+  const outcome: Outcome = { id: sent.data.id, status: sent.data.status, refused }
+  return outcome
 })
 
 /** The program against `SENDLINE_URL` with `SENDLINE_API_KEY`, over `fetch`. */
-const main: Effect.Effect<Outcome, unknown> = program.pipe(
+const main = program.pipe(
   Effect.provide(SendlineClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer)))
 )
 
