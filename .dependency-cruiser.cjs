@@ -12,6 +12,10 @@ const coreCompositions = ["index", "Services", "Stores", "Workers", "Demo", "Cac
 const storeSql = ["idempotency", "mail", "accounts", "brands", "senderIds", "messaging", "webhooks"]
 /** http's endpoint groups: each imports the envelope and the middleware, never `Api.ts` or another group. */
 const httpGroups = ["brands", "senderIds", "messaging", "webhooks", "health", "metrics"]
+/** api's folders beneath its groups, from the bottom up: the envelope, accounts, the middleware's declarations. */
+const apiLayers = ["envelope", "accounts", "middleware"]
+/** api's groups, named as http's: each one's JSON and endpoints. */
+const apiGroups = httpGroups
 
 const any = (names) => `(${names.join("|")})`
 
@@ -41,11 +45,27 @@ module.exports = {
       to: { circular: true }
     },
     {
+      name: "api-imports-no-other-package",
+      comment:
+        "packages/api is the contract as code, beneath everything: it imports no other @sendline package, only effect and @effect/platform (docs/architecture.md).",
+      severity: "error",
+      from: { path: "^packages/api/" },
+      to: { path: "^packages/(?!api/)" }
+    },
+    {
+      name: "client-imports-only-api",
+      comment: "packages/client is the typed client: of Sendline it imports only the API it calls (@sendline/api).",
+      severity: "error",
+      from: { path: "^packages/client/src/" },
+      to: { path: "^packages/(?!(client|api)/)" }
+    },
+    {
       name: "core-imports-no-other-package",
-      comment: "packages/core is the pure core: it imports no other @sendline package (docs/architecture.md).",
+      comment:
+        "packages/core is the pure core: of Sendline it imports only the contract (@sendline/api) (docs/architecture.md).",
       severity: "error",
       from: { path: "^packages/core/src/", pathNot: "^packages/core/src/testing/" },
-      to: { path: "^packages/(?!core/)" }
+      to: { path: "^packages/(?!(core|api)/)" }
     },
     {
       name: "packages-import-no-http",
@@ -87,6 +107,30 @@ module.exports = {
       from: sharedOf("packages/store-sql/src/", ["index", "SqlStore"]),
       to: { path: `^packages/store-sql/src/(${any(storeSql)}/|(index|SqlStore)[.]ts$)` }
     },
+    ...ordered("api", "packages/api/src/", apiLayers),
+    {
+      name: "api-layers-import-no-group",
+      comment:
+        "api's envelope, accounts and middleware are beneath its groups: they import none, nor Api.ts or index.ts.",
+      severity: "error",
+      from: { path: `^packages/api/src/${any(apiLayers)}/` },
+      to: { path: `^packages/api/src/(${any(apiGroups)}/|(Api|index)[.]ts$)` }
+    },
+    {
+      name: "api-shared-imports-no-folder",
+      comment:
+        "api's shared modules (Errors, Timestamp, Event) are beneath every folder: they import none, nor Api.ts or index.ts.",
+      severity: "error",
+      from: sharedOf("packages/api/src/", ["index", "Api"]),
+      to: { path: `^packages/api/src/(${any([...apiLayers, ...apiGroups])}/|(Api|index)[.]ts$)` }
+    },
+    ...apiGroups.map((group) => ({
+      name: `api-${group}-stays-in-its-group`,
+      comment: `api's ${group}/ imports no other group, nor Api.ts, which composes them.`,
+      severity: "error",
+      from: { path: `^packages/api/src/${group}/` },
+      to: { path: `^packages/api/src/(${any(apiGroups.filter((g) => g !== group))}/|(Api|index)[.]ts$)` }
+    })),
     {
       name: "http-envelope-imports-only-itself",
       comment:
@@ -106,10 +150,10 @@ module.exports = {
     {
       name: "http-group-imports-no-api-or-server",
       comment:
-        "An endpoint group of http imports the envelope and the middleware: never Api.ts, which composes the groups (its handlers build on the group alone, Pipeline.served), nor the server.",
+        "An endpoint group of http imports the envelope and the middleware: never api's Api.ts, which composes the groups (its handlers build on api's group alone, Pipeline.served), nor the server.",
       severity: "error",
       from: { path: `^packages/http/src/${any(httpGroups)}/` },
-      to: { path: "^packages/http/src/(server/|(Api|bin|index)[.]ts$)" }
+      to: { path: "^packages/(http/src/(server/|(bin|index)[.]ts$)|api/src/(Api|index)[.]ts$)" }
     },
     ...httpGroups.map((group) => ({
       name: `http-${group}-stays-in-its-group`,
@@ -117,15 +161,7 @@ module.exports = {
       severity: "error",
       from: { path: `^packages/http/src/${group}/` },
       to: { path: `^packages/http/src/${any(httpGroups.filter((g) => g !== group))}/` }
-    })),
-    {
-      name: "http-api-imports-no-handler",
-      comment:
-        "Api.ts declares the API from the groups' declarations (*Api.ts): it imports no handler (*Http.ts) and not the server.",
-      severity: "error",
-      from: { path: "^packages/http/src/Api[.]ts$" },
-      to: { path: "^packages/http/src/(server/|[^/]+/[^/]+Http[.]ts$)" }
-    }
+    }))
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,13 +1,15 @@
 /**
  * Serving Sendline's `/v1` HTTP API inside an existing Node service, and calling it from Effect code
- * with the typed client derived from the same API definition (`Api.Api`): replies decode as the
- * API's envelopes, and refusals as core's tagged errors. Live clock, real port, no sleeps.
+ * with the typed client (`@sendline/client`, over the same API definition, `@sendline/api`):
+ * replies decode as the API's envelopes, and refusals as core's own tagged errors. Live clock, real
+ * port, no sleeps.
  */
-import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest, HttpServer } from "@effect/platform"
+import { FetchHttpClient, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, it } from "@effect/vitest"
+import { SendlineClient } from "@sendline/client"
 import { Admin, Errors, Services } from "@sendline/core"
-import { Api, Server } from "@sendline/http"
+import { Server } from "@sendline/http"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -40,12 +42,7 @@ it.live("the typed client sends, reads back, and gets refusals as core's tagged 
     })
 
     // The client: where the server listens, and the key as a bearer token on every request.
-    const client = yield* HttpServer.addressFormattedWith((baseUrl) =>
-      HttpApiClient.make(Api.Api, {
-        baseUrl,
-        transformClient: HttpClient.mapRequest(HttpClientRequest.bearerToken(secret))
-      })
-    )
+    const client = yield* HttpServer.addressFormattedWith((baseUrl) => SendlineClient.make({ baseUrl, apiKey: secret }))
 
     // POST /v1/messaging/messages answers 201 with the message; GET reads it back.
     const payload = { to: "+61412345678", sender_id: "Acme", body: "Your code is 123456", market: "AU" }

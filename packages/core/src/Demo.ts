@@ -11,14 +11,14 @@
  *
  * @since 0.1.0
  */
+import * as Permission from "@sendline/api/accounts/Permission"
+import { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Effect, Option } from "effect"
 import { createHash } from "node:crypto"
 import type { Account, Principal } from "./accounts/Account.js"
 import { AccountStore } from "./accounts/AccountStore.js"
-import * as Permission from "./accounts/Permission.js"
 import { Admin } from "./admin/Admin.js"
 import { Brands } from "./brands/Brands.js"
-import { StoreUnavailable } from "./Errors.js"
 import { encodeUlid } from "./Ids.js"
 import * as KeyedLock from "./internal/keyedLock.js"
 import { Markets } from "./Markets.js"

@@ -3,25 +3,13 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
-import * as Timestamp from "./Timestamp.js"
+import type { EventType } from "@sendline/api/Event"
+import * as Timestamp from "@sendline/api/Timestamp"
 
-/** Every event type of INTERFACE.md. @since 0.1.0 @category models */
-export const EventType = Schema.Literal(
-  "message.queued",
-  "message.sent",
-  "message.delivered",
-  "message.undelivered",
-  "message.failed",
-  "sid.status_changed",
-  "sid.registered",
-  "sid.rejected",
-  "sid.expiring",
-  "brand.verified",
-  "brand.rejected"
-)
-/** An event type. @since 0.1.0 @category models */
-export type EventType = typeof EventType.Type
+export {
+  /** Every event type of INTERFACE.md. @since 0.1.0 @category models */
+  EventType
+} from "@sendline/api/Event"
 
 /** An event `evt_…`; `data` is the JSON object receivers get. @since 0.1.0 @category models */
 export interface Event {

@@ -20,8 +20,8 @@
  *
  * @since 0.1.0
  */
+import { rule, type RuleViolation } from "@sendline/api/Errors"
 import { Either, Schema } from "effect"
-import { rule, type RuleViolation } from "./Errors.js"
 import type { Market } from "./Markets.js"
 
 /** The identifier types Sendline checks. @since 0.1.0 @category models */

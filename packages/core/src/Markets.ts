@@ -4,9 +4,10 @@
  *
  * @since 0.1.0
  */
+import { rule, type RuleViolation } from "@sendline/api/Errors"
+import type { Price } from "@sendline/api/messaging/MessageJson"
 import type { ConfigError } from "effect"
-import { Config, Context, Effect, Layer, Option, Schema } from "effect"
-import { rule, type RuleViolation } from "./Errors.js"
+import { Config, Context, Effect, Layer, Option } from "effect"
 import * as CountryCode from "./internal/countryCode.js"
 
 /**
@@ -115,10 +116,10 @@ export const defaults: ReadonlyArray<Market> = [
   }
 ]
 
-/** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`. @since 0.1.0 @category models */
-export const Price = Schema.Struct({ amount: Schema.String, currency: Schema.String })
-/** A price. @since 0.1.0 @category models */
-export type Price = typeof Price.Type
+export {
+  /** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`, as the API shows it. @since 0.1.0 @category models */
+  Price
+} from "@sendline/api/messaging/MessageJson"
 
 /** The configured markets, looked up by ISO 3166-1 alpha-2 code. @since 0.1.0 @category services */
 export class Markets extends Context.Tag("@sendline/core/Markets")<Markets, {

@@ -22,8 +22,8 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Effect, Metric, MetricBoundaries, MetricKey, MetricLabel } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
 import * as QueueDepths from "./QueueDepths.js"
 
 /** A counter of one label set. @since 0.1.0 @category models */

@@ -5,9 +5,10 @@
  *
  * @since 0.1.0
  */
+import { pageSizes } from "@sendline/api/envelope/Envelope"
+import { invalidParameter, InvalidRequest } from "@sendline/api/Errors"
 import { Effect, Option } from "effect"
 import * as Cursor from "./Cursor.js"
-import { invalidParameter, InvalidRequest } from "./Errors.js"
 
 /** One page of a keyset-paginated list. @since 0.1.0 @category models */
 export interface Page<A> {
@@ -24,8 +25,10 @@ export interface Keyset {
   readonly id: string
 }
 
-/** Default and largest page sizes (CONTRACT §1). @since 0.1.0 @category constants */
-export const pageSizes = { default: 50, max: 100 } as const
+export {
+  /** Default and largest page sizes (CONTRACT §1). @since 0.1.0 @category constants */
+  pageSizes
+} from "@sendline/api/envelope/Envelope"
 
 /** A list request's paging: the cursor of a previous page, and the requested size (an integer ≥ 1). @since 0.1.0 @category models */
 export interface Paging {

@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import type { Effect } from "effect"
 import { Context, Schema } from "effect"
-import type { StoreUnavailable } from "./Errors.js"
 
 /**
  * The queues kept in the store, by the worker that works them: `dispatch` (queued messages),

@@ -7,8 +7,10 @@
  */
 
 // --- shared by every capability: errors, ids, time, pagination, markets, events, metrics, the rest ---
+// (Errors, Timestamp and Permission are `@sendline/api`'s: the contract lives below core)
+export * as Errors from "@sendline/api/Errors"
+export * as Timestamp from "@sendline/api/Timestamp"
 export * as Cursor from "./Cursor.js"
-export * as Errors from "./Errors.js"
 export * as Event from "./Event.js"
 export * as EventStore from "./EventStore.js"
 export * as Identifier from "./Identifier.js"
@@ -20,7 +22,6 @@ export * as Pagination from "./Pagination.js"
 export * as Phone from "./Phone.js"
 export * as QueueDepths from "./QueueDepths.js"
 export * as Readiness from "./Readiness.js"
-export * as Timestamp from "./Timestamp.js"
 export * as UrlPolicy from "./UrlPolicy.js"
 
 // --- idempotency: keys, their store, the purger and the second guard -----------------------------
@@ -35,10 +36,10 @@ export * as MailSender from "./mail/MailSender.js"
 export * as MailStore from "./mail/MailStore.js"
 
 // --- accounts: organisations, API keys, authentication -------------------------------------------
+export * as Permission from "@sendline/api/accounts/Permission"
 export * as Account from "./accounts/Account.js"
 export * as AccountStore from "./accounts/AccountStore.js"
 export * as Auth from "./accounts/Auth.js"
-export * as Permission from "./accounts/Permission.js"
 
 // --- brands: brands, relationships, verification and contacts ------------------------------------
 export * as Brand from "./brands/Brand.js"

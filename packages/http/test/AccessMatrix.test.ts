@@ -14,10 +14,10 @@
  * endpoint on a resource of the provider answers it 404 but those `brandOwnerMay` lists.
  */
 import { assert, layer } from "@effect/vitest"
+import { Api } from "@sendline/api/Api"
+import { RequiredPermission } from "@sendline/api/middleware/Pipeline"
 import { type Admin, Permission } from "@sendline/core"
 import { Context, Effect, Option } from "effect"
-import { Api } from "../src/Api.js"
-import { RequiredPermission } from "../src/middleware/Pipeline.js"
 import * as Http from "./support/Http.js"
 import * as Replies from "./support/Replies.js"
 import * as TestAccounts from "./support/TestAccounts.js"

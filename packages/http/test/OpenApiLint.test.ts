@@ -1,11 +1,11 @@
 import { OpenApi } from "@effect/platform"
 import { assert, describe, it } from "@effect/vitest"
+import { Api } from "@sendline/api/Api"
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { promisify } from "node:util"
-import { Api } from "../src/Api.js"
 import { root } from "./support/Build.js"
 
 /** Redocly CLI's lint of `document` under the repository's `redocly.yaml` (`extends: [recommended]`): its JSON report. */

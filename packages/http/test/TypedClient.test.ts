@@ -4,9 +4,9 @@
  */
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { assert, layer } from "@effect/vitest"
+import { Api } from "@sendline/api/Api"
 import { Errors } from "@sendline/core"
 import { Effect } from "effect"
-import { Api } from "../src/Api.js"
 import * as TestMessages from "./support/TestMessages.js"
 import * as TestServer from "./support/TestServer.js"
 

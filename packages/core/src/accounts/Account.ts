@@ -3,13 +3,16 @@
  *
  * @since 0.1.0
  */
+import { AccountType } from "@sendline/api/accounts/Account"
+import { Permission } from "@sendline/api/accounts/Permission"
 import { Schema } from "effect"
-import { Permission } from "./Permission.js"
 
-/** The kinds of account. @since 0.1.0 @category models */
-export const AccountType = Schema.Literal("brand", "aggregator", "cpaas", "operator")
-/** A kind of account. @since 0.1.0 @category models */
-export type AccountType = typeof AccountType.Type
+export {
+  /** The kinds of account, as the API names them. @since 0.1.0 @category models */
+  AccountType,
+  /** Who is calling: the key's account and permissions, established by `Auth`. @since 0.1.0 @category models */
+  type Principal
+} from "@sendline/api/accounts/Account"
 
 /** A legal identifier a brand account owns, which makes it the Brand Owner. @since 0.1.0 @category models */
 export const OwnedIdentifier = Schema.Struct({ identifierType: Schema.String, identifierValue: Schema.String })
@@ -42,10 +45,3 @@ export const ApiKey = Schema.Struct({
 })
 /** A stored API key. @since 0.1.0 @category models */
 export type ApiKey = typeof ApiKey.Type
-
-/** Who is calling: the key's account and permissions, established by `Auth`. @since 0.1.0 @category models */
-export interface Principal {
-  readonly accountId: string
-  readonly keyId: string
-  readonly permissions: ReadonlySet<Permission>
-}

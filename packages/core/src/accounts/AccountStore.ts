@@ -3,9 +3,9 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import type { Effect, Option } from "effect"
 import { Context, Schema } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { Account, ApiKey } from "./Account.js"
 
 /** Accounts and API keys. @since 0.1.0 @category ports */

@@ -3,13 +3,13 @@
  *
  * @since 0.1.0
  */
+import type { Permission } from "@sendline/api/accounts/Permission"
+import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { createHash } from "node:crypto"
-import { PermissionDenied, type StoreUnavailable, Unauthenticated } from "../Errors.js"
 import * as UseCase from "../internal/useCase.js"
 import type { Principal } from "./Account.js"
 import { AccountStore } from "./AccountStore.js"
-import type { Permission } from "./Permission.js"
 
 const keyPattern = /^sk_[0-9A-Za-z]{40}$/
 const bearer = /^Bearer +(\S+) *$/i

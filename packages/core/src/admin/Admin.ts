@@ -4,12 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import type { Account, AccountType, ApiKey, OwnedIdentifier } from "../accounts/Account.js"
-import { AccountStore } from "../accounts/AccountStore.js"
-import * as Auth from "../accounts/Auth.js"
-import type { Permission } from "../accounts/Permission.js"
-import * as Contact from "../brands/Contact.js"
+import type { Permission } from "@sendline/api/accounts/Permission"
 import {
   type Conflict,
   invalidParameter,
@@ -18,7 +13,12 @@ import {
   rule,
   type RuleViolation,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import { Clock, Context, Effect, Either, Layer, Option } from "effect"
+import type { Account, AccountType, ApiKey, OwnedIdentifier } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import * as Auth from "../accounts/Auth.js"
+import * as Contact from "../brands/Contact.js"
 import * as Identifier from "../Identifier.js"
 import { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"

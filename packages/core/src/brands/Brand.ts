@@ -4,14 +4,17 @@
  *
  * @since 0.1.0
  */
+import { BrandStatus, RelationshipStatus } from "@sendline/api/brands/BrandJson"
 import { Schema } from "effect"
 import { AccountType } from "../accounts/Account.js"
 import { Contact } from "./Contact.js"
 
-/** A brand's verification status. @since 0.1.0 @category models */
-export const BrandStatus = Schema.Literal("pending_verification", "verified", "rejected")
-/** A brand's verification status. @since 0.1.0 @category models */
-export type BrandStatus = typeof BrandStatus.Type
+export {
+  /** A brand's verification status, as the API names it. @since 0.1.0 @category models */
+  BrandStatus,
+  /** A relationship's status: the Brand Owner's decision, `pending` until it is taken. @since 0.1.0 @category models */
+  RelationshipStatus
+} from "@sendline/api/brands/BrandJson"
 
 /**
  * A brand `brand_…`: a legal entity, its identifier stored normalised (`Identifier.check`). It
@@ -33,11 +36,6 @@ export const Brand = Schema.Struct({
 })
 /** A brand. @since 0.1.0 @category models */
 export type Brand = typeof Brand.Type
-
-/** A relationship's status: the Brand Owner's decision, `pending` until it is taken. @since 0.1.0 @category models */
-export const RelationshipStatus = Schema.Literal("pending", "approved", "rejected")
-/** A relationship's status. @since 0.1.0 @category models */
-export type RelationshipStatus = typeof RelationshipStatus.Type
 
 /** The provider of a relationship: the account that submitted the brand, its name and type as they were then. @since 0.1.0 @category models */
 export const Provider = Schema.Struct({ accountId: Schema.String, name: Schema.String, type: AccountType })

@@ -5,9 +5,9 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import type { Effect, Option } from "effect"
 import { Context, Schema } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
 import type { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
 import type { Mail } from "../mail/Mail.js"

@@ -9,10 +9,6 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Account, Principal } from "../accounts/Account.js"
-import { AccountStore } from "../accounts/AccountStore.js"
-import { requirePermission } from "../accounts/Auth.js"
 import {
   Conflict,
   type InvalidRequest,
@@ -22,7 +18,11 @@ import {
   rule,
   type RuleViolation,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Account, Principal } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import { requirePermission } from "../accounts/Auth.js"
 import type { Event } from "../Event.js"
 import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import type * as Idempotency from "../idempotency/Idempotency.js"

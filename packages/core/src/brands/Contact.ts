@@ -6,15 +6,16 @@
  *
  * @since 0.1.0
  */
-import { Either, Schema } from "effect"
-import { rule, type RuleViolation } from "../Errors.js"
+import type { Contact } from "@sendline/api/brands/BrandJson"
+import { rule, type RuleViolation } from "@sendline/api/Errors"
+import { Either } from "effect"
 import { checkCharacters } from "../internal/text.js"
 import * as Phone from "../Phone.js"
 
-/** A brand's authorised representative. @since 0.1.0 @category models */
-export const Contact = Schema.Struct({ name: Schema.String, email: Schema.String, phone: Schema.String })
-/** A brand's authorised representative. @since 0.1.0 @category models */
-export type Contact = typeof Contact.Type
+export {
+  /** A brand's authorised representative, as the API shows it. @since 0.1.0 @category models */
+  Contact
+} from "@sendline/api/brands/BrandJson"
 
 /** A local part: the characters of an unquoted one (RFC 5322's atext and dots), letters of any script too. */
 const localPart = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~.-]+$/u

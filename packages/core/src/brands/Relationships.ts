@@ -3,10 +3,10 @@
  * reading them, and the Brand Owner's decision on a pending one. `Brands.make` builds them on the
  * services it holds, and they are its own (`Brands.listRelationships`, `Brands.approve`…).
  */
+import { Conflict, NotFound, PermissionDenied, type StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, type Context, Effect, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { requirePermission } from "../accounts/Auth.js"
-import { Conflict, NotFound, PermissionDenied, type StoreUnavailable } from "../Errors.js"
 import * as Pagination from "../Pagination.js"
 import type { Brand, BrandRelationship, Linked, RelationshipStatus } from "./Brand.js"
 import type { BrandStore } from "./BrandStore.js"

@@ -11,8 +11,8 @@
  * record. A key is the account's again after its retention: the record that holds it, older than
  * that, gives it up (once; a key taken again meanwhile is held by a creation still running).
  */
+import { Conflict } from "@sendline/api/Errors"
 import { Clock, Effect, Option } from "effect"
-import { Conflict } from "../Errors.js"
 import * as KeyedLock from "../internal/keyedLock.js"
 import { type IdempotencyKeyTaken, type Key, retentionMillis } from "./Idempotency.js"
 

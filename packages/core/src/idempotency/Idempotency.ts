@@ -9,10 +9,10 @@
  *
  * @since 0.1.0
  */
+import { Conflict, type StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Layer, Option, Schema } from "effect"
 import { Buffer } from "node:buffer"
 import { createHash } from "node:crypto"
-import { Conflict, type StoreUnavailable } from "../Errors.js"
 import * as UseCase from "../internal/useCase.js"
 import {
   type AnswerMeta,

@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Layer } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import * as Worker from "../internal/worker.js"
 import { retentionMillis } from "./Idempotency.js"
 import { IdempotencyStore } from "./IdempotencyStore.js"

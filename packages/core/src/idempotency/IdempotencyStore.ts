@@ -4,9 +4,9 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import type { Effect, Option } from "effect"
 import { Context, Schema } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 
 /**
  * The `meta` of an answer (CONTRACT §1): the id of the request it answered, and when it was made

@@ -5,8 +5,8 @@
  * Such text is read elsewhere, by a person (an e-mail, an operator's screen, a log), where these
  * characters break lines, add header fields or show one thing while holding another.
  */
+import { invalidParameter, type InvalidRequest, rule, type RuleCode, type RuleViolation } from "@sendline/api/Errors"
 import { Effect, Either } from "effect"
-import { invalidParameter, type InvalidRequest, rule, type RuleCode, type RuleViolation } from "../Errors.js"
 
 /** The characters of `text` as code points: a surrogate pair is one, a lone surrogate too. */
 export const codePoints = (text: string): number => {

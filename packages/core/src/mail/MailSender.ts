@@ -10,8 +10,8 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Duration, Effect, Either, Layer } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import * as Progress from "../internal/progress.js"
 import * as Worker from "../internal/worker.js"
 import * as Mail from "./Mail.js"

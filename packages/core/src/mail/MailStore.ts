@@ -11,9 +11,9 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { Mail } from "./Mail.js"
 
 /** The mail outbox. @since 0.1.0 @category ports */

@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import type { RuleViolation, StoreUnavailable } from "@sendline/api/Errors"
 import { Context, type Effect } from "effect"
-import type { RuleViolation, StoreUnavailable } from "../Errors.js"
 
 /** The check of a `callback_url`. @since 0.1.0 @category services */
 export class Callbacks extends Context.Tag("@sendline/core/Callbacks")<Callbacks, {

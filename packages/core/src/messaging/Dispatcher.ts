@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import type { RuleCode, StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
-import type { RuleCode, StoreUnavailable } from "../Errors.js"
 import type { IdGenerator } from "../Ids.js"
 import * as Worker from "../internal/worker.js"
 import * as SenderId from "../senderIds/SenderId.js"

@@ -3,27 +3,17 @@
  *
  * @since 0.1.0
  */
+import { Encoding, MessageError, MessageStatus, Price } from "@sendline/api/messaging/MessageJson"
 import { Schema } from "effect"
-import { Price } from "../Markets.js"
 
-/** Message statuses. @since 0.1.0 @category models */
-export const MessageStatus = Schema.Literal(
-  "scheduled",
-  "queued",
-  "sent",
-  "delivered",
-  "undelivered",
-  "failed",
-  "cancelled"
-)
-/** A message status. @since 0.1.0 @category models */
-export type MessageStatus = typeof MessageStatus.Type
-
-/** Body encodings. @since 0.1.0 @category models */
-export const Encoding = Schema.Literal("GSM-7", "UCS-2")
-
-/** Why a message failed or was not delivered. @since 0.1.0 @category models */
-export const MessageError = Schema.Struct({ code: Schema.String, message: Schema.String })
+export {
+  /** Body encodings, as the API names them. @since 0.1.0 @category models */
+  Encoding,
+  /** Why a message failed or was not delivered, as the API shows it. @since 0.1.0 @category models */
+  MessageError,
+  /** Message statuses, as the API names them. @since 0.1.0 @category models */
+  MessageStatus
+} from "@sendline/api/messaging/MessageJson"
 
 /** A message `msg_…`; timestamps are epoch milliseconds. @since 0.1.0 @category models */
 export const Message = Schema.Struct({

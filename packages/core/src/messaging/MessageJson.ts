@@ -2,53 +2,24 @@
  * A message as JSON (CONTRACT §3), built once: the full form the API answers with, the reduced
  * form of list items and the `data` of `message.*` events are all cut from `full`, so a webhook
  * receives the API's own shape. The schemas describe the same shapes for the OpenAPI document and
- * typed clients; the builders make them fast, without a schema pass.
+ * typed clients (`@sendline/api`'s `MessageJson`, re-exported here); the builders make them fast,
+ * without a schema pass.
  *
  * @since 0.1.0
  */
-import { Schema, type Types } from "effect"
-import { Price } from "../Markets.js"
-import { TimestampJson } from "../Timestamp.js"
-import * as Timestamp from "../Timestamp.js"
-import { Encoding, type Message, MessageError, MessageStatus } from "./Message.js"
+import { itemFields, type MessageFull, type MessageItem } from "@sendline/api/messaging/MessageJson"
+import * as Timestamp from "@sendline/api/Timestamp"
+import type { Types } from "effect"
+import type { Message } from "./Message.js"
 
-/** A message, full form: what sending, getting and cancelling answer. @since 0.1.0 @category schemas */
-export const MessageFull = Schema.Struct({
-  id: Schema.String,
-  status: MessageStatus,
-  to: Schema.String,
-  sender_id: Schema.String,
-  body: Schema.String,
-  segments: Schema.Int,
-  encoding: Encoding,
-  market: Schema.String,
-  reference: Schema.NullOr(Schema.String),
-  price: Price,
-  created_at: TimestampJson,
-  scheduled_at: Schema.optional(TimestampJson),
-  sent_at: Schema.optional(TimestampJson),
-  delivered_at: Schema.optional(TimestampJson),
-  error: Schema.optional(MessageError)
-}).annotations({ identifier: "Message" })
-/** A message, full form. @since 0.1.0 @category models */
-export type MessageFull = typeof MessageFull.Encoded
-
-const itemFields = [
-  "id",
-  "status",
-  "to",
-  "sender_id",
-  "segments",
-  "market",
-  "reference",
-  "created_at",
-  "delivered_at"
-] as const
-
-/** A message, reduced form (INTERFACE.md's list items): the full form without body, encoding and the rest. @since 0.1.0 @category schemas */
-export const MessageItem = MessageFull.pick(...itemFields).annotations({ identifier: "MessageListItem" })
-/** A message, reduced form. @since 0.1.0 @category models */
-export type MessageItem = typeof MessageItem.Encoded
+export {
+  /** The fields of the reduced form, in its order. @since 0.2.0 @category constants */
+  itemFields,
+  /** A message, full form: what sending, getting and cancelling answer. @since 0.1.0 @category schemas */
+  MessageFull,
+  /** A message, reduced form (INTERFACE.md's list items). @since 0.1.0 @category schemas */
+  MessageItem
+} from "@sendline/api/messaging/MessageJson"
 
 /** The full form of `m`. @since 0.1.0 @category encoding */
 export const full = (m: Message): MessageFull => {

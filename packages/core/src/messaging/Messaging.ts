@@ -3,9 +3,6 @@
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer, Option } from "effect"
-import type { Principal } from "../accounts/Account.js"
-import { requirePermission } from "../accounts/Auth.js"
 import {
   Conflict,
   invalidParameter,
@@ -15,7 +12,10 @@ import {
   rule,
   type RuleViolation,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import { Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { requirePermission } from "../accounts/Auth.js"
 import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import type * as Idempotency from "../idempotency/Idempotency.js"
 import { IdGenerator } from "../Ids.js"

@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Either, Layer } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { IdGenerator } from "../Ids.js"
 import * as Worker from "../internal/worker.js"
 import { MessageStore } from "./MessageStore.js"

@@ -6,8 +6,8 @@
  * Progress is logged here too (see `progress`): what the worker's moves have made of its messages
  * ("Dispatcher: 120 messages sent, 2 failed").
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Effect, Option } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import { IdGenerator } from "../Ids.js"
 import * as Progress from "../internal/progress.js"
 import type { MessageStatus } from "./Message.js"

@@ -8,8 +8,8 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { EventType } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
 import * as Progress from "../internal/progress.js"

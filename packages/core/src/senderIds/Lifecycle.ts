@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
+import { Conflict, NotFound, type StoreUnavailable } from "@sendline/api/Errors"
 import type { Context } from "effect"
 import { Effect, Option } from "effect"
-import { Conflict, NotFound, type StoreUnavailable } from "../Errors.js"
 import type { Event, EventType } from "../Event.js"
 import type { IdGenerator } from "../Ids.js"
 import * as Registration from "./Registration.js"

@@ -6,10 +6,6 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Account, Principal } from "../accounts/Account.js"
-import { AccountStore } from "../accounts/AccountStore.js"
-import { requirePermission } from "../accounts/Auth.js"
 import {
   Conflict,
   invalidParameter,
@@ -17,7 +13,11 @@ import {
   NotFound,
   PermissionDenied,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Account, Principal } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import { requirePermission } from "../accounts/Auth.js"
 import { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Pagination from "../Pagination.js"

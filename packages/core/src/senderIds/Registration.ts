@@ -6,24 +6,16 @@
  *
  * @since 0.1.0
  */
+import { RegistrationStatus, SubmitterType } from "@sendline/api/senderIds/SenderIdJson"
 import { Schema } from "effect"
 import { MatchType, type SenderIdStatus } from "./SenderId.js"
 
-/** A registration's status. @since 0.1.0 @category models */
-export const RegistrationStatus = Schema.Literal(
-  "pending_operator_review",
-  "approved",
-  "info_requested",
-  "resubmitted",
-  "rejected"
-)
-/** A registration's status. @since 0.1.0 @category models */
-export type RegistrationStatus = typeof RegistrationStatus.Type
-
-/** The account types that submit registrations: every type but `operator`. @since 0.1.0 @category models */
-export const SubmitterType = Schema.Literal("brand", "aggregator", "cpaas")
-/** A submitter's account type. @since 0.1.0 @category models */
-export type SubmitterType = typeof SubmitterType.Type
+export {
+  /** A registration's status. @since 0.1.0 @category models */
+  RegistrationStatus,
+  /** The account types that submit registrations: every type but `operator`. @since 0.1.0 @category models */
+  SubmitterType
+} from "@sendline/api/senderIds/SenderIdJson"
 
 /** The brand of a registration as it was submitted. @since 0.1.0 @category models */
 export const RegisteredBrand = Schema.Struct({

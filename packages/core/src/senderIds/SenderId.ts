@@ -6,17 +6,15 @@
  *
  * @since 0.1.0
  */
+import { MatchType, SenderIdStatus } from "@sendline/api/senderIds/SenderIdJson"
 import { Schema } from "effect"
 
-/** Sender ID statuses of CONTRACT §6. @since 0.1.0 @category models */
-export const SenderIdStatus = Schema.Literal("pending", "info_requested", "registered", "rejected", "expired")
-/** A Sender ID status. @since 0.1.0 @category models */
-export type SenderIdStatus = typeof SenderIdStatus.Type
-
-/** The kinds of name match a registration claims (CONTRACT §6). @since 0.1.0 @category models */
-export const MatchType = Schema.Literal("business_name", "company_name", "trading_name", "trademark", "domain")
-/** A kind of name match. @since 0.1.0 @category models */
-export type MatchType = typeof MatchType.Type
+export {
+  /** The kinds of name match a registration claims (CONTRACT §6). @since 0.1.0 @category models */
+  MatchType,
+  /** Sender ID statuses of CONTRACT §6. @since 0.1.0 @category models */
+  SenderIdStatus
+} from "@sendline/api/senderIds/SenderIdJson"
 
 /**
  * A Sender ID record `sid_…`. Registered ones have `brandId`, `useCase`, `matchType` and

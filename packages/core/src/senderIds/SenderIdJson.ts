@@ -1,65 +1,21 @@
 /**
  * Sender IDs and operator registrations as JSON (CONTRACT §6): the answers of `/v1/sids` and
- * `/v1/operator-registrations`, and the `data` of the `sid.*` events.
+ * `/v1/operator-registrations`, and the `data` of the `sid.*` events: the schemas are
+ * `@sendline/api`'s `SenderIdJson`, re-exported here; the builders are core's.
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
-import { TimestampJson } from "../Timestamp.js"
-import * as Timestamp from "../Timestamp.js"
-import { type Registration, RegistrationStatus, SubmitterType } from "./Registration.js"
-import { MatchType, SenderIdStatus } from "./SenderId.js"
+import type { RegistrationJson, SenderIdJson } from "@sendline/api/senderIds/SenderIdJson"
+import * as Timestamp from "@sendline/api/Timestamp"
+import type { Registration } from "./Registration.js"
 import type { WithRegistrations } from "./SenderIdStore.js"
 
-/** A Sender ID: CONTRACT §6's sid data (null where an imported one has nothing to show). @since 0.1.0 @category schemas */
-export const SenderIdJson = Schema.Struct({
-  id: Schema.String,
-  sender_id: Schema.String,
-  brand_id: Schema.NullOr(Schema.String),
-  market: Schema.String,
-  status: SenderIdStatus,
-  use_case: Schema.NullOr(Schema.String),
-  match_type: Schema.NullOr(MatchType),
-  match_value: Schema.NullOr(Schema.String),
-  registrations: Schema.Array(Schema.Struct({ id: Schema.String, network: Schema.String, status: RegistrationStatus })),
-  created_at: TimestampJson,
-  registered_at: Schema.NullOr(TimestampJson),
-  expires_at: Schema.NullOr(TimestampJson)
-}).annotations({ identifier: "SenderId" })
-/** A Sender ID as JSON. @since 0.1.0 @category models */
-export type SenderIdJson = typeof SenderIdJson.Encoded
-
-/**
- * An operator registration: INTERFACE.md's fields, with the `network` it is for and the operator's
- * decision (`decided_at`, and the `reason` of a rejection or the `message` of a request for
- * information; null otherwise).
- *
- * @since 0.1.0
- * @category schemas
- */
-export const RegistrationJson = Schema.Struct({
-  id: Schema.String,
-  sender_id: Schema.String,
-  brand: Schema.Struct({
-    id: Schema.String,
-    name: Schema.String,
-    identifier_type: Schema.String,
-    identifier_value: Schema.String
-  }),
-  market: Schema.String,
-  network: Schema.String,
-  status: RegistrationStatus,
-  use_case: Schema.String,
-  match_type: MatchType,
-  match_value: Schema.String,
-  submitted_by: Schema.Struct({ type: SubmitterType, name: Schema.String }),
-  submitted_at: TimestampJson,
-  decided_at: Schema.NullOr(TimestampJson),
-  reason: Schema.NullOr(Schema.String),
-  message: Schema.NullOr(Schema.String)
-}).annotations({ identifier: "OperatorRegistration" })
-/** An operator registration as JSON. @since 0.1.0 @category models */
-export type RegistrationJson = typeof RegistrationJson.Encoded
+export {
+  /** An operator registration as JSON. @since 0.1.0 @category schemas */
+  RegistrationJson,
+  /** A Sender ID: CONTRACT §6's sid data. @since 0.1.0 @category schemas */
+  SenderIdJson
+} from "@sendline/api/senderIds/SenderIdJson"
 
 const timestampOrNull = (millis: number | undefined) => (millis === undefined ? null : Timestamp.format(millis))
 

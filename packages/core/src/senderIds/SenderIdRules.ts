@@ -5,8 +5,8 @@
  *
  * @since 0.1.0
  */
+import { rule, type RuleViolation } from "@sendline/api/Errors"
 import { Either } from "effect"
-import { rule, type RuleViolation } from "../Errors.js"
 import type { Market } from "../Markets.js"
 import { invalidFormatMessage, isValidFormat } from "./SenderId.js"
 

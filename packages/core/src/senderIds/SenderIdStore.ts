@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import { Context, Effect, Option, Schema } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { Event } from "../Event.js"
 import type { Keyset } from "../Pagination.js"
 import type { Registration, RegistrationStatus, SubmitterType } from "./Registration.js"

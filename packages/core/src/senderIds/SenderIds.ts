@@ -6,12 +6,6 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Principal } from "../accounts/Account.js"
-import { AccountStore } from "../accounts/AccountStore.js"
-import { requirePermission } from "../accounts/Auth.js"
-import type { Brand } from "../brands/Brand.js"
-import { Brands } from "../brands/Brands.js"
 import {
   Conflict,
   type InvalidRequest,
@@ -20,14 +14,20 @@ import {
   rule,
   type RuleViolation,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import * as Timestamp from "@sendline/api/Timestamp"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
+import { requirePermission } from "../accounts/Auth.js"
+import type { Brand } from "../brands/Brand.js"
+import { Brands } from "../brands/Brands.js"
 import { IdGenerator } from "../Ids.js"
 import { requiredText } from "../internal/text.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Limits from "../Limits.js"
 import * as Markets from "../Markets.js"
 import * as Pagination from "../Pagination.js"
-import * as Timestamp from "../Timestamp.js"
 import * as DomainMatch from "./DomainMatch.js"
 import * as Lifecycle from "./Lifecycle.js"
 import type { Registration } from "./Registration.js"

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import { DeliveryState } from "@sendline/api/webhooks/DeliveriesJson"
 import { Effect, Option, Schema } from "effect"
 import { type Event, EventType } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
@@ -21,9 +22,7 @@ import type { FailureReason, TransportFailure, WebhookResponse } from "./Webhook
  * @since 0.1.0
  * @category models
  */
-export const DeliveryState = Schema.Literal("pending", "succeeded", "failed", "skipped")
-/** A delivery's state. @since 0.1.0 @category models */
-export type DeliveryState = typeof DeliveryState.Type
+export { DeliveryState } from "@sendline/api/webhooks/DeliveriesJson"
 
 /**
  * Why an attempt failed, as the delivery log names it: a `WebhookTransport` failure class,

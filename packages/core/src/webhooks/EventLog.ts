@@ -6,9 +6,6 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Principal } from "../accounts/Account.js"
-import { requirePermission } from "../accounts/Auth.js"
 import {
   type InvalidRequest,
   NotFound,
@@ -17,7 +14,10 @@ import {
   rule,
   type RuleViolation,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { requirePermission } from "../accounts/Auth.js"
 import type { Event } from "../Event.js"
 import { type EventFilter, EventStore } from "../EventStore.js"
 import { IdGenerator } from "../Ids.js"

@@ -6,8 +6,8 @@
  *
  * @since 0.1.0
  */
+import { RateLimited, type StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Effect, Option } from "effect"
-import { RateLimited, type StoreUnavailable } from "../Errors.js"
 import * as Limits from "../Limits.js"
 import { DeliveryStore } from "./DeliveryStore.js"
 

@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { SubscriptionStatus } from "@sendline/api/webhooks/WebhooksJson"
 import { Schema } from "effect"
 import { EventType } from "../Event.js"
 import type * as Signature from "./Signature.js"
@@ -16,9 +17,7 @@ import type * as Signature from "./Signature.js"
  * @since 0.1.0
  * @category models
  */
-export const SubscriptionStatus = Schema.Literal("active", "disabled")
-/** A subscription's status. @since 0.1.0 @category models */
-export type SubscriptionStatus = typeof SubscriptionStatus.Type
+export { SubscriptionStatus } from "@sendline/api/webhooks/WebhooksJson"
 
 /** The secret a subscription's current one replaced, and when. @since 0.1.0 @category models */
 export const PreviousSecret = Schema.Struct({ secret: Schema.String, replacedAt: Schema.Number })

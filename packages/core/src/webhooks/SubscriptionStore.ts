@@ -6,9 +6,9 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
 import type { Effect, Option } from "effect"
 import { Context } from "effect"
-import type { StoreUnavailable } from "../Errors.js"
 import type { EventType } from "../Event.js"
 import type { Keyset } from "../Pagination.js"
 import type { Subscription } from "./Subscription.js"

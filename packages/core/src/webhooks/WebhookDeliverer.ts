@@ -20,16 +20,16 @@
  *
  * @since 0.1.0
  */
+import type { StoreUnavailable } from "@sendline/api/Errors"
+import * as Timestamp from "@sendline/api/Timestamp"
 import { Clock, Context, Effect, Either, FiberSet, Layer, Option, Queue } from "effect"
 import { AccountStore } from "../accounts/AccountStore.js"
-import type { StoreUnavailable } from "../Errors.js"
 import * as Event from "../Event.js"
 import { IdGenerator } from "../Ids.js"
 import * as Progress from "../internal/progress.js"
 import * as Worker from "../internal/worker.js"
 import * as Mail from "../mail/Mail.js"
 import * as Metrics from "../Metrics.js"
-import * as Timestamp from "../Timestamp.js"
 import * as Delivery from "./Delivery.js"
 import { type Claimed, DeliveryStore, type Settlement } from "./DeliveryStore.js"
 import * as RetrySchedule from "./RetrySchedule.js"

@@ -6,9 +6,6 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { Principal } from "../accounts/Account.js"
-import { requirePermission } from "../accounts/Auth.js"
 import {
   Conflict,
   invalidParameter,
@@ -19,7 +16,11 @@ import {
   rule,
   RuleViolation,
   type StoreUnavailable
-} from "../Errors.js"
+} from "@sendline/api/Errors"
+import { maxRedeliveredPerCall } from "@sendline/api/webhooks/WebhooksJson"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { Principal } from "../accounts/Account.js"
+import { requirePermission } from "../accounts/Auth.js"
 import { EventType } from "../Event.js"
 import { IdGenerator } from "../Ids.js"
 import { codePoints, loneSurrogate, notWellFormed } from "../internal/text.js"
@@ -61,8 +62,10 @@ export interface Redelivered {
   readonly hasMore: boolean
 }
 
-/** The most events one redelivery `since` resends; a second call resends the rest. @since 0.1.0 @category constants */
-export const maxRedeliveredPerCall = 10_000
+export {
+  /** The most events one redelivery `since` resends; a second call resends the rest. @since 0.1.0 @category constants */
+  maxRedeliveredPerCall
+} from "@sendline/api/webhooks/WebhooksJson"
 
 /** Events resent per store round trip of a redelivery. */
 const redeliveryBatch = 256

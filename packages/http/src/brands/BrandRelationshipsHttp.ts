@@ -5,12 +5,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { BrandRelationshipsApi } from "@sendline/api/brands/BrandRelationshipsApi"
+import { CurrentPrincipal, served } from "@sendline/api/middleware/Pipeline"
 import { BrandJson, Brands } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
-import { BrandRelationshipsApi } from "./BrandRelationshipsApi.js"
 
 /** The brand relationships group's handlers, over `Brands` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(

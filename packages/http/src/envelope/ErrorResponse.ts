@@ -6,14 +6,15 @@
  * @since 0.1.0
  */
 import { HttpApiError, HttpServerError, type HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { ErrorCodes } from "@sendline/api"
 import { Errors } from "@sendline/core"
 import { Cause, Effect, Option } from "effect"
+import { type ApiError, Refusal } from "./ApiError.js"
 import * as Envelope from "./Envelope.js"
-import * as ErrorCodes from "./ErrorCodes.js"
 import * as RequestContext from "./RequestContext.js"
 
 /** The error envelope of `error`, serialised with its status. @since 0.1.0 @category bodies */
-export const body = (error: ErrorCodes.ApiError): Effect.Effect<Envelope.Body> =>
+export const body = (error: ApiError): Effect.Effect<Envelope.Body> =>
   Effect.map(RequestContext.meta, (meta) => ({
     status: ErrorCodes.status(error.code),
     body: JSON.stringify({
@@ -29,11 +30,11 @@ export const body = (error: ErrorCodes.ApiError): Effect.Effect<Envelope.Body> =
   }))
 
 /** The error envelope response for `error`, with its headers. @since 0.1.0 @category responses */
-export const render = (error: ErrorCodes.ApiError): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+export const render = (error: ApiError): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.map(body(error), (done) => Envelope.toResponse(done, error.headers))
 
 /** A core error as it is answered: its own code, message and field; the headers its code calls for. */
-const fromCore = (error: Errors.SendlineError): ErrorCodes.ApiError => {
+const fromCore = (error: Errors.SendlineError): ApiError => {
   switch (error._tag) {
     case "InvalidRequest":
       return { code: error.code, message: error.message, field: error.field, details: error.details }
@@ -66,7 +67,7 @@ const describeIssue = (path: string, message: string, inQuery: boolean): string 
   return message.length <= maxIssueLength ? message : `${message.slice(0, maxIssueLength - 1)}…`
 }
 
-const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ErrorCodes.ApiError => {
+const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ApiError => {
   const inQuery = method === "GET" || method === "DELETE"
   // One issue per field: a nullable optional field that fails reports each union member, keep the first.
   const details = error.issues.map((issue) => {
@@ -94,7 +95,7 @@ export interface Route {
 }
 
 /** Answers a request no route takes. @since 0.1.0 @category models */
-export type NoRoute = (request: HttpServerRequest.HttpServerRequest) => ErrorCodes.ApiError
+export type NoRoute = (request: HttpServerRequest.HttpServerRequest) => ApiError
 
 /**
  * The answer to a request no route of `routes` takes: 405 with `Allow` when its path exists for
@@ -137,15 +138,15 @@ export const fromFailure = (
   error: unknown,
   request: HttpServerRequest.HttpServerRequest,
   noRoute: NoRoute = noRouteKnown
-): Option.Option<ErrorCodes.ApiError> => {
+): Option.Option<ApiError> => {
   if (Errors.isSendlineError(error)) return Option.some(fromCore(error))
-  if (error instanceof ErrorCodes.Refusal) return Option.some(error)
+  if (error instanceof Refusal) return Option.some(error)
   if (error instanceof HttpApiError.HttpApiDecodeError) return Option.some(decodeError(error, request.method))
   if (error instanceof HttpServerError.RouteNotFound) return Option.some(noRoute(request))
   return Option.none()
 }
 
-const internalError: ErrorCodes.ApiError = {
+const internalError: ApiError = {
   code: "internal_error",
   message: "Something went wrong on our side; it has been logged."
 }
@@ -172,7 +173,7 @@ export const fromCause = (
   }
   const failure = Option.orElse(
     Cause.failureOption(cause),
-    () => Option.filter(Cause.dieOption(cause), (defect) => defect instanceof ErrorCodes.Refusal)
+    () => Option.filter(Cause.dieOption(cause), (defect) => defect instanceof Refusal)
   )
   const known = Option.flatMap(failure, (error) => fromFailure(error, request, noRoute))
   return Option.isSome(known)

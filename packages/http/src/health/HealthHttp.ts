@@ -4,12 +4,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { HealthApi } from "@sendline/api/health/HealthApi"
+import { served } from "@sendline/api/middleware/Pipeline"
 import { Readiness } from "@sendline/core"
 import { Cause, Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
-import { served } from "../middleware/Pipeline.js"
-import { HealthApi } from "./HealthApi.js"
 
 /** How long a client is asked to wait before it asks again whether the server is ready. */
 const retryAfterSeconds = 1

@@ -5,12 +5,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { MessagesApi } from "@sendline/api/messaging/MessagesApi"
+import { CurrentPrincipal, served } from "@sendline/api/middleware/Pipeline"
 import { MessageJson, Messaging } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
-import { MessagesApi } from "./MessagesApi.js"
 import * as MessagesJson from "./MessagesJson.js"
 
 /** The messages group's handlers, over `Messaging` and `Idempotency`. @since 0.1.0 @category layers */

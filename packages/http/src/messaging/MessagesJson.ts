@@ -1,81 +1,14 @@
 /**
- * The JSON of the messages group that is the API's own: request payloads and the list query, and
- * the preview. A message itself travels as core's `MessageJson`, the same shape webhooks carry.
+ * A preview as the messages group answers it, built without a schema pass; its schema, and the
+ * group's request payloads and query, are `@sendline/api`'s `MessagesJson`, re-exported here.
  *
  * @since 0.1.0
  */
-import { Markets, Message, type Messaging, Timestamp } from "@sendline/core"
-import { Option, Schema } from "effect"
-import { DateFilter, OneOf, PageSize } from "../envelope/Envelope.js"
-import * as Fields from "../envelope/Fields.js"
+import type { PreviewResult } from "@sendline/api/messaging/MessagesJson"
+import type { Messaging } from "@sendline/core"
+import { Option } from "effect"
 
-const optionalNullable = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { nullable: true })
-
-/** Body of `POST /v1/messaging/messages`. @since 0.1.0 @category requests */
-export const SendMessage = Schema.Struct({
-  to: Fields.phone("The recipient's mobile number in E.164, in the numbering plan of market."),
-  sender_id: Fields.senderId("The Sender ID shown to the recipient, registered to the caller's account for market."),
-  body: Fields.text({
-    description: "The text to send: at most 10 segments (GSM-7 or UCS-2, as the characters need).",
-    examples: ["Your appointment is at 10:00 tomorrow."]
-  }),
-  market: Fields.market("The market the message is sent in."),
-  reference: optionalNullable(
-    Fields.text({
-      description: "Your own reference, echoed back and filterable; at most 255 characters.",
-      examples: ["order-1234"]
-    })
-  ),
-  callback_url: optionalNullable(
-    Fields.url(
-      "An https URL that receives this message's status events, signed with the account's webhook secret.",
-      "https://hooks.acme.example/sms"
-    )
-  ),
-  scheduled_at: optionalNullable(
-    Timestamp.FromString.annotations({
-      description: "When to send it: in the future, at most 7 days ahead. An RFC 3339 date-time."
-    })
-  )
-}).annotations({ identifier: "SendMessage", parseOptions: { errors: "all" } })
-
-/** Body of `POST /v1/messaging/preview`. @since 0.1.0 @category requests */
-export const PreviewMessage = Schema.Struct({
-  body: Fields.text({ description: "The text to count and price.", examples: ["It’s 10:00 😀"] }),
-  market: optionalNullable(Fields.market("The market to price it in; without it, no price."))
-}).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
-
-/** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
-export const ListMessagesQuery = Schema.Struct({
-  market: Schema.optional(Fields.market("Only messages of this market.")),
-  status: Schema.optional(OneOf(Message.MessageStatus)),
-  sender_id: Schema.optional(Fields.senderId("Only messages from this Sender ID.")),
-  reference: Schema.optional(
-    Fields.text({ description: "Only messages with this reference.", examples: ["order-1234"] })
-  ),
-  from: Schema.optional(
-    DateFilter(false).annotations({
-      description: "Only messages created at or after this time: RFC 3339, or YYYY-MM-DD (its start, UTC)."
-    })
-  ),
-  to: Schema.optional(
-    DateFilter(true).annotations({
-      description: "Only messages created at or before this time: RFC 3339, or YYYY-MM-DD (its end, UTC)."
-    })
-  ),
-  cursor: Schema.optional(Fields.cursor),
-  page_size: Schema.optional(PageSize)
-}).annotations({ parseOptions: { errors: "all" } })
-
-/** What a preview answers. @since 0.1.0 @category resources */
-export const PreviewResult = Schema.Struct({
-  encoding: Message.Encoding,
-  segments: Schema.Int,
-  characters: Schema.Int,
-  units_per_segment: Schema.Int,
-  ucs2_characters: Schema.Array(Schema.String),
-  price: Schema.optional(Markets.Price)
-}).annotations({ identifier: "Preview" })
+export * from "@sendline/api/messaging/MessagesJson"
 
 /** A preview as JSON. @since 0.1.0 @category encoding */
 export const preview = (p: Messaging.Preview): typeof PreviewResult.Encoded => ({

@@ -5,10 +5,10 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { contentType, MetricsApi } from "@sendline/api/metrics/MetricsApi"
+import { served } from "@sendline/api/middleware/Pipeline"
 import { Metrics } from "@sendline/core"
 import { Effect } from "effect"
-import { served } from "../middleware/Pipeline.js"
-import { contentType, MetricsApi } from "./MetricsApi.js"
 import * as Prometheus from "./Prometheus.js"
 
 /** How long a scrape waits for the store's queue depths before it answers with the last ones. */

@@ -9,10 +9,10 @@
  * @since 0.1.0
  */
 import { type HttpApi, HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Authentication, CheckBody, RequiredPermission } from "@sendline/api/middleware/Pipeline"
 import { Auth, Errors, type Permission } from "@sendline/core"
 import { Context, Effect, Layer, Option } from "effect"
 import { AuthFailures } from "./AuthFailures.js"
-import { Authentication, CheckBody, RequiredPermission } from "./Pipeline.js"
 import { RateLimiter } from "./RateLimiter.js"
 import * as RawHeaders from "./RawHeaders.js"
 import * as RequestBody from "./RequestBody.js"

@@ -9,15 +9,15 @@
  * @since 0.1.0
  */
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import { ErrorCodes } from "@sendline/api"
+import { CheckedBody } from "@sendline/api/middleware/Pipeline"
 import { type Account, Errors, Idempotency, type IdempotencyStore } from "@sendline/core"
 import { Clock, Effect, Exit, FiberRef, Option, Schema } from "effect"
 import { createHash } from "node:crypto"
 import * as Envelope from "../envelope/Envelope.js"
-import * as ErrorCodes from "../envelope/ErrorCodes.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
 import * as RawHeaders from "./RawHeaders.js"
-import { CheckedBody } from "./RequestBody.js"
 
 /** How an endpoint may be replayed. @since 0.1.0 @category models */
 export interface Options {

@@ -14,7 +14,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Ids } from "@sendline/core"
 import { Cause, Effect } from "effect"
-import type * as ErrorCodes from "../envelope/ErrorCodes.js"
+import type { Refusal } from "../envelope/ApiError.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
 import * as Docs from "./Docs.js"
@@ -23,7 +23,7 @@ import * as RequestLog from "./RequestLog.js"
 import * as RouteTemplates from "./RouteTemplates.js"
 
 /** What the request line and headers alone refuse: a NUL in the path or query; a body too large, or not JSON. */
-const precheck = (request: HttpServerRequest.HttpServerRequest): ErrorCodes.Refusal | undefined => {
+const precheck = (request: HttpServerRequest.HttpServerRequest): Refusal | undefined => {
   if (RequestBody.urlHasNul(request.url)) return RequestBody.nulInUrl
   if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
   if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) {

@@ -9,10 +9,11 @@
  */
 import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { type Checked, CheckedBody } from "@sendline/api/middleware/Pipeline"
 import { Errors } from "@sendline/core"
-import { Context, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { IncomingMessage } from "node:http"
-import { Refusal } from "../envelope/ErrorCodes.js"
+import { Refusal } from "../envelope/ApiError.js"
 import * as ExpectContinue from "./ExpectContinue.js"
 
 /** The largest request body accepted, 64 KiB. @since 0.1.0 @category constants */
@@ -128,12 +129,6 @@ export const problemOf = (text: string): Errors.InvalidRequest | undefined => {
   return undefined
 }
 
-/** A body read and checked: its text, parsed once as JSON (`null` for no body). @since 0.1.0 @category models */
-export interface Checked {
-  readonly text: string
-  readonly json: unknown
-}
-
 /** The checks on `bytes`: strict UTF-8, then `problemOf`, then JSON syntax. */
 const check = (bytes: ArrayBuffer | Uint8Array): Effect.Effect<Checked, Errors.InvalidRequest> => {
   const text = decodeUtf8(bytes)
@@ -146,9 +141,6 @@ const check = (bytes: ArrayBuffer | Uint8Array): Effect.Effect<Checked, Errors.I
     return Effect.fail(malformed)
   }
 }
-
-/** The current request's body, read and checked by `CheckBody`. @since 0.1.0 @category context */
-export class CheckedBody extends Context.Tag("@sendline/http/CheckedBody")<CheckedBody, Checked>() {}
 
 /** Whether `request` says it has a body (a length above 0, or chunks). @since 0.1.0 @category checks */
 export const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean => {

@@ -6,12 +6,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { CurrentPrincipal, served } from "@sendline/api/middleware/Pipeline"
+import { OperatorRegistrationsApi } from "@sendline/api/senderIds/OperatorRegistrationsApi"
 import { OperatorReview, type Registration, SenderIdJson } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
-import { OperatorRegistrationsApi } from "./OperatorRegistrationsApi.js"
 
 /** The operator registrations group's handlers, over `OperatorReview` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(

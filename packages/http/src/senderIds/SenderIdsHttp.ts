@@ -5,12 +5,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { CurrentPrincipal, served } from "@sendline/api/middleware/Pipeline"
+import { SenderIdsApi } from "@sendline/api/senderIds/SenderIdsApi"
 import { SenderIdJson, SenderIds } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
-import { SenderIdsApi } from "./SenderIdsApi.js"
 
 /** The Sender IDs group's handlers, over `SenderIds` and `Idempotency`. @since 0.1.0 @category layers */
 export const layer = HttpApiBuilder.group(served(SenderIdsApi), "sids", (handlers) =>

@@ -13,7 +13,7 @@ import { Ids } from "@sendline/core"
 import { Duration, Effect, Layer, Runtime, Schema } from "effect"
 import { createServer, type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
-import type * as ErrorCodes from "../envelope/ErrorCodes.js"
+import type { ApiError } from "../envelope/ApiError.js"
 import * as ErrorResponse from "../envelope/ErrorResponse.js"
 import * as RequestContext from "../envelope/RequestContext.js"
 import * as ExpectContinue from "../middleware/ExpectContinue.js"
@@ -54,7 +54,7 @@ export class ListenFailed extends Schema.TaggedError<ListenFailed>("@sendline/ht
 const answerUnparsable = (error: NodeJS.ErrnoException, socket: Duplex, runtime: Runtime.Runtime<Ids.IdGenerator>) => {
   if (error.code === "ECONNRESET" || !socket.writable) return socket.destroy()
   // Headers too large are 400 too, not 431: CONTRACT §8 gives invalid_request that status only.
-  const refused: ErrorCodes.ApiError = {
+  const refused: ApiError = {
     code: "invalid_request",
     message: error.code === "HPE_HEADER_OVERFLOW"
       ? `The request line and headers are larger than the server accepts (${maxHeaderSize / 1024} KiB).`

@@ -6,6 +6,7 @@
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import { Api } from "@sendline/api/Api"
 import type {
   Auth,
   Brands,
@@ -21,7 +22,6 @@ import type {
 } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
-import { Api } from "../Api.js"
 import * as BrandRelationshipsHttp from "../brands/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"

@@ -5,12 +5,12 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { CurrentPrincipal, served } from "@sendline/api/middleware/Pipeline"
+import { EventsApi } from "@sendline/api/webhooks/EventsApi"
 import { EventLog } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
-import { EventsApi } from "./EventsApi.js"
 import * as EventsJson from "./EventsJson.js"
 
 /** The events group's handlers, over `EventLog` and `Idempotency`. @since 0.1.0 @category layers */

@@ -5,13 +5,13 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder } from "@effect/platform"
+import { CurrentPrincipal, served } from "@sendline/api/middleware/Pipeline"
+import { WebhooksApi } from "@sendline/api/webhooks/WebhooksApi"
 import { Webhooks } from "@sendline/core"
 import { Effect } from "effect"
 import * as Envelope from "../envelope/Envelope.js"
 import * as Idempotent from "../middleware/Idempotent.js"
-import { CurrentPrincipal, served } from "../middleware/Pipeline.js"
 import * as DeliveriesJson from "./DeliveriesJson.js"
-import { WebhooksApi } from "./WebhooksApi.js"
 import * as WebhooksJson from "./WebhooksJson.js"
 
 /** The webhooks group's handlers, over `Webhooks` and `Idempotency`. @since 0.1.0 @category layers */

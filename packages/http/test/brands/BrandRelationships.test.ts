@@ -5,10 +5,10 @@
  * which `POST /v1/sids` will call with its `brand_id`, answers as GET does.
  */
 import { assert, layer } from "@effect/vitest"
+import { Envelope } from "@sendline/api"
 import { BrandJson, Brands, Permission } from "@sendline/core"
 import type { Account } from "@sendline/core"
 import { Effect } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

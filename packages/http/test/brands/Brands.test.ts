@@ -5,9 +5,9 @@
  * a rejected one or none is 404.
  */
 import { assert, layer } from "@effect/vitest"
+import { Envelope } from "@sendline/api"
 import { BrandJson, EventStore, Idempotency, MailStore } from "@sendline/core"
 import { Effect, TestClock } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

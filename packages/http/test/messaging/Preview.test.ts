@@ -1,7 +1,6 @@
 import { assert, layer } from "@effect/vitest"
+import { Envelope, MessagesJson } from "@sendline/api"
 import { Effect } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
-import * as MessagesJson from "../../src/messaging/MessagesJson.js"
 import type * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

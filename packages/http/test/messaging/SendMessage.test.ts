@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
+import { Envelope } from "@sendline/api"
 import { MessageJson, Timestamp } from "@sendline/core"
 import { Clock, Effect } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestMessages from "../support/TestMessages.js"

@@ -4,9 +4,9 @@
  * `sid.*` events, resubmission, renewal, and sending with a Sender ID registered this way.
  */
 import { assert, layer } from "@effect/vitest"
+import { Envelope } from "@sendline/api"
 import { EventStore, Limits, SenderIdJson } from "@sendline/core"
 import { Effect, TestClock } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

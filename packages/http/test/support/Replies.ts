@@ -4,8 +4,8 @@
  * the schema does not document.
  */
 import { assert } from "@effect/vitest"
+import { Envelope } from "@sendline/api"
 import { Schema } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
 import type { Reply } from "./Http.js"
 
 /** `req_` + 26 lowercase Crockford base32 characters. */

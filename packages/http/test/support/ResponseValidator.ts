@@ -5,10 +5,10 @@
  * response schema on first use.
  */
 import { OpenApi } from "@effect/platform"
+import { Api } from "@sendline/api/Api"
 import addFormats from "ajv-formats"
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import * as fs from "node:fs"
-import { Api } from "../../src/Api.js"
 
 type Json = Record<string, any>
 

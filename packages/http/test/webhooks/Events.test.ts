@@ -7,11 +7,10 @@
  * transport.
  */
 import { assert, layer } from "@effect/vitest"
+import { Envelope, EventsJson } from "@sendline/api"
 import { Limits, Timestamp, Workers } from "@sendline/core"
 import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect, TestClock } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
-import * as EventsJson from "../../src/webhooks/EventsJson.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

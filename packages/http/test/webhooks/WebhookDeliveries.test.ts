@@ -6,12 +6,10 @@
  * skipped since a time, resent from attempt 0; 409 while disabled).
  */
 import { assert, layer } from "@effect/vitest"
+import { DeliveriesJson, Envelope, WebhooksJson } from "@sendline/api"
 import { RetrySchedule, Timestamp, Workers } from "@sendline/core"
 import { CapturingTransport } from "@sendline/core/testing"
 import { Clock, Effect, TestClock } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
-import * as DeliveriesJson from "../../src/webhooks/DeliveriesJson.js"
-import * as WebhooksJson from "../../src/webhooks/WebhooksJson.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

@@ -5,10 +5,9 @@
  * subscription not found; and `callback_url` sends, which need an active subscription.
  */
 import { assert, layer } from "@effect/vitest"
+import { Envelope, WebhooksJson } from "@sendline/api"
 import { Limits, Subscription, SubscriptionStore } from "@sendline/core"
 import { Clock, Effect, Option, TestClock } from "effect"
-import * as Envelope from "../../src/envelope/Envelope.js"
-import * as WebhooksJson from "../../src/webhooks/WebhooksJson.js"
 import * as Http from "../support/Http.js"
 import * as Replies from "../support/Replies.js"
 import * as TestAccounts from "../support/TestAccounts.js"

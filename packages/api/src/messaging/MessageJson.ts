@@ -1,0 +1,73 @@
+/**
+ * A message as JSON (CONTRACT §3): the full form the API answers with, the reduced form of list
+ * items, and the vocabulary they use (statuses, encodings, a price, why a message failed). The
+ * `data` of `message.*` events is cut from the same full form, so a webhook receives the API's own
+ * shape (core's `MessageJson` builds these without a schema pass).
+ *
+ * @since 0.2.0
+ */
+import { Schema } from "effect"
+import { TimestampJson } from "../Timestamp.js"
+
+/** Message statuses. @since 0.1.0 @category models */
+export const MessageStatus = Schema.Literal(
+  "scheduled",
+  "queued",
+  "sent",
+  "delivered",
+  "undelivered",
+  "failed",
+  "cancelled"
+)
+/** A message status. @since 0.1.0 @category models */
+export type MessageStatus = typeof MessageStatus.Type
+
+/** Body encodings. @since 0.1.0 @category models */
+export const Encoding = Schema.Literal("GSM-7", "UCS-2")
+
+/** Why a message failed or was not delivered. @since 0.1.0 @category models */
+export const MessageError = Schema.Struct({ code: Schema.String, message: Schema.String })
+
+/** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`. @since 0.1.0 @category models */
+export const Price = Schema.Struct({ amount: Schema.String, currency: Schema.String })
+/** A price. @since 0.1.0 @category models */
+export type Price = typeof Price.Type
+
+/** A message, full form: what sending, getting and cancelling answer. @since 0.1.0 @category schemas */
+export const MessageFull = Schema.Struct({
+  id: Schema.String,
+  status: MessageStatus,
+  to: Schema.String,
+  sender_id: Schema.String,
+  body: Schema.String,
+  segments: Schema.Int,
+  encoding: Encoding,
+  market: Schema.String,
+  reference: Schema.NullOr(Schema.String),
+  price: Price,
+  created_at: TimestampJson,
+  scheduled_at: Schema.optional(TimestampJson),
+  sent_at: Schema.optional(TimestampJson),
+  delivered_at: Schema.optional(TimestampJson),
+  error: Schema.optional(MessageError)
+}).annotations({ identifier: "Message" })
+/** A message, full form. @since 0.1.0 @category models */
+export type MessageFull = typeof MessageFull.Encoded
+
+/** The fields of the reduced form, in its order. @since 0.2.0 @category constants */
+export const itemFields = [
+  "id",
+  "status",
+  "to",
+  "sender_id",
+  "segments",
+  "market",
+  "reference",
+  "created_at",
+  "delivered_at"
+] as const
+
+/** A message, reduced form (INTERFACE.md's list items): the full form without body, encoding and the rest. @since 0.1.0 @category schemas */
+export const MessageItem = MessageFull.pick(...itemFields).annotations({ identifier: "MessageListItem" })
+/** A message, reduced form. @since 0.1.0 @category models */
+export type MessageItem = typeof MessageItem.Encoded
