@@ -9,6 +9,13 @@
  * with the workers asleep; the others are baselines or reported. Every server runs as
  * a child process, one after the other, so none shares an event loop with autocannon or with another.
  *
+ * Every server runs on two Node lines in the same run: the Node running the bench (20, with the
+ * workspace's better-sqlite3 12), whose figures make the table and judge the targets, and Node 24 from
+ * the npm registry with better-sqlite3 13.2.0 (scripts/install-node-line.sh installs it,
+ * scripts/redirect-better-sqlite3.mjs puts 13.2.0 in place of 12 in its processes). Each server's two
+ * runs follow each other, the first of the pair alternating from one server to the next, so that both
+ * lines see the same machine; a second table puts them side by side, with Node 24's req/s ÷ Node 20's.
+ *
  * The runner (`startServer`, `measure`, `runServerBench`) takes any server command and environment;
  * the PostgreSQL variant is the same command with `DATABASE_URL` on a fresh schema of
  * TEST_DATABASE_URL (default `postgres://postgres@127.0.0.1:5432/test`), dropped afterwards, and is
@@ -22,8 +29,9 @@ import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import autocannon from "autocannon"
 import { Effect, Option, Redacted } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -133,6 +141,8 @@ interface SendBenchResult {
   readonly postgres: ServerFigures | undefined
   /** Sendline (PostgreSQL) req/s ÷ bare node:http req/s. */
   readonly postgresRatio: number | undefined
+  /** Every server again on Node 24, each run beside its run above. */
+  readonly node24: Node24Figures
 }
 
 const freePort = (): Promise<number> =>
@@ -342,72 +352,186 @@ const verifyStored = async (
   if (problems.length > 0) throw new Error(`${server.name}: send bench run is not valid:\n  ${problems.join("\n  ")}`)
 }
 
-// `node --conditions=@sendline/source --import tsx [nodeFlags] script [scriptArgs]`, as `npm run sendline` does.
+/** A Node to run the servers on: its executable, and what it adds to their environment. */
+interface NodeLine {
+  /** e.g. `Node 24` */
+  readonly name: string
+  /** `process.version` there, e.g. `v24.21.0` */
+  readonly version: string
+  readonly execPath: string
+  /** The version of better-sqlite3 its processes load. */
+  readonly betterSqlite3: string
+  readonly env: Readonly<Record<string, string>>
+}
+
+/** The Node running the bench, with the workspace's better-sqlite3. */
+const benchNode = (): NodeLine => ({
+  name: `Node ${process.versions.node.split(".")[0]}`,
+  version: process.version,
+  execPath: process.execPath,
+  betterSqlite3: (createRequire(join(REPO_ROOT, "package.json"))("better-sqlite3/package.json") as { version: string })
+    .version,
+  env: {}
+})
+
+/**
+ * Node 24 from the npm registry, installed on first use (scripts/install-node-line.sh), its processes
+ * loading better-sqlite3 13.2.0 in place of the workspace's 12 (scripts/redirect-better-sqlite3.mjs),
+ * each of them appending a line to `loads` when it does.
+ */
+const node24 = (loads: string): NodeLine => {
+  const execPath = execFileSync("sh", [join(REPO_ROOT, "scripts/install-node-line.sh"), "24"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"]
+  }).trim()
+  const copy = join(REPO_ROOT, "scripts/node24/node_modules/better-sqlite3/package.json")
+  const hook = `--import="${join(REPO_ROOT, "scripts/redirect-better-sqlite3.mjs")}"`
+  const inherited = process.env["NODE_OPTIONS"]
+  return {
+    name: "Node 24",
+    version: execFileSync(execPath, ["-p", "process.version"], { encoding: "utf8" }).trim(),
+    execPath,
+    betterSqlite3: (JSON.parse(readFileSync(copy, "utf8")) as { version: string }).version,
+    env: {
+      NODE_OPTIONS: inherited === undefined || inherited === "" ? hook : `${hook} ${inherited}`,
+      BETTER_SQLITE3_LOADS: loads
+    }
+  }
+}
+
+// `<line's node> --conditions=@sendline/source --import tsx [nodeFlags] script [scriptArgs]`, as `npm run sendline` does.
 const node = (
+  line: NodeLine,
   script: string,
   scriptArgs: ReadonlyArray<string> = [],
   nodeFlags: ReadonlyArray<string> = []
 ): Pick<ServerSpec, "command" | "args"> => ({
-  command: process.execPath,
+  command: line.execPath,
   args: ["--conditions=@sendline/source", "--import", "tsx", ...nodeFlags, script, ...scriptArgs]
 })
+
+/** One server's figures on the bench's Node and on Node 24, measured one right after the other. */
+interface Paired {
+  readonly current: ServerFigures
+  readonly node24: ServerFigures
+}
+
+/** The send bench's servers on Node 24, each beside its run on the bench's Node. */
+interface Node24Figures {
+  /** e.g. `v24.21.0` */
+  readonly version: string
+  readonly betterSqlite3: string
+  /** Every row of the table, in its order. */
+  readonly rows: ReadonlyArray<Paired>
+  /** Sendline (SQLite) as served, req/s ÷ HttpApi's, both on Node 24. */
+  readonly servedRatio: number
+  /** Sendline (SQLite) with its workers asleep, req/s ÷ HttpApi's, both on Node 24. */
+  readonly asleepRatio: number
+  /** How many Node 24 processes loaded better-sqlite3, by "node <version> better-sqlite3 <version>". */
+  readonly loads: ReadonlyMap<string, number>
+}
 
 const format = {
   rate: (n: number) => Math.round(n).toLocaleString("en-US"),
   ms: (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2))
 }
 
-/** Benches `POST /v1/messaging/messages` on `sendline serve --demo` against the two baselines and prints a table. */
+/**
+ * Benches `POST /v1/messaging/messages` on `sendline serve --demo` against the two baselines and prints a
+ * table, then the same servers on Node 24 beside the bench's Node.
+ */
 export async function runSendBench(): Promise<SendBenchResult> {
-  const load: LoadSpec = {
-    connections: CONNECTIONS,
-    warmupSeconds: secondsFromEnv("BENCH_WARMUP_SECONDS", 2),
-    durationSeconds: secondsFromEnv("BENCH_SECONDS", 10)
+  const loadsDir = mkdtempSync(join(tmpdir(), "sendline-bench-loads-"))
+  try {
+    return await benchOnBothLines(join(loadsDir, "better-sqlite3-loads.txt"))
+  } finally {
+    rmSync(loadsDir, { recursive: true, force: true })
   }
-  const profileDir = process.env["BENCH_CPU_PROF_DIR"]
-  console.log(
-    `POST ${SEND_PATH}, ${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.durationSeconds} s measured ` +
-      `per server; each server is a child process, run one at a time`
-  )
+}
+
+/** What `measureOnBothLines` measured: each row on the bench's Node, and every pair. */
+interface Measured {
+  readonly bareFirst: ServerFigures
+  readonly httpApi: ServerFigures
+  readonly sendline: ServerFigures
+  readonly apiOnly: ServerFigures
+  readonly fullSync: ServerFigures
+  readonly postgres: ServerFigures | undefined
+  readonly bareAgain: ServerFigures
+  /** Every row on both lines, in the table's order. */
+  readonly pairs: ReadonlyArray<Paired>
+}
+
+/**
+ * Runs every server of the table under `load` on `current` and on `next`, one at a time; with
+ * `profileDir`, the Sendline (SQLite) row on `current` writes a CPU profile there.
+ */
+async function measureOnBothLines(
+  load: LoadSpec,
+  current: NodeLine,
+  next: NodeLine,
+  profileDir: string | undefined
+): Promise<Measured> {
+  // Each server on both lines, one right after the other; which goes first alternates from one
+  // server to the next, so that a machine slowing down or speeding up favours neither.
+  const pairs: Array<Paired> = []
+  const onBoth = async (run: (line: NodeLine) => Promise<ServerFigures>): Promise<ServerFigures> => {
+    const currentFirst = pairs.length % 2 === 0
+    const first = await run(currentFirst ? current : next)
+    const second = await run(currentFirst ? next : current)
+    const pair = currentFirst ? { current: first, node24: second } : { current: second, node24: first }
+    pairs.push(pair)
+    return pair.current
+  }
 
   const runBare = (name: string) =>
-    runServerBench({ name, ...node("bench/src/bare-server.ts"), env: {} }, load, async () => sendRequest("sk_bare"))
+    onBoth((line) =>
+      runServerBench(
+        { name, ...node(line, "bench/src/bare-server.ts"), env: line.env },
+        load,
+        async () => sendRequest("sk_bare")
+      )
+    )
   const bareFirst = await runBare("bare node:http")
-  const httpApi = await runServerBench(
-    { name: "HttpApi, no storage", ...node("bench/src/httpapi-server.ts"), env: {} },
-    load,
-    async () => sendRequest("sk_httpapi")
+  const httpApi = await onBoth((line) =>
+    runServerBench(
+      { name: "HttpApi, no storage", ...node(line, "bench/src/httpapi-server.ts"), env: line.env },
+      load,
+      async () => sendRequest("sk_httpapi")
+    )
   )
 
   // Sendline on a fresh SQLite file, as `npm start` runs it; `env` adds to the server's settings.
-  const onSqlite = async (
+  const onSqlite = (
     name: string,
     env: Readonly<Record<string, string>>,
     nodeFlags: ReadonlyArray<string> = []
-  ) => {
-    const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-"))
-    try {
-      return await runServerBench(
-        {
-          name,
-          ...node("packages/http/src/bin.ts", ["serve", "--demo"], nodeFlags),
-          env: {
-            SQLITE_PATH: join(dataDir, "sendline.sqlite"),
-            DATABASE_URL: undefined,
-            RATE_LIMIT_PER_SECOND: "0",
-            RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
-            LOG_LEVEL: "warning",
-            ...env
-          }
-        },
-        load,
-        demoKeyRequest,
-        verifyStored
-      )
-    } finally {
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
+  ) =>
+    onBoth(async (line) => {
+      const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-"))
+      try {
+        return await runServerBench(
+          {
+            name,
+            ...node(line, "packages/http/src/bin.ts", ["serve", "--demo"], line === current ? nodeFlags : []),
+            env: {
+              ...line.env,
+              SQLITE_PATH: join(dataDir, "sendline.sqlite"),
+              DATABASE_URL: undefined,
+              RATE_LIMIT_PER_SECOND: "0",
+              RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
+              LOG_LEVEL: "warning",
+              ...env
+            }
+          },
+          load,
+          demoKeyRequest,
+          verifyStored
+        )
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true })
+      }
+    })
   // The headline: the server as it runs, its workers dispatching every accepted message meanwhile.
   const sendline = await onSqlite(
     "Sendline (SQLite)",
@@ -419,11 +543,13 @@ export async function runSendBench(): Promise<SendBenchResult> {
   // What surviving a power loss costs: the write-ahead log synced at every (group) commit.
   const fullSync = await onSqlite("  synchronous full", { SQLITE_SYNCHRONOUS: "full" })
 
-  // The same server on PostgreSQL, in a fresh schema of TEST_DATABASE_URL that is dropped afterwards.
+  // The same server on PostgreSQL, on each line in a fresh schema of TEST_DATABASE_URL that is dropped afterwards.
   let postgres: ServerFigures | undefined
   const pgBase = await Effect.runPromise(Effect.orDie(TestDatabase.url))
-  const schema = await Effect.runPromise(Effect.option(TestDatabase.createSchema(pgBase)))
-  if (Option.isNone(schema)) {
+  const schemas = await Effect.runPromise(
+    Effect.option(Effect.all([TestDatabase.createSchema(pgBase), TestDatabase.createSchema(pgBase)]))
+  )
+  if (Option.isNone(schemas)) {
     console.log(
       `\nSendline (PostgreSQL) skipped: no server answers at ${
         PgStore.location(Redacted.make(pgBase))
@@ -431,31 +557,63 @@ export async function runSendBench(): Promise<SendBenchResult> {
         `start one with: ${TestDatabase.startCommand}`
     )
   } else {
+    const [currentSchema, node24Schema] = schemas.value
     try {
-      postgres = await runServerBench(
-        {
-          name: "Sendline (PostgreSQL)",
-          ...node("packages/http/src/bin.ts", ["serve", "--demo"]),
-          env: {
-            DATABASE_URL: TestDatabase.withSchema(pgBase, schema.value),
-            SQLITE_PATH: undefined,
-            RATE_LIMIT_PER_SECOND: "0",
-            RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
-            LOG_LEVEL: "warning"
-          }
-        },
-        load,
-        demoKeyRequest,
-        verifyStored
+      postgres = await onBoth((line) =>
+        runServerBench(
+          {
+            name: "Sendline (PostgreSQL)",
+            ...node(line, "packages/http/src/bin.ts", ["serve", "--demo"]),
+            env: {
+              ...line.env,
+              DATABASE_URL: TestDatabase.withSchema(pgBase, line === current ? currentSchema : node24Schema),
+              SQLITE_PATH: undefined,
+              RATE_LIMIT_PER_SECOND: "0",
+              RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
+              LOG_LEVEL: "warning"
+            }
+          },
+          load,
+          demoKeyRequest,
+          verifyStored
+        )
       )
     } finally {
-      await Effect.runPromise(Effect.ignore(TestDatabase.dropSchema(pgBase, schema.value)))
+      for (const schema of schemas.value) {
+        await Effect.runPromise(Effect.ignore(TestDatabase.dropSchema(pgBase, schema)))
+      }
     }
   }
 
   // The machine's speed may drift during a run (a shared VM): the bare server again, last, brackets
   // the others; ratios are to the mean of its two runs, and a large drift is said.
   const bareAgain = await runBare("bare node:http, again")
+  return { apiOnly, bareAgain, bareFirst, fullSync, httpApi, pairs, postgres, sendline }
+}
+
+/** `runSendBench` itself; Node 24's servers append a line to `loads` when they load better-sqlite3. */
+async function benchOnBothLines(loads: string): Promise<SendBenchResult> {
+  const load: LoadSpec = {
+    connections: CONNECTIONS,
+    warmupSeconds: secondsFromEnv("BENCH_WARMUP_SECONDS", 2),
+    durationSeconds: secondsFromEnv("BENCH_SECONDS", 10)
+  }
+  const profileDir = process.env["BENCH_CPU_PROF_DIR"]
+  const current = benchNode()
+  const next = node24(loads)
+  console.log(
+    `POST ${SEND_PATH}, ${load.connections} connections, ${load.warmupSeconds} s warm-up then ${load.durationSeconds} s measured ` +
+      `per server; each server is a child process, run one at a time, on ${current.name} (${current.version}, ` +
+      `better-sqlite3 ${current.betterSqlite3}) and right before or after on ${next.name} (${next.version}, ` +
+      `better-sqlite3 ${next.betterSqlite3})`
+  )
+
+  const { apiOnly, bareAgain, bareFirst, fullSync, httpApi, pairs, postgres, sendline } = await measureOnBothLines(
+    load,
+    current,
+    next,
+    profileDir
+  )
   const bare: ServerFigures = {
     ...bareFirst,
     name: "bare node:http (mean)",
@@ -530,6 +688,7 @@ export async function runSendBench(): Promise<SendBenchResult> {
     }×: ${verdict(targetsMet?.asleep)}${drifted}`
   )
   if (profileDir !== undefined) console.log(`Sendline CPU profile written under ${profileDir}`)
+  const onNode24 = sideBySide(current, next, pairs, { httpApi, sendline, apiOnly }, loads)
   return {
     load,
     bare,
@@ -543,6 +702,76 @@ export async function runSendBench(): Promise<SendBenchResult> {
     asleepRatio,
     targetsMet,
     postgres,
-    postgresRatio
+    postgresRatio,
+    node24: onNode24
+  }
+}
+
+/**
+ * Prints every server's figures on Node 24 beside its run on the bench's Node, with Node 24's req/s ÷
+ * the bench Node's, then Node 24's own ratios to its HttpApi row and what its processes loaded.
+ */
+function sideBySide(
+  current: NodeLine,
+  next: NodeLine,
+  pairs: ReadonlyArray<Paired>,
+  rowsOfCurrent: { readonly httpApi: ServerFigures; readonly sendline: ServerFigures; readonly apiOnly: ServerFigures },
+  loads: string
+): Node24Figures {
+  const on24 = (r: ServerFigures) => pairs.find((pair) => pair.current === r)!.node24
+  const short = (line: NodeLine) => line.name.replace("Node ", "")
+  console.log(
+    `\n${next.name} (${next.version}, better-sqlite3 ${next.betterSqlite3}) beside ${current.name} (${current.version}, ` +
+      `better-sqlite3 ${current.betterSqlite3}): each server's two runs one right after the other\n`
+  )
+  console.log(
+    `  ${"server".padEnd(22)} ${`${current.name} req/s`.padStart(14)} ${`${next.name} req/s`.padStart(14)} ${
+      `${short(next)} ÷ ${short(current)}`.padStart(8)
+    } ${`p99 ms ${short(current)}`.padStart(10)} ${`p99 ms ${short(next)}`.padStart(10)} ${
+      `non-2xx ${short(next)}`.padStart(11)
+    }`
+  )
+  for (const { current: a, node24: b } of pairs) {
+    console.log(
+      `  ${a.name.padEnd(22)} ${format.rate(a.requestsPerSecond).padStart(14)} ${
+        format.rate(b.requestsPerSecond).padStart(14)
+      } ${`${(b.requestsPerSecond / a.requestsPerSecond).toFixed(2)}×`.padStart(8)} ${
+        format.ms(a.p99Ms).padStart(10)
+      } ${format.ms(b.p99Ms).padStart(10)} ${String(b.non2xx).padStart(11)}`
+    )
+  }
+  const servedRatio = on24(rowsOfCurrent.sendline).requestsPerSecond / on24(rowsOfCurrent.httpApi).requestsPerSecond
+  const asleepRatio = on24(rowsOfCurrent.apiOnly).requestsPerSecond / on24(rowsOfCurrent.httpApi).requestsPerSecond
+  console.log(
+    `\nOn ${next.name}: Sendline (SQLite) as served / HttpApi, no storage: ${
+      servedRatio.toFixed(2)
+    }×; workers asleep / ` +
+      `HttpApi, no storage: ${asleepRatio.toFixed(2)}× (the targets are judged on ${current.name}, above)`
+  )
+  // each line "<pid> node <version> better-sqlite3 <version>", from scripts/redirect-better-sqlite3.mjs
+  const counts = new Map<string, number>()
+  const lines = (() => {
+    try {
+      return readFileSync(loads, "utf8").split("\n").filter((line) => line !== "")
+    } catch {
+      return []
+    }
+  })()
+  for (const line of lines) {
+    const what = line.slice(line.indexOf(" ") + 1)
+    counts.set(what, (counts.get(what) ?? 0) + 1)
+  }
+  console.log(
+    `${next.name}'s servers that loaded better-sqlite3: ${lines.length}, as ${
+      [...counts].map(([what, n]) => `${what} (${n})`).join(", ") || "none"
+    }`
+  )
+  return {
+    version: next.version,
+    betterSqlite3: next.betterSqlite3,
+    rows: pairs,
+    servedRatio,
+    asleepRatio,
+    loads: counts
   }
 }

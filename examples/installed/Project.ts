@@ -16,10 +16,14 @@ export const root = resolve(import.meta.dirname, "../..")
 /** The uses the README's "Install" section has an install line for. */
 export type Use = "sqlite" | "postgres" | "client" | "server"
 
-/** What the README's "Install" section gives a user: an install line per use, and the program to run. */
+/**
+ * What the README gives a user: an install line per use and the program to run ("Install"), and
+ * the `overrides` to add to their package.json on Node 22 and later ("Node versions").
+ */
 export interface InstallSection {
   readonly lines: Readonly<Record<Use, string>>
   readonly program: string
+  readonly overridesFromNode22: Readonly<Record<string, string>>
 }
 
 /** The use an install line's comment names (`# embed the core with SQLite, …`). */
@@ -46,23 +50,29 @@ export const installSection = (readme: string): InstallSection => {
     if (use !== undefined && next?.startsWith("npm install ")) lines[use] = next
   })
   const program = /```ts\n([\s\S]*?)```/.exec(section)?.[1]
+  const versions = readme.slice(readme.indexOf("\n## Node versions\n"))
+  const overrides = /"overrides": (\{[^}]*\})/.exec(versions.slice(0, versions.indexOf("\n## ", 1)))?.[1]
   const missing = (["sqlite", "postgres", "client", "server"] as const).filter((use) => lines[use] === undefined)
   if (start < 0 || program === undefined || missing.length > 0) {
     throw new Error(`README.md's "Install" section lacks ${missing.join(", ") || "its program"}`)
   }
-  return { lines: lines as Record<Use, string>, program }
+  if (overrides === undefined) throw new Error(`README.md's "Node versions" section gives no "overrides"`)
+  return { lines: lines as Record<Use, string>, program, overridesFromNode22: JSON.parse(overrides) }
 }
 
 /** The exact version the repository pins for `name` (a root devDependency). */
 const pinned = (name: string): string =>
   JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies[name]
 
+/** Whether this Node is 22 or later, where the README's "Node versions" overrides apply. */
+const fromNode22 = Number(process.versions.node.split(".")[0]) >= 22
+
 /**
  * A new ES module project in `dir`, as `npm init -y && npm pkg set type=module` makes it, with the
- * TypeScript and Node types of the repository to check it with: installed together with the use's
- * own line.
+ * TypeScript and Node types of the repository to check it with (installed together with the use's
+ * own line), and on Node 22 and later the `overrides` the README tells a user to add there.
  */
-export const create = (dir: string): void => {
+export const create = (dir: string, overridesFromNode22: Readonly<Record<string, string>>): void => {
   mkdirSync(dir, { recursive: true })
   writeFileSync(
     join(dir, "package.json"),
@@ -82,9 +92,10 @@ export const create = (dir: string): void => {
 
 /**
  * Runs the README's install `line` in `dir` with bash, `SENDLINE` the folder holding `packs/`.
- * Registry packages come from npm's cache where it has them; install scripts are off, so the one
- * native addon, better-sqlite3, is given the binary the repository built for this Node (the same
- * version: checked), instead of a 90-second compile.
+ * Registry packages come from npm's cache where it has them; install scripts are off, so on Node
+ * 20 the one native addon, better-sqlite3, is given the binary the repository built for this Node
+ * (the same version: checked), instead of a 90-second compile. On Node 22 and later the README's
+ * override gives a better-sqlite3 that ships its binaries, and nothing is given.
  */
 export const install = async (dir: string, line: string, sendline: string): Promise<void> => {
   await exec("bash", ["-c", line], {
@@ -102,7 +113,7 @@ export const install = async (dir: string, line: string, sendline: string): Prom
     maxBuffer: 16 * 1024 * 1024
   })
   const addon = join(dir, "node_modules/better-sqlite3")
-  if (existsSync(addon)) {
+  if (!fromNode22 && existsSync(addon)) {
     const built = join(root, "node_modules/better-sqlite3")
     const version = (path: string) => JSON.parse(readFileSync(join(path, "package.json"), "utf8")).version
     if (version(addon) !== version(built)) {

@@ -49,7 +49,7 @@ beforeAll(async () => {
     })
   })
   const installing = (use: Project.Use) => {
-    Project.create(dirs[use])
+    Project.create(dirs[use], section.overridesFromNode22)
     return timed(`install (${use})`, () => Project.install(dirs[use], section.lines[use], sendline))
   }
   installed = {

@@ -53,11 +53,16 @@ const stream = (url: string, head: string) =>
       let answer = ""
       let sent = 0
       let ended = false
+      // the client's port, the key to its server side, taken once connected: a socket that ends in
+      // an error has none left (Node 24 reports the server's cut as EPIPE on the next write, with
+      // the socket already destroyed; Node 20 and 22 report the end of the stream first)
+      let localPort = 0
+      socket.once("connect", () => localPort = socket.localPort ?? 0)
       const end = (endedAfterMillis: number) => {
         if (ended) return
         ended = true
         clearTimeout(giveUp)
-        const read = serverSockets.get(socket.localPort ?? 0)?.bytesRead ?? NaN
+        const read = serverSockets.get(localPort)?.bytesRead ?? NaN
         socket.destroy()
         resolve({ answer, sent, read, endedAfterMillis })
       }

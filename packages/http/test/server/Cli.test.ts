@@ -12,6 +12,10 @@ describe("sendline CLI", () => {
   const dir = mkdtempSync(join(tmpdir(), "sendline-cli-"))
   const env = { SQLITE_PATH: join(dir, "cli.sqlite"), LOG_LEVEL: "Warning" }
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  // A test here runs `sendline` processes one after the other, each of which may take up to
+  // startupPatience (then it is killed): its limit is that many patiences, so that only a hang reaches
+  // it. One limit of 60 s for ten processes was reached at a load of 9 on 2 cores (~6 s a process).
+  const processes = (count: number) => count * startupPatience
 
   it("creates an account, a key and a Sender ID, each printed as one JSON object", async () => {
     const account = await sendline(
@@ -117,7 +121,7 @@ describe("sendline CLI", () => {
     const revoked = await sendline(env, "keys", "revoke", created.id)
     expect(revoked.code).toBe(0)
     expect(JSON.parse(revoked.stdout)).toEqual({ id: created.id, revoked: true })
-  }, 60_000)
+  }, processes(10))
 
   it("reports errors on stderr with a non-zero exit and nothing on stdout", async () => {
     const unknownPermission = await sendline(
@@ -170,7 +174,7 @@ describe("sendline CLI", () => {
       "sendline: invalid_parameter: --expires-at must be an RFC 3339 date-time, or a date"
     )
     expect(badExpiry.stderr).not.toContain("(--expires-at)")
-  }, 60_000)
+  }, processes(4))
 
   it(
     "accounts create --identifier checks it as a brand's, prints it normalised, and refuses one another Brand Owner owns",
@@ -195,7 +199,7 @@ describe("sendline CLI", () => {
         "sendline: invalid_identifier: ACN 010499967 fails its check digit. (--identifier)\n"
       ])
     },
-    60_000
+    processes(3)
   )
 
   it("a usage error is one line on stderr led by its code, with exit 1, a missing command too", async () => {
@@ -225,14 +229,14 @@ describe("sendline CLI", () => {
       expect(refused.stdout, args.join(" ")).toBe("")
       expect(refused.stderr, args.join(" ")).toBe(says)
     }
-  }, 60_000)
+  }, processes(5))
 
   it("help on a stdout that is not a terminal has no colours", async () => {
     const help = await sendline(env, "keys", "create", "--help")
     expect(help.code).toBe(0)
     expect(help.stdout).toContain("--account")
     expect(help.stdout).not.toMatch(/\x1b\[/)
-  }, 60_000)
+  }, processes(1))
 
   it("refuses a setting out of range, naming it, before opening anything", async () => {
     for (
@@ -253,7 +257,7 @@ describe("sendline CLI", () => {
       expect(refused.code, name).toBe(1)
       expect(refused.stderr, name).toContain(says)
     }
-  }, 60_000)
+  }, processes(6))
 
   it(
     "refuses a store directory it cannot create, naming the path, even where Node's recursive mkdir spins (/proc)",
@@ -267,7 +271,7 @@ describe("sendline CLI", () => {
         expect(refused.stderr).not.toMatch(/\n\s+at /)
       }
     },
-    60_000
+    processes(2)
   )
 
   it("refuses a file that is not a SQLite database, naming it and the reason", async () => {
@@ -277,7 +281,7 @@ describe("sendline CLI", () => {
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain(`Cannot open SQLite at ${text} (file is not a database)`)
     expect(refused.stderr).not.toMatch(/\n\s+at /)
-  }, 60_000)
+  }, processes(1))
 
   describe("serve --demo", () => {
     let server: Server
@@ -378,6 +382,6 @@ describe("sendline CLI", () => {
       expect(second.code).toBe(1)
       expect(second.stderr).toContain(`sendline: Cannot listen on 127.0.0.1:${port} (listen EADDRINUSE`)
       expect(second.stdout).not.toContain("sk_")
-    }, 60_000)
+    }, processes(1))
   })
 })
