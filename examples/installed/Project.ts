@@ -82,7 +82,8 @@ export const create = (dir: string, overridesFromNode22: Readonly<Record<string,
         version: "1.0.0",
         private: true,
         type: "module",
-        devDependencies: { "@types/node": pinned("@types/node"), typescript: pinned("typescript") }
+        devDependencies: { "@types/node": pinned("@types/node"), typescript: pinned("typescript") },
+        ...(fromNode22 ? { overrides: overridesFromNode22 } : {})
       },
       null,
       2
