@@ -10,6 +10,7 @@ import { Metrics as OtelMetrics, Resource } from "@effect/opentelemetry"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
 import { Metrics } from "@sendline/core"
 import { Context, Effect, Layer } from "effect"
+import { version } from "../envelope/Version.js"
 
 /** What `/metrics` answers. @since 0.1.0 @category services */
 export class Prometheus extends Context.Tag("@sendline/http/Prometheus")<Prometheus, {
@@ -18,7 +19,7 @@ export class Prometheus extends Context.Tag("@sendline/http/Prometheus")<Prometh
 }>() {}
 
 /** The service's name and version, as `target_info` reports them. */
-const resource = Resource.layer({ serviceName: "sendline", serviceVersion: "0.1.0" })
+const resource = Resource.layer({ serviceName: "sendline", serviceVersion: version })
 
 /**
  * `Prometheus`, reading the process's metrics while the layer lives; Sendline's fixed series

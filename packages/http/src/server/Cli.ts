@@ -13,6 +13,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import * as Account from "@sendline/core/accounts/Account"
 import { Console, Effect } from "effect"
+import { version } from "../envelope/Version.js"
 
 /** Runs `run` on the module `load` imports, loaded when the command runs, never before. */
 const lazily = <M, A, E>(load: () => Promise<M>, run: (module: M) => Effect.Effect<A, E>) =>
@@ -124,4 +125,4 @@ export const command = Command.make(
 )
 
 /** Runs the command line on the whole `process.argv`. @since 0.1.0 @category running */
-export const run = Command.run(command, { name: "sendline", version: "0.1.0" })
+export const run = Command.run(command, { name: "sendline", version })

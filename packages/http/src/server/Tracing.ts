@@ -12,6 +12,7 @@ import { NodeSdk } from "@effect/opentelemetry"
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer, Option } from "effect"
+import { version } from "../envelope/Version.js"
 
 /** Where an OTLP/HTTP collector takes traces: the signal's path under the endpoint. @since 0.1.0 @category urls */
 export const tracesUrl = (endpoint: string): string => `${endpoint.replace(/\/+$/, "")}/v1/traces`
@@ -31,7 +32,7 @@ export const layer = (endpoint: Option.Option<string>): Layer.Layer<never> =>
     onNone: () => Layer.empty,
     onSome: (url) =>
       Layer.discard(NodeSdk.layer(() => ({
-        resource: { serviceName: "sendline", serviceVersion: "0.1.0" },
+        resource: { serviceName: "sendline", serviceVersion: version },
         spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl(url) }))
       }))).pipe(
         Layer.tap(() => Effect.logInfo(`Traces: exported over OTLP/HTTP to ${describe(url)}`))
