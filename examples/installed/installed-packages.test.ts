@@ -39,6 +39,33 @@ const dirs: Record<Project.Use, string> = {
   server: join(work, "server")
 }
 let installed: Record<Project.Use, Promise<void>>
+let checked: Record<Exclude<Project.Use, "server">, Promise<Project.TypeCheck>>
+
+/** Each project's own TypeScript: the README's program, a PostgreSQL embedding, the client's example. */
+const programs: Record<Exclude<Project.Use, "server">, { readonly file: string; readonly text: () => string }> = {
+  sqlite: { file: "send.ts", text: () => section.program },
+  postgres: {
+    file: "store.ts",
+    text: () =>
+      [
+        `import { SmppCarrier } from "@sendline/carrier-smpp"`,
+        `import { Services, UrlPolicy, Workers } from "@sendline/core"`,
+        `import { PgStore } from "@sendline/store-postgres"`,
+        `import { NodeWebhookTransport } from "@sendline/webhooks-node"`,
+        `import { Layer, Redacted } from "effect"`,
+        ``,
+        `export const Sendline = Workers.layer().pipe(`,
+        `  Layer.provideMerge(Services.layer),`,
+        `  Layer.provideMerge(SmppCarrier.layer({ url: Redacted.make("smpp://sendline:secret@127.0.0.1:2775") })),`,
+        `  Layer.provideMerge(NodeWebhookTransport.layer({ policy: UrlPolicy.strict })),`,
+        `  Layer.provideMerge(PgStore.layerPg({ url: Redacted.make("postgres://postgres@127.0.0.1:5432/test") }))`,
+        `)`,
+        `console.log(Layer.isLayer(Sendline) ? "loaded" : "not a layer")`,
+        ``
+      ].join("\n")
+  },
+  client: { file: "send.ts", text: () => readFileSync(join(Project.root, "examples/client/send.ts"), "utf8") }
+}
 
 beforeAll(async () => {
   await timed("build (tsc -b) and pack", async () => {
@@ -58,8 +85,15 @@ beforeAll(async () => {
     client: installing("client"),
     server: installing("server")
   }
-  // each test awaits its own project's install; a failed one fails only those
-  for (const promise of Object.values(installed)) promise.catch(() => {})
+  // each project is type-checked as soon as it is installed, beside the others' installs
+  const checking = (use: Exclude<Project.Use, "server">) =>
+    installed[use].then(() => {
+      writeFileSync(join(dirs[use], programs[use].file), programs[use].text())
+      return timed(`type-check (${use})`, () => Project.typeCheck(dirs[use], [programs[use].file]))
+    })
+  checked = { sqlite: checking("sqlite"), postgres: checking("postgres"), client: checking("client") }
+  // each test awaits its own project; a failed one fails only those
+  for (const promise of [...Object.values(installed), ...Object.values(checked)]) promise.catch(() => {})
 }, 240_000)
 
 afterAll(() => {
@@ -67,45 +101,23 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true })
 })
 
-/** The type check of `files` in `use`'s project, failed by any error in its files or in Sendline's types. */
-const typeChecked = async (use: Project.Use, files: ReadonlyArray<string>) => {
-  const { elsewhere, errors } = await timed(`type-check (${use})`, () => Project.typeCheck(dirs[use], files))
+/** `use`'s type check, failed by any error in its files or in Sendline's types. */
+const typeChecked = async (use: Exclude<Project.Use, "server">) => {
+  const { elsewhere, errors } = await checked[use]
   assert.deepStrictEqual(errors, [], `tsc found errors in ${use}'s project or Sendline's types`)
-  for (const line of elsewhere) timings.push(`    not Sendline's: ${line}`)
+  for (const line of elsewhere) timings.push(`    not Sendline's (${use}): ${line}`)
 }
 
 describe("the packages as installed", () => {
   it("embedded with SQLite, the README's program type-checks and runs: queued, then delivered", async () => {
-    await installed.sqlite
-    writeFileSync(join(dirs.sqlite, "send.ts"), section.program)
-    await typeChecked("sqlite", ["send.ts"])
+    await typeChecked("sqlite")
     const output = await timed("run the README's program", () => Project.run(dirs.sqlite, "send.js"))
     assert.match(output, /^msg_\w+ queued$/m)
     assert.match(output, /^msg_\w+ delivered$/m)
   }, 240_000)
 
   it("embedded with PostgreSQL, the store and the SMPP carrier type-check and load", async () => {
-    await installed.postgres
-    writeFileSync(
-      join(dirs.postgres, "store.ts"),
-      [
-        `import { SmppCarrier } from "@sendline/carrier-smpp"`,
-        `import { Services, UrlPolicy, Workers } from "@sendline/core"`,
-        `import { PgStore } from "@sendline/store-postgres"`,
-        `import { NodeWebhookTransport } from "@sendline/webhooks-node"`,
-        `import { Layer, Redacted } from "effect"`,
-        ``,
-        `export const Sendline = Workers.layer().pipe(`,
-        `  Layer.provideMerge(Services.layer),`,
-        `  Layer.provideMerge(SmppCarrier.layer({ url: Redacted.make("smpp://sendline:secret@127.0.0.1:2775") })),`,
-        `  Layer.provideMerge(NodeWebhookTransport.layer({ policy: UrlPolicy.strict })),`,
-        `  Layer.provideMerge(PgStore.layerPg({ url: Redacted.make("postgres://postgres@127.0.0.1:5432/test") }))`,
-        `)`,
-        `console.log(Layer.isLayer(Sendline) ? "loaded" : "not a layer")`,
-        ``
-      ].join("\n")
-    )
-    await typeChecked("postgres", ["store.ts"])
+    await typeChecked("postgres")
     assert.match(await Project.run(dirs.postgres, "store.js"), /^loaded$/m)
   }, 240_000)
 
@@ -122,9 +134,7 @@ describe("the packages as installed", () => {
       const { key, stop, url } = await serveDemo(bin, env)
       try {
         // the client's example, from its own project (two Sendline packages), against this server
-        await installed.client
-        writeFileSync(join(dirs.client, "send.ts"), readFileSync(join(Project.root, "examples/client/send.ts")))
-        await typeChecked("client", ["send.ts"])
+        await typeChecked("client")
         const output = await timed(
           "run the client's example",
           () => Project.run(dirs.client, "send.js", { SENDLINE_URL: url, SENDLINE_API_KEY: key })
