@@ -90,11 +90,28 @@ export const sleepingFor = (millis: number) =>
     return Chunk.some(yield* TestClock.sleeps(), (until) => until === now + millis)
   })
 
-/** Whether some fiber sleeps past now on the TestClock: a worker's loop that has finished its pass and waits for the next. */
-const someoneAsleep = Effect.gen(function*() {
-  const now = yield* Clock.currentTimeMillis
-  return Chunk.some(yield* TestClock.sleeps(), (until) => until > now)
-})
+/**
+ * Whether some fiber sleeps past now on the TestClock, until at most `pollMillis` from now: a
+ * worker's loop that has finished its pass and waits for the next. Given the workers' poll, a
+ * pass still running is not taken for ended by the sleep of its lease's deadline (four fifths of a
+ * 30 s lease ahead), which it races against its attempts: a step then would date what the attempt
+ * records (its next attempt) a step late.
+ */
+const someoneAsleep = (pollMillis: number) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    return Chunk.some(yield* TestClock.sleeps(), (until) => until > now && until <= now + pollMillis)
+  })
+
+/** How the clock is moved: in `step`s, the workers' loops sleeping at most `poll` between passes. */
+export interface Stepping {
+  readonly step?: Duration.DurationInput
+  /** The longest poll of the workers running (default: any sleep past now counts as a loop's). */
+  readonly poll?: Duration.DurationInput
+}
+
+const pollMillisOf = (stepping: Stepping) =>
+  stepping.poll === undefined ? Number.POSITIVE_INFINITY : Duration.toMillis(stepping.poll)
 
 /**
  * Moves the TestClock on by `total` in `step`s, each once the workers' passes have ended (some
@@ -102,12 +119,13 @@ const someoneAsleep = Effect.gen(function*() {
  * left: a jump taken while a pass on PostgreSQL is still running pushes its next poll, and the
  * due work with it, past the instant the test means.
  */
-export const advanceBy = (total: Duration.DurationInput, step: Duration.DurationInput = "1 second") =>
+export const advanceBy = (total: Duration.DurationInput, stepping: Stepping = {}) =>
   Effect.gen(function*() {
+    const step = stepping.step ?? "1 second"
     const steps = Math.round(Duration.toMillis(total) / Duration.toMillis(step))
     for (let i = 0; i < steps; i++) {
       yield* TestClock.adjust(step)
-      yield* eventually("the workers' passes end", someoneAsleep)
+      yield* eventually("the workers' passes end", someoneAsleep(pollMillisOf(stepping)))
     }
   })
 
@@ -120,17 +138,18 @@ export const advanceBy = (total: Duration.DurationInput, step: Duration.Duration
 export const advanceUntil = <E, R>(
   what: string,
   check: Effect.Effect<boolean, E, R>,
-  step: Duration.DurationInput = "1 second",
+  stepping: Stepping = {},
   steps = 10
 ) =>
   Effect.gen(function*() {
+    const step = stepping.step ?? "1 second"
     for (let i = 0; i <= steps; i++) {
       for (let turn = 0; turn < 200; turn++) {
         if (yield* check) return
         yield* eventLoopTurn
       }
       // a step taken while a pass is still running on a loaded PostgreSQL would skip a due time
-      yield* eventually("the workers' passes end", someoneAsleep)
+      yield* eventually("the workers' passes end", someoneAsleep(pollMillisOf(stepping)))
       if (yield* check) return
       yield* TestClock.adjust(step)
     }

@@ -102,9 +102,9 @@ for (const store of TestStores.all) {
           ])
 
           // polled every 5 s meanwhile, but not due before its 30 s
-          yield* TestWorkers.advanceBy("29 seconds")
+          yield* TestWorkers.advanceBy("29 seconds", { poll: "5 seconds" })
           assert.strictEqual(yield* capture.attempts, 1)
-          yield* TestWorkers.advanceUntil("the second attempt", attempts(2))
+          yield* TestWorkers.advanceUntil("the second attempt", attempts(2), { poll: "5 seconds" })
           assert.strictEqual((yield* load(mail)).nextAttemptAt, start + 30_000 + 60_000)
           assert.strictEqual(
             warnings()[1],
@@ -113,9 +113,11 @@ for (const store of TestStores.all) {
 
           // the server is back: the mail goes at its next attempt, once
           yield* capture.setMode("up")
-          yield* TestWorkers.advanceBy("59 seconds")
+          yield* TestWorkers.advanceBy("59 seconds", { poll: "5 seconds" })
           assert.deepStrictEqual(yield* capture.sent, [])
-          yield* TestWorkers.advanceUntil("sent", Effect.map(load(mail), (stored) => stored.status === "sent"))
+          yield* TestWorkers.advanceUntil("sent", Effect.map(load(mail), (stored) => stored.status === "sent"), {
+            poll: "5 seconds"
+          })
           const sentAt = yield* Clock.currentTimeMillis
           assert.deepStrictEqual(yield* load(mail), {
             ...mail,

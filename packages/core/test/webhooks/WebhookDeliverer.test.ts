@@ -265,7 +265,7 @@ for (const store of TestStores.all) {
         yield* TestWorkers.advanceUntil(
           "the healthy receiver's event is delivered",
           Effect.map(requests, (all) => all.some((r) => r.url === receiverUrl)),
-          "100 millis",
+          { step: "100 millis" },
           20
         )
         const stuckInFlight = (yield* requests).filter((r) => r.url === stuckUrl).length
