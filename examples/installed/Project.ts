@@ -28,15 +28,8 @@ export interface InstallSection {
 
 /** The use an install line's comment names (`# embed the core with SQLite, …`). */
 const useOf = (comment: string): Use | undefined =>
-  /PostgreSQL/.test(comment) ?
-    "postgres" :
-    /SQLite/.test(comment) ?
-    "sqlite" :
-    /client/.test(comment) ?
-    "client" :
-    /server/.test(comment) ?
-    "server" :
-    undefined
+  ([[/PostgreSQL/, "postgres"], [/SQLite/, "sqlite"], [/client/, "client"], [/server/, "server"]] as const)
+    .find(([names]) => names.test(comment))?.[1]
 
 /** The README's "Install" section: each `npm install` line under its use's comment, and its first TypeScript block. */
 export const installSection = (readme: string): InstallSection => {
