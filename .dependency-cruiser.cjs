@@ -5,7 +5,7 @@
  */
 
 /** Core's capabilities, from the bottom up. */
-const core = ["idempotency", "mail", "accounts", "brands", "senderIds", "messaging", "webhooks", "admin"]
+const core = ["idempotency", "mail", "accounts", "brands", "senderIds", "messaging", "routing", "webhooks", "admin"]
 /** Core's compositions: they put the capabilities together, and nothing in core imports them. */
 const coreCompositions = ["index", "Services", "Stores", "Workers", "Demo", "CachedLookups"]
 /** store-sql's capabilities, named and ordered as core's. */

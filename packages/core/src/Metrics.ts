@@ -129,6 +129,37 @@ export const requestAnswered = (series: RequestSeries, seconds: number): void =>
   series.duration.unsafeUpdate(seconds, noLabels)
 }
 
+// --- carriers ------------------------------------------------------------------------------------
+
+/** What became of one try of a carrier by the router. @since 0.2.0 @category models */
+export type CarrierOutcome = "accepted" | "refused" | "throttled" | "unavailable" | "timeout" | "passed_over"
+
+/**
+ * Counts one try of `carrier` (`sendline_carrier_submits{carrier,outcome}`) and, when it was
+ * submitted, its latency (`sendline_carrier_submit_duration_seconds{carrier}`); synchronous.
+ *
+ * @since 0.2.0
+ * @category updates
+ */
+export const carrierSubmitted = (carrier: string, outcome: CarrierOutcome, seconds?: number): void => {
+  Metric.fromMetricKey(MetricKey.taggedWithLabels(
+    MetricKey.counter("sendline_carrier_submits", {
+      description: "Tries of a carrier by the router, by outcome (passed_over: not bound or throttled, not tried)",
+      incremental: true
+    }),
+    labels({ carrier, outcome })
+  )).unsafeUpdate(1, noLabels)
+  if (seconds === undefined) return
+  Metric.fromMetricKey(MetricKey.taggedWithLabels(
+    MetricKey.histogram(
+      "sendline_carrier_submit_duration_seconds",
+      requestDurationBoundaries,
+      "Time from a submit to the carrier's answer, in seconds"
+    ),
+    labels({ carrier })
+  )).unsafeUpdate(seconds, noLabels)
+}
+
 // --- queues --------------------------------------------------------------------------------------
 
 /** Every worker queue: those kept in the store, and the delivery reports the DeliveryReports worker holds. @since 0.1.0 @category models */

@@ -78,6 +78,10 @@ export * as MessagingConfig from "./messaging/MessagingConfig.js"
 export * as Scheduler from "./messaging/Scheduler.js"
 export * as Segments from "./messaging/Segments.js"
 
+// --- routing: routes, and the router that is a carrier built from carriers -----------------------
+export * as Router from "./routing/Router.js"
+export * as Routes from "./routing/Routes.js"
+
 // --- webhooks: subscriptions, the event log, routing, signing, delivery --------------------------
 export * as Delivery from "./webhooks/Delivery.js"
 export * as DeliveryStore from "./webhooks/DeliveryStore.js"

@@ -7,7 +7,7 @@
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
  * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`,
- * `0018_sender_id_identities`)
+ * `0018_sender_id_identities`, `0019_message_carriers`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -688,7 +688,11 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
           )
         }
       }
-    })
+    }),
+  // The carrier that accepted each message (CONTRACT §11), stored by the Dispatcher's `sent` move:
+  // a receipt that names only the carrier's id is matched by carrier and id (two carriers may give
+  // one id). Messages sent before it have none and match on the id alone, as before.
+  "0019_message_carriers": () => statements(`ALTER TABLE sendline_messages ADD COLUMN carrier TEXT`)
 }
 
 /**

@@ -29,11 +29,12 @@ afterAll(() => {
 })
 
 /**
- * Back to a database before migration 0016: no carrier message ids. Run just before migrating
- * again, after the test has written its old rows (the store writes the column).
+ * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers). Run just
+ * before migrating again, after the test has written its old rows (the store writes the columns).
  */
 const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    `ALTER TABLE sendline_messages DROP COLUMN carrier`,
     `DROP INDEX sendline_messages_carrier_message_id`,
     `ALTER TABLE sendline_messages DROP COLUMN carrier_message_id`
   ], (statement) =>
@@ -457,7 +458,11 @@ describe("SqliteStore", () => {
   it.effect("migration 0018 holds each live Sender ID for its brand's legal identifier, by skeleton; an import without one for its brand name, apart; a rename then takes nothing", () =>
     Effect.gen(function*() {
       // back to a database of 0016, whose holds are by brand name, in lower case
-      const { sql, stores } = yield* migratedBefore(18, undoSenderIdIdentities)
+      const { sql, stores } = yield* migratedBefore(
+        18,
+        (sql) =>
+          Effect.zipRight(sql.unsafe(`ALTER TABLE sendline_messages DROP COLUMN carrier`), undoSenderIdIdentities(sql))
+      )
       const now = yield* Clock.currentTimeMillis
       const brand = (id: string, name: string, identifierType: string, identifierValue: string) =>
         sql`INSERT INTO sendline_brands ${

@@ -25,8 +25,40 @@ export type MessageStatus = typeof MessageStatus.Type
 /** Body encodings. @since 0.1.0 @category models */
 export const Encoding = Schema.Literal("GSM-7", "UCS-2")
 
-/** Why a message failed or was not delivered. @since 0.1.0 @category models */
-export const MessageError = Schema.Struct({ code: Schema.String, message: Schema.String })
+/**
+ * The codes a carrier's answer is normalised to (CONTRACT §11): a refusal at submit or a receipt
+ * that says the message was not delivered. A `failed` message may also carry a dispatch check's code.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export const CarrierErrorCode = Schema.Literal(
+  "invalid_destination",
+  "unknown_subscriber",
+  "absent_subscriber",
+  "barred",
+  "blocked_content",
+  "sender_not_allowed",
+  "expired",
+  "rejected_by_carrier",
+  "carrier_error",
+  "no_route"
+)
+/** A normalised carrier error code. @since 0.2.0 @category models */
+export type CarrierErrorCode = typeof CarrierErrorCode.Type
+
+/**
+ * Why a message failed or was not delivered: a code of `CarrierErrorCode` or of a dispatch check,
+ * and, when a carrier answered, its own code (`smpp:0x0000000B`, a receipt's `UNDELIV:001`).
+ *
+ * @since 0.1.0
+ * @category models
+ */
+export const MessageError = Schema.Struct({
+  code: Schema.String,
+  message: Schema.String,
+  carrier_code: Schema.optional(Schema.String)
+})
 
 /** A price: a decimal `amount` with 4 places and its ISO 4217 `currency`. @since 0.1.0 @category models */
 export const Price = Schema.Struct({ amount: Schema.String, currency: Schema.String })

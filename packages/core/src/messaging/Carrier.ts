@@ -38,15 +38,30 @@ export const CarrierReceipt = Schema.Struct({
   /** When the carrier accepted it (epoch milliseconds, the carrier's clock). */
   acceptedAt: Schema.Number,
   /** True when the reference had already been accepted: nothing was sent or charged again. */
-  duplicate: Schema.Boolean
+  duplicate: Schema.Boolean,
+  /** The name of the carrier that accepted it, when several stand behind this one (a router's). */
+  carrier: Schema.optional(Schema.String)
 })
 /** The carrier's answer to an accepted submission. @since 0.1.0 @category models */
 export type CarrierReceipt = typeof CarrierReceipt.Type
 
-/** The carrier refused the message for good; `code` becomes the message's `error.code`. @since 0.1.0 @category errors */
+/**
+ * The carrier refused the message: `code` (normalised, CONTRACT §11) becomes the message's
+ * `error.code` and `carrierCode` its `error.carrier_code`. `failover` says the refusal is about the
+ * route (the sender, the account, a routing or system error), so another carrier may take the
+ * message; without it the refusal is about the recipient or the content and the message fails.
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class CarrierRefused extends Schema.TaggedError<CarrierRefused>("@sendline/core/CarrierRefused")(
   "CarrierRefused",
-  { code: Schema.String, message: Schema.String }
+  {
+    code: Schema.String,
+    message: Schema.String,
+    carrierCode: Schema.optional(Schema.String),
+    failover: Schema.optionalWith(Schema.Boolean, { default: () => false })
+  }
 ) {}
 
 /**
@@ -65,6 +80,21 @@ export class CarrierUnavailable extends Schema.TaggedError<CarrierUnavailable>("
   }
 ) {}
 
+/**
+ * Whether a carrier can take messages now: `bound` (it can), `connecting` (no session bound) or
+ * `throttled` (it asked to slow down); with its sessions and its window of submits when it has them.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface CarrierStatus {
+  readonly state: "bound" | "connecting" | "throttled"
+  /** Sessions bound of those configured. */
+  readonly sessions?: { readonly bound: number; readonly configured: number } | undefined
+  /** Submits awaiting their answer of the window's size. */
+  readonly window?: { readonly inUse: number; readonly size: number } | undefined
+}
+
 /** Submits messages to a mobile network. @since 0.1.0 @category ports */
 export class Carrier extends Context.Tag("@sendline/core/Carrier")<Carrier, {
   /**
@@ -72,6 +102,8 @@ export class Carrier extends Context.Tag("@sendline/core/Carrier")<Carrier, {
    * (`duplicate: true`) and is neither sent nor charged again.
    */
   readonly submit: (message: Outbound) => Effect.Effect<CarrierReceipt, CarrierRefused | CarrierUnavailable>
+  /** Where the carrier stands now, without waiting; a carrier without it is taken as always `bound`. */
+  readonly status?: Effect.Effect<CarrierStatus> | undefined
 }>() {}
 
 /** The submission for a message: its id is the reference. @since 0.1.0 @category constructors */

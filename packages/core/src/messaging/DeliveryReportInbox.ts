@@ -32,6 +32,8 @@ export const DeliveryReport = Schema.Struct({
   accountId: Schema.optional(Schema.String),
   /** The carrier's id for the message, as its acceptance answered (`CarrierReceipt.carrierMessageId`). */
   carrierMessageId: Schema.String,
+  /** The name of the carrier the report came from, when several stand behind the inbox (a router's). */
+  carrier: Schema.optional(Schema.String),
   outcome: ReportOutcome,
   /** Why it was not delivered; present when `outcome` is `undelivered`. */
   error: Schema.optional(MessageError),

@@ -24,7 +24,7 @@ import type { DeliveryReport } from "./DeliveryReportInbox.js"
 import { DeliveryReportInbox } from "./DeliveryReportInbox.js"
 import type { Message } from "./Message.js"
 import type * as MessageEvents from "./MessageEvents.js"
-import { MessageStore } from "./MessageStore.js"
+import * as MessageStore from "./MessageStore.js"
 import * as Transition from "./Transition.js"
 
 /** DeliveryReports settings: those of every worker, and how long an early report is held. @since 0.1.0 @category models */
@@ -68,10 +68,14 @@ interface Held {
 /** Builds the DeliveryReports worker with `options` over the defaults. @since 0.1.0 @category constructors */
 export const make = (
   options: Partial<Options> = {}
-): Effect.Effect<Context.Tag.Service<DeliveryReports>, never, MessageStore | DeliveryReportInbox | IdGenerator> =>
+): Effect.Effect<
+  Context.Tag.Service<DeliveryReports>,
+  never,
+  MessageStore.MessageStore | DeliveryReportInbox | IdGenerator
+> =>
   Effect.gen(function*() {
     const settings = { ...defaults, ...options }
-    const messages = yield* MessageStore
+    const messages = yield* MessageStore.MessageStore
     const inbox = yield* DeliveryReportInbox
     const waiting = yield* Ref.make<ReadonlyArray<Held>>([])
     const transition = yield* Transition.make("DeliveryReports")
@@ -107,11 +111,11 @@ export const make = (
     const lookUp = (reports: ReadonlyArray<DeliveryReport>) =>
       Effect.gen(function*() {
         const keyed: Array<{ readonly accountId: string; readonly id: string }> = []
-        const byCarrierId: Array<string> = []
+        const byCarrierId: Array<MessageStore.CarrierMessageKey> = []
         for (const r of reports) {
           if (r.reference !== undefined && r.accountId !== undefined) {
             keyed.push({ accountId: r.accountId, id: r.reference })
-          } else byCarrierId.push(r.carrierMessageId)
+          } else byCarrierId.push({ carrier: r.carrier, carrierMessageId: r.carrierMessageId })
         }
         const [found, foundByCarrierId] = yield* Effect.all([
           keyed.length === 0 ? Effect.succeed([]) : messages.findMany(keyed),
@@ -196,5 +200,5 @@ export const make = (
 /** `make` as a layer. @since 0.1.0 @category layers */
 export const layer = (
   options: Partial<Options> = {}
-): Layer.Layer<DeliveryReports, never, MessageStore | DeliveryReportInbox | IdGenerator> =>
+): Layer.Layer<DeliveryReports, never, MessageStore.MessageStore | DeliveryReportInbox | IdGenerator> =>
   Layer.effect(DeliveryReports, make(options))

@@ -62,7 +62,7 @@ export const make = (
 
     const failed = (
       message: Message,
-      error: { readonly code: string; readonly message: string }
+      error: Message["error"] & {}
     ): Transition.Change => ({
       next: { ...message, status: "failed", error },
       from: "queued"
@@ -76,13 +76,23 @@ export const make = (
         (answer): Effect.Effect<Transition.Change | Retry> => {
           if (Either.isRight(answer)) {
             return Effect.map(Clock.currentTimeMillis, (sentAt): Transition.Change => ({
-              next: { ...message, status: "sent", sentAt, carrierMessageId: answer.right.carrierMessageId },
+              next: {
+                ...message,
+                status: "sent",
+                sentAt,
+                carrierMessageId: answer.right.carrierMessageId,
+                ...(answer.right.carrier === undefined ? {} : { carrier: answer.right.carrier })
+              },
               from: "queued"
             }))
           }
           const error = answer.left
           if (error._tag === "CarrierRefused") {
-            return Effect.succeed(failed(message, { code: error.code, message: error.message }))
+            return Effect.succeed(failed(message, {
+              code: error.code,
+              message: error.message,
+              ...(error.carrierCode === undefined ? {} : { carrier_code: error.carrierCode })
+            }))
           }
           return Effect.as(
             Effect.logDebug(`Dispatcher: carrier ${error.reason} for ${message.id}; retrying after the lease`),

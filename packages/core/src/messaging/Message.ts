@@ -39,6 +39,8 @@ export const Message = Schema.Struct({
    * a delivery report that names only that id (an SMPP receipt after a restart) finds the message by it.
    */
   carrierMessageId: Schema.optional(Schema.String),
+  /** The name of the carrier that accepted it (CONTRACT §11): receipts are matched by it; not shown in the API. */
+  carrier: Schema.optional(Schema.String),
   /** The `Idempotency-Key` it was sent with: a retry of that send finds it instead of sending again. */
   idempotencyKey: Schema.optional(Schema.String)
 })

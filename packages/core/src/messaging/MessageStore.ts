@@ -13,6 +13,12 @@ import type { Event } from "../Event.js"
 import type { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
 
+/** A carrier's id for a message, with the carrier's name when it is known. @since 0.2.0 @category models */
+export interface CarrierMessageKey {
+  readonly carrier?: string | undefined
+  readonly carrierMessageId: string
+}
+
 /** Messages and their events. @since 0.1.0 @category ports */
 export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<MessageStore, {
   /**
@@ -46,11 +52,12 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     keys: ReadonlyArray<MessageKey>
   ) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /**
-   * The messages the carrier accepted under these ids (`Message.carrierMessageId`), in one read:
-   * the answer for each id, in the ids' order (the newest message when, across carriers, two share one).
+   * The messages each carrier accepted under these ids (`Message.carrier`, `Message.carrierMessageId`),
+   * in one read: the answer for each key, in the keys' order. A key without a carrier, or a message
+   * stored without one (before routing), matches on the id alone; the newest message wins a tie.
    */
   readonly findByCarrierMessageIds: (
-    carrierMessageIds: ReadonlyArray<string>
+    keys: ReadonlyArray<CarrierMessageKey>
   ) => Effect.Effect<ReadonlyArray<Option.Option<Message>>, StoreUnavailable>
   /** The account's messages matching `filter`, newest first (createdAt desc, id desc), after `after`. */
   readonly list: (

@@ -48,6 +48,7 @@ export const messages = Rows.table<Message.Message>()(
     sentAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("sent_at")),
     deliveredAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("delivered_at")),
     carrierMessageId: Rows.nullable(Schema.String).pipe(Schema.fromKey("carrier_message_id")),
+    carrier: Rows.nullable(Schema.String),
     idempotencyKey: Rows.nullable(Schema.String).pipe(Schema.fromKey("idempotency_key"))
   })
 )
@@ -76,7 +77,8 @@ const changed = [
   "scheduled_at",
   "sent_at",
   "delivered_at",
-  "carrier_message_id"
+  "carrier_message_id",
+  "carrier"
 ] as const
 
 // How each changed column is set from the `VALUES` of `update`. PostgreSQL gives those
@@ -254,17 +256,23 @@ export const make = (
         }
       )
 
-    // Each carrier id at most once per statement; the newest message where two share one (another carrier's ids).
-    const findByCarrierMessageIds = (carrierMessageIds: ReadonlyArray<string>) =>
+    // Each carrier id at most once per statement; of the messages under one id, the newest of the
+    // key's carrier (or of none: sent before routing), any when the key names no carrier.
+    const findByCarrierMessageIds = (keys: ReadonlyArray<MessageStore.CarrierMessageKey>) =>
       Effect.map(
         selectIn(
-          Arr.dedupe(carrierMessageIds),
+          Arr.dedupe(keys.map((key) => key.carrierMessageId)),
           (ids) =>
             sql`SELECT * FROM sendline_messages WHERE carrier_message_id IN ${sql.in(ids)} ORDER BY created_at, id`
         ),
         (found) => {
-          const byCarrierId = new Map(found.map((message) => [message.carrierMessageId, message]))
-          return carrierMessageIds.map((id) => Option.fromNullable(byCarrierId.get(id)))
+          const byCarrierId = Arr.groupBy(found, (message) => message.carrierMessageId!)
+          return keys.map((key) =>
+            Arr.findLast(
+              byCarrierId[key.carrierMessageId] ?? [],
+              (message) => key.carrier === undefined || message.carrier === undefined || message.carrier === key.carrier
+            )
+          )
         }
       )
 
@@ -302,8 +310,7 @@ export const make = (
         ))
       },
       findMany: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findMany(keys)),
-      findByCarrierMessageIds: (carrierMessageIds) =>
-        carrierMessageIds.length === 0 ? Effect.succeed([]) : read(findByCarrierMessageIds(carrierMessageIds)),
+      findByCarrierMessageIds: (keys) => keys.length === 0 ? Effect.succeed([]) : read(findByCarrierMessageIds(keys)),
       transition: (moves) =>
         moves.length === 0 ?
           Effect.succeed([]) :

@@ -133,9 +133,47 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       const theirs = makeMessage(otherAccountId, fresh("msg"), { status: "sent", sentAt: T, carrierMessageId: second })
       yield* messages.insert(theirs, Option.none())
       const unknown = fresh("smsc")
-      const found = yield* messages.findByCarrierMessageIds([second, unknown, first, first])
+      const keys = [second, unknown, first, first].map((carrierMessageId) => ({ carrierMessageId }))
+      const found = yield* messages.findByCarrierMessageIds(keys)
       assert.deepStrictEqual(found, [Option.some(theirs), Option.none(), Option.some(mine), Option.some(mine)])
       assert.deepStrictEqual(yield* messages.findByCarrierMessageIds([]), [])
+    }))
+
+  it.effect("MessageStore: findByCarrierMessageIds tells two carriers' equal ids apart by the carrier stored with each", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      const accountId = yield* freshAccount
+      const shared = fresh("smsc")
+      const sent = (carrier: string | undefined, at: number) =>
+        makeMessage(accountId, fresh("msg"), {
+          status: "sent",
+          sentAt: at,
+          createdAt: at,
+          carrierMessageId: shared,
+          ...(carrier === undefined ? {} : { carrier })
+        })
+      const [viaAcme, viaBackup] = [sent("acme", T), sent("backup", T + 1)]
+      yield* messages.insert(viaAcme, Option.none())
+      yield* messages.insert(viaBackup, Option.none())
+      const found = yield* messages.findByCarrierMessageIds([
+        { carrier: "acme", carrierMessageId: shared },
+        { carrier: "backup", carrierMessageId: shared },
+        { carrier: "sim", carrierMessageId: shared },
+        { carrierMessageId: shared }
+      ])
+      assert.deepStrictEqual(found, [
+        Option.some(viaAcme),
+        Option.some(viaBackup),
+        Option.none(),
+        Option.some(viaBackup)
+      ])
+      const beforeRouting = sent(undefined, T + 2)
+      yield* messages.insert(beforeRouting, Option.none())
+      assert.deepStrictEqual(
+        yield* messages.findByCarrierMessageIds([{ carrier: "sim", carrierMessageId: shared }]),
+        [Option.some(beforeRouting)],
+        "a message stored before routing matches any carrier"
+      )
     }))
 
   it.effect("MessageStore: findByIdempotencyKey answers the account's message with the key if created at or after since", () =>

@@ -1,0 +1,250 @@
+/**
+ * The router (CONTRACT §11): a `Carrier` built from named carriers and routes, so the Dispatcher
+ * never learns about routes. A message goes by its route (`Routes.select`) to the route's carriers
+ * in order, or spread by weight with the others as fallback. A carrier that cannot take it now (not
+ * bound, throttled, no answer in time) is passed over at once; a refusal about the route (the
+ * sender, a routing or system error: `failover`) is tried on the next; a refusal about the
+ * recipient or the content fails the message there. No route: `no_route`. No carrier of the route
+ * can take it: `CarrierUnavailable`, and the message waits queued for its lease. Every refusal
+ * about the route: the last one. Each carrier's and each route's change of state is logged once.
+ *
+ * The accepting carrier's name travels with the receipt (`CarrierReceipt.carrier`) and with each
+ * delivery report the router's inbox takes from it (`DeliveryReport.carrier`), so a receipt is
+ * matched by carrier and id.
+ *
+ * @since 0.2.0
+ */
+import type { Layer } from "effect"
+import { Clock, Context, Effect, Option, Random, Schema } from "effect"
+import * as Carrier from "../messaging/Carrier.js"
+import { type DeliveryReport, DeliveryReportInbox } from "../messaging/DeliveryReportInbox.js"
+import * as Metrics from "../Metrics.js"
+import * as Routes from "./Routes.js"
+
+/** A carrier by its name, with the inbox of its delivery reports when it sends any. @since 0.2.0 @category models */
+export interface Named {
+  readonly name: string
+  readonly carrier: Context.Tag.Service<Carrier.Carrier>
+  readonly inbox?: Context.Tag.Service<DeliveryReportInbox> | undefined
+}
+
+/** The router's settings: its carriers, in the order they are reported, and its routes. @since 0.2.0 @category models */
+export interface Options {
+  readonly carriers: ReadonlyArray<Named>
+  readonly routes: ReadonlyArray<Routes.Route>
+}
+
+/** A carrier's name and where it stands. @since 0.2.0 @category models */
+export interface CarrierState {
+  readonly name: string
+  readonly status: Carrier.CarrierStatus
+}
+
+/** The router's view, for `/ready`, `/metrics` and `sendline routes check`. @since 0.2.0 @category services */
+export class Router extends Context.Tag("@sendline/core/Router")<Router, {
+  readonly routes: ReadonlyArray<Routes.Route>
+  /** Each carrier and where it stands now, in the order configured. */
+  readonly carriers: Effect.Effect<ReadonlyArray<CarrierState>>
+  /** The markets of the routes (`*` among them) for which no carrier of any route that serves them can take messages now. */
+  readonly unroutable: Effect.Effect<ReadonlyArray<string>>
+}>() {}
+
+/** A route names a carrier the router was not given (its message names each). @since 0.2.0 @category errors */
+export class RoutesInvalid extends Schema.TaggedError<RoutesInvalid>("@sendline/core/RoutesInvalid")("RoutesInvalid", {
+  problems: Schema.Array(Schema.String),
+  message: Schema.String
+}) {}
+
+const alwaysBound: Effect.Effect<Carrier.CarrierStatus> = Effect.succeed({ state: "bound" })
+
+/** Where a carrier stands; one without a status is always bound. */
+const statusOf = (named: Named): Effect.Effect<Carrier.CarrierStatus> => named.carrier.status ?? alwaysBound
+
+/** The route's carriers in the order this message tries them: one weighted pick first, then the rest in order. */
+const order = (route: Routes.Route): Effect.Effect<ReadonlyArray<string>> => {
+  const weighted = route.carriers.filter((c) => c.weight !== undefined)
+  const names = Routes.carriersOf(route)
+  if (weighted.length === 0) return Effect.succeed(names)
+  const total = weighted.reduce((sum, c) => sum + c.weight!, 0)
+  return Effect.map(Random.nextIntBetween(0, total), (ticket) => {
+    let picked = weighted[0]!.carrier
+    for (const c of weighted) {
+      if (ticket < c.weight!) {
+        picked = c.carrier
+        break
+      }
+      ticket -= c.weight!
+    }
+    return [picked, ...names.filter((name) => name !== picked)]
+  })
+}
+
+/** How a route is named in logs: `routes.0 (AU)`, with its prefix and Sender ID when it has them. */
+const describe = (routes: ReadonlyArray<Routes.Route>, route: Routes.Route): string => {
+  const where = [route.market, route.prefix, route.senderId === undefined ? undefined : `sender ${route.senderId}`]
+  return `routes.${routes.indexOf(route)} (${where.filter((w) => w !== undefined).join(", ")})`
+}
+
+/**
+ * The router's three faces: the `Carrier` that routes, the `DeliveryReportInbox` that takes every
+ * carrier's reports (tagged with the carrier's name), and the `Router` view.
+ *
+ * @since 0.2.0
+ * @category constructors
+ */
+export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.Service<Router>>, RoutesInvalid> =>
+  Effect.suspend(() => {
+    const byName = new Map(options.carriers.map((named) => [named.name, named]))
+    const { routes } = options
+    const problems = Routes.unknownCarriers([...byName.keys()], routes)
+    if (problems.length > 0) return new RoutesInvalid({ problems, message: problems.join("; ") })
+    // the states last logged: a carrier passed over, a route with no carrier that could take a message
+    const carrierDown = new Map<string, string>()
+    const routeDown = new Set<Routes.Route>()
+
+    const carrierState = (name: string, down: string | undefined) =>
+      Effect.suspend(() => {
+        const was = carrierDown.get(name)
+        if (down === undefined) {
+          if (was === undefined) return Effect.void
+          carrierDown.delete(name)
+          return Effect.logInfo(`Routing: carrier ${name} takes messages again`)
+        }
+        if (was !== undefined) return Effect.void
+        carrierDown.set(name, down)
+        return Effect.logWarning(`Routing: carrier ${name} cannot take messages now (${down}); its routes fail over`)
+      })
+
+    const routeState = (route: Routes.Route, down: string | undefined) =>
+      Effect.suspend(() => {
+        if (down === undefined) {
+          if (!routeDown.delete(route)) return Effect.void
+          return Effect.logInfo(`Routing: ${describe(routes, route)} takes messages again`)
+        }
+        if (routeDown.has(route)) return Effect.void
+        routeDown.add(route)
+        return Effect.logWarning(
+          `Routing: no carrier of ${describe(routes, route)} can take messages now (${down}); ` +
+            "they stay queued and are tried again when their lease ends"
+        )
+      })
+
+    // One carrier's try: its receipt, its refusal, or why it could not take the message now.
+    const attempt = (named: Named, message: Carrier.Outbound) =>
+      Effect.gen(function*() {
+        const status = yield* statusOf(named)
+        if (status.state !== "bound") {
+          Metrics.carrierSubmitted(named.name, "passed_over")
+          yield* carrierState(named.name, status.state)
+          return {
+            _tag: "Unavailable" as const,
+            why: `${named.name}: ${status.state}`,
+            throttled: status.state === "throttled"
+          }
+        }
+        const start = yield* Clock.currentTimeMillis
+        const answer = yield* Effect.either(named.carrier.submit(message))
+        const seconds = ((yield* Clock.currentTimeMillis) - start) / 1000
+        if (answer._tag === "Right") {
+          Metrics.carrierSubmitted(named.name, "accepted", seconds)
+          yield* carrierState(named.name, undefined)
+          return { _tag: "Accepted" as const, receipt: { ...answer.right, carrier: named.name } }
+        }
+        const error = answer.left
+        if (error._tag === "CarrierRefused") {
+          Metrics.carrierSubmitted(named.name, "refused", seconds)
+          return { _tag: "Refused" as const, error }
+        }
+        Metrics.carrierSubmitted(named.name, error.reason, seconds)
+        yield* carrierState(named.name, error.reason)
+        return {
+          _tag: "Unavailable" as const,
+          why: `${named.name}: ${error.reason}`,
+          throttled: error.reason === "throttled"
+        }
+      })
+
+    const submit = (message: Carrier.Outbound) =>
+      Effect.gen(function*() {
+        const found = Routes.select(routes, message)
+        if (Option.isNone(found)) {
+          return yield* new Carrier.CarrierRefused({
+            code: "no_route",
+            message: `No route takes a message of ${message.market} to ${message.to} from ${message.senderId}.`
+          })
+        }
+        const route = found.value
+        const unavailable: Array<string> = []
+        let throttled = false
+        let refused: Carrier.CarrierRefused | undefined
+        for (const name of yield* order(route)) {
+          const outcome = yield* attempt(byName.get(name)!, message)
+          switch (outcome._tag) {
+            case "Accepted":
+              yield* routeState(route, undefined)
+              return outcome.receipt
+            case "Refused":
+              if (!outcome.error.failover) return yield* outcome.error
+              refused = outcome.error
+              break
+            case "Unavailable":
+              unavailable.push(outcome.why)
+              throttled ||= outcome.throttled
+          }
+        }
+        if (unavailable.length === 0 && refused !== undefined) return yield* refused
+        yield* routeState(route, unavailable.join(", "))
+        return yield* new Carrier.CarrierUnavailable({
+          reason: throttled ? "throttled" : "unavailable",
+          message: `No carrier of ${describe(routes, route)} can take the message now (${unavailable.join(", ")}).`
+        })
+      }).pipe(Effect.withSpan("Router.submit"))
+
+    // Each pass starts with the next carrier, so that one carrier's flood of reports cannot starve another's.
+    let next = 0
+    const withInbox = options.carriers.filter((named) => named.inbox !== undefined)
+    const take = (max: number) =>
+      Effect.gen(function*() {
+        const taken: Array<DeliveryReport> = []
+        const start = next
+        next = withInbox.length === 0 ? 0 : (next + 1) % withInbox.length
+        for (let i = 0; i < withInbox.length && taken.length < max; i++) {
+          const named = withInbox[(start + i) % withInbox.length]!
+          for (const report of yield* named.inbox!.take(max - taken.length)) {
+            taken.push({ ...report, carrier: named.name })
+          }
+        }
+        return taken
+      })
+
+    const carriers = Effect.forEach(
+      options.carriers,
+      (named) => Effect.map(statusOf(named), (status): CarrierState => ({ name: named.name, status }))
+    )
+
+    const unroutable = Effect.map(carriers, (states) => {
+      const bound = new Set(states.filter((s) => s.status.state === "bound").map((s) => s.name))
+      const markets = [...new Set(routes.map((route) => route.market))]
+      return markets.filter((market) =>
+        !routes.some((route) =>
+          (route.market === market || route.market === Routes.anyMarket) &&
+          Routes.carriersOf(route).some((name) => bound.has(name))
+        )
+      )
+    })
+
+    return Effect.succeed({
+      carrier: Carrier.Carrier.of({
+        submit,
+        status: Effect.map(carriers, (states): Carrier.CarrierStatus => ({
+          state: states.some((s) => s.status.state === "bound") ? "bound" : "connecting"
+        }))
+      }),
+      inbox: DeliveryReportInbox.of({ take }),
+      view: Router.of({ routes, carriers, unroutable })
+    })
+  })
+
+/** The router as the `Carrier` and its `DeliveryReportInbox`, with its `Router` view. @since 0.2.0 @category layers */
+export const layer = (options: Options): Layer.Layer<Carrier.Carrier | DeliveryReportInbox | Router, RoutesInvalid> =>
+  Carrier.layerOf(Router, make(options))
