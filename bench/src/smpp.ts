@@ -12,7 +12,7 @@ import { CarrierMock } from "@sendline/carrier-mock"
 import { SmppCarrier } from "@sendline/carrier-smpp"
 import { TestSmsc } from "@sendline/carrier-smpp/testing"
 import type { Carrier, DeliveryReportInbox } from "@sendline/core"
-import { Segments } from "@sendline/core"
+import { Router, Segments } from "@sendline/core"
 import type { Context } from "effect"
 import { Duration, Effect, Logger, LogLevel, Redacted } from "effect"
 
@@ -82,6 +82,32 @@ const smpp = (window: number, answerDelayMillis: number, messages: number) =>
     return result
   }))
 
+/** The same messages through core's router, spread 1:1 over two carriers, each to an SMSC of its own. */
+const routed = (window: number, messages: number) =>
+  Effect.scoped(Effect.gen(function*() {
+    const smscs = [yield* TestSmsc.start({}), yield* TestSmsc.start({})]
+    const carriers = yield* Effect.forEach(smscs, (smsc, i) =>
+      Effect.map(
+        SmppCarrier.make({ url: Redacted.make(smsc.url(`window=${window}`)) }),
+        ({ carrier, inbox }): Router.Named => ({ name: `smsc${i + 1}`, carrier, inbox })
+      ))
+    const { carrier, inbox } = yield* Router.make({
+      carriers,
+      routes: [{ market: "*", carriers: [{ carrier: "smsc1", weight: 1 }, { carrier: "smsc2", weight: 1 }] }]
+    })
+    const result = yield* measure(
+      `router over two SMSCs, window ${String(window).padStart(2)}`,
+      messages,
+      carrier,
+      inbox
+    )
+    const taken = smscs.map((smsc) => smsc.submits.length)
+    if (taken[0]! + taken[1]! !== messages) {
+      return yield* Effect.dieMessage(`the SMSCs took ${taken.join(" + ")} of ${messages}`)
+    }
+    return result
+  }))
+
 /** Runs the SMPP bench and prints a table. @since 0.1.0 */
 export async function runSmppBench(): Promise<ReadonlyArray<SmppResult>> {
   const slow = Math.max(1, Math.round(count / 5))
@@ -95,6 +121,7 @@ export async function runSmppBench(): Promise<ReadonlyArray<SmppResult>> {
       simulated(count),
       smpp(1, 0, count),
       smpp(10, 0, count),
+      routed(10, count),
       smpp(1, 5, slow),
       smpp(10, 5, slow)
     ]).pipe(Logger.withMinimumLogLevel(LogLevel.Warning))

@@ -134,6 +134,35 @@ export const requestAnswered = (series: RequestSeries, seconds: number): void =>
 /** What became of one try of a carrier by the router. @since 0.2.0 @category models */
 export type CarrierOutcome = "accepted" | "refused" | "throttled" | "unavailable" | "timeout" | "passed_over"
 
+/** The series of each carrier and outcome, made at first use. */
+const carrierSeries = new Map<string, { readonly submits: Counter; readonly duration: Histogram }>()
+
+const seriesOf = (carrier: string, outcome: CarrierOutcome) => {
+  const key = `${carrier}\u0000${outcome}`
+  let series = carrierSeries.get(key)
+  if (series === undefined) {
+    series = {
+      submits: Metric.fromMetricKey(MetricKey.taggedWithLabels(
+        MetricKey.counter("sendline_carrier_submits", {
+          description: "Tries of a carrier by the router, by outcome (passed_over: not bound or throttled, not tried)",
+          incremental: true
+        }),
+        labels({ carrier, outcome })
+      )),
+      duration: Metric.fromMetricKey(MetricKey.taggedWithLabels(
+        MetricKey.histogram(
+          "sendline_carrier_submit_duration_seconds",
+          requestDurationBoundaries,
+          "Time from a submit to the carrier's answer, in seconds"
+        ),
+        labels({ carrier })
+      ))
+    }
+    carrierSeries.set(key, series)
+  }
+  return series
+}
+
 /**
  * Counts one try of `carrier` (`sendline_carrier_submits{carrier,outcome}`) and, when it was
  * submitted, its latency (`sendline_carrier_submit_duration_seconds{carrier}`); synchronous.
@@ -142,22 +171,9 @@ export type CarrierOutcome = "accepted" | "refused" | "throttled" | "unavailable
  * @category updates
  */
 export const carrierSubmitted = (carrier: string, outcome: CarrierOutcome, seconds?: number): void => {
-  Metric.fromMetricKey(MetricKey.taggedWithLabels(
-    MetricKey.counter("sendline_carrier_submits", {
-      description: "Tries of a carrier by the router, by outcome (passed_over: not bound or throttled, not tried)",
-      incremental: true
-    }),
-    labels({ carrier, outcome })
-  )).unsafeUpdate(1, noLabels)
-  if (seconds === undefined) return
-  Metric.fromMetricKey(MetricKey.taggedWithLabels(
-    MetricKey.histogram(
-      "sendline_carrier_submit_duration_seconds",
-      requestDurationBoundaries,
-      "Time from a submit to the carrier's answer, in seconds"
-    ),
-    labels({ carrier })
-  )).unsafeUpdate(seconds, noLabels)
+  const series = seriesOf(carrier, outcome)
+  series.submits.unsafeUpdate(1, noLabels)
+  if (seconds !== undefined) series.duration.unsafeUpdate(seconds, noLabels)
 }
 
 // --- queues --------------------------------------------------------------------------------------
