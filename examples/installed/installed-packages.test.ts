@@ -8,15 +8,14 @@
  * dependency missing from a package's package.json fails the use that needs it.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { execFile, spawn } from "node:child_process"
-import { once } from "node:events"
+import { execFile } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { rm } from "node:fs/promises"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll } from "vitest"
+import { serveDemo } from "../support/DemoServer.js"
 import * as Project from "./Project.js"
 
 const exec = promisify(execFile)
@@ -152,43 +151,3 @@ describe("the packages as installed", () => {
     240_000
   )
 })
-
-/** A free port on 127.0.0.1. */
-const freePort = async (): Promise<number> => {
-  const server = createServer().listen(0, "127.0.0.1")
-  await once(server, "listening")
-  const { port } = server.address() as { port: number }
-  server.close()
-  await once(server, "close")
-  return port
-}
-
-/** `sendline serve --demo` from the installed package: its URL and demo key once it listens, and how to stop it. */
-const serveDemo = async (bin: string, env: NodeJS.ProcessEnv) => {
-  const port = await freePort()
-  const child = spawn(bin, ["serve", "--demo"], {
-    env: { ...env, PORT: String(port) },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  let output = ""
-  const key = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no demo key within 60 s:\n${output}`)), 60_000)
-    const read = (chunk: Buffer) => {
-      output += chunk.toString()
-      const found = /Demo API key \(all permissions\): (\S+)/.exec(output)
-      if (found) {
-        clearTimeout(timer)
-        resolve(found[1]!)
-      }
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    child.once("exit", (code) => reject(new Error(`sendline serve exited (${code}):\n${output}`)))
-  })
-  const stop = async () => {
-    if (child.exitCode !== null) return
-    child.kill("SIGTERM")
-    await once(child, "exit")
-  }
-  return { key, stop, url: `http://127.0.0.1:${port}` }
-}
