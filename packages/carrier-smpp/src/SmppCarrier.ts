@@ -7,8 +7,8 @@
  *
  * Answers: `ESME_RTHROTTLED` and the other transient statuses pause every submit (`throttlePause`)
  * and are retried, `attempts` in all, then the message is left to the Dispatcher's lease
- * (`CarrierUnavailable`); any other status refuses it for good (`CarrierRefused`, the status's
- * name as the `error.code`). A submit in doubt (the connection lost, or no answer within
+ * (`CarrierUnavailable`); any other status refuses it for good (`CarrierRefused`, normalised: see
+ * the README's table), its `carrierCode` `smpp:0x0000000B`. A submit in doubt (the connection lost, or no answer within
  * `responseTimeout`) is `CarrierUnavailable` too: the message stays queued and is submitted again
  * after its lease, at least once (docs/decisions.md), and every one is counted in the logs.
  *
@@ -28,6 +28,7 @@ import type * as SessionState from "./internal/state.js"
 import * as Status from "./internal/status.js"
 import * as Submitted from "./internal/submitted.js"
 import * as SubmitWindow from "./internal/submitWindow.js"
+import type * as Receipts from "./Receipts.js"
 import * as SmppUrl from "./SmppUrl.js"
 import * as Submits from "./Submits.js"
 
@@ -51,6 +52,8 @@ export interface Options {
   readonly retain?: Duration.DurationInput | undefined
   /** For `smpps://`: Node's TLS options over the defaults (a private CA's `ca`, a client certificate…). */
   readonly tls?: ConnectionOptions | undefined
+  /** The carrier's receipts' `err` codes to normalised ones (the routes file's `errors`); an `err` not in it goes by the receipt's `stat`. */
+  readonly errors?: Receipts.Errors | undefined
 }
 
 /** The defaults of the timings. @since 0.1.0 @category constants */
@@ -90,7 +93,7 @@ export class SmppCarrier extends Context.Tag("@sendline/carrier-smpp/SmppCarrier
   readonly outstanding: Effect.Effect<number>
 }>() {}
 
-/** `ESME_RTHROTTLED (0x00000058)`, or the bare code when it has no name. @since 0.1.0 @category formatting */
+/** `ESME_RTHROTTLED`, or the bare code (`0x00000400`) when it has no name. @since 0.1.0 @category formatting */
 export const statusName: (status: number) => string = Status.name
 
 /** Statuses that say "not now": the submit is tried again after a pause. @since 0.1.0 @category constants */
@@ -120,7 +123,7 @@ export const make = (options: Options): Effect.Effect<
     const where = SmppUrl.location(account)
     const responseTimeout = Duration.decode(options.responseTimeout ?? defaults.responseTimeout)
     const inDoubt = InDoubt.make(where, responseTimeout)
-    const submitted = Submitted.make(Duration.toMillis(options.retain ?? defaults.retain))
+    const submitted = Submitted.make(Duration.toMillis(options.retain ?? defaults.retain), options.errors ?? {})
     const receipts = yield* ReceiptInbox.make(options.receiptCapacity ?? defaults.receiptCapacity, submitted)
     const session = yield* Session.make(
       {

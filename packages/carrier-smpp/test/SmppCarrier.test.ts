@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import smpp from "smpp"
+import * as Receipts from "../src/Receipts.js"
 import * as SmppCarrier from "../src/SmppCarrier.js"
 import * as SmppUrl from "../src/SmppUrl.js"
 import { TestSmsc } from "../src/testing/index.js"
@@ -361,15 +362,15 @@ describe("SmppCarrier: submit_sm PDUs", () => {
 
 describe("SmppCarrier: delivery receipts", () => {
   const stats = [
-    ["DELIVRD", "delivered"],
-    ["UNDELIV", "undelivered"],
-    ["EXPIRED", "undelivered"],
-    ["REJECTD", "undelivered"],
-    ["DELETED", "undelivered"],
-    ["UNKNOWN", "undelivered"]
+    ["DELIVRD", "delivered", undefined],
+    ["UNDELIV", "undelivered", "carrier_error"],
+    ["EXPIRED", "undelivered", "expired"],
+    ["REJECTD", "undelivered", "rejected_by_carrier"],
+    ["DELETED", "undelivered", "carrier_error"],
+    ["UNKNOWN", "undelivered", "carrier_error"]
   ] as const
 
-  it.scoped("each final stat becomes a report for its message, the stat naming the error; ACCEPTD and ENROUTE change nothing", () =>
+  it.scoped("each final stat becomes a report for its message, its error normalised by the stat without an errors map; ACCEPTD and ENROUTE change nothing", () =>
     Effect.gen(function*() {
       const smsc = yield* TestSmsc.start()
       const { carrier, inbox } = yield* carrierOn(smsc)
@@ -384,13 +385,19 @@ describe("SmppCarrier: delivery receipts", () => {
       const reports = yield* inbox.take(100)
       assert.deepStrictEqual(
         reports.map(({ at: _, ...report }) => report),
-        stats.map(([stat, outcome], i) => ({
+        stats.map(([stat, outcome, code], i) => ({
           reference: `msg_${stat}`,
           accountId: "acct_1",
           carrierMessageId: smsc.messageIds.get(i)!,
           outcome,
           ...(outcome === "undelivered"
-            ? { error: { code: stat.toLowerCase(), message: `The network reported the message ${stat} (err 042).` } }
+            ? {
+              error: {
+                code,
+                message: `The network reported the message ${stat} (err 042).`,
+                carrier_code: `${stat}:042`
+              }
+            }
             : {})
         }))
       )
@@ -436,7 +443,11 @@ describe("SmppCarrier: delivery receipts", () => {
       assert.deepStrictEqual({ ...report!, at: 0 }, {
         carrierMessageId: "0badc0de",
         outcome: "undelivered",
-        error: { code: "undeliv", message: "The network reported the message UNDELIV (err 000)." },
+        error: {
+          code: "carrier_error",
+          message: "The network reported the message UNDELIV (err 000).",
+          carrier_code: "UNDELIV:000"
+        },
         at: 0
       })
     }))
@@ -477,27 +488,6 @@ describe("SmppCarrier: answers, window and rate", () => {
         ["CarrierUnavailable", "throttled"]
       )
       assert.strictEqual(smsc.submits.length, 3)
-    }))
-
-  it.scoped("permanent statuses refuse the message, the SMPP status named in its error", () =>
-    Effect.gen(function*() {
-      const smsc = yield* TestSmsc.start({
-        answer: (submit) =>
-          submit.destinationAddr.endsWith("0001")
-            ? { status: smpp.errors.ESME_RINVDSTADR! }
-            : submit.sourceAddr === "Bad"
-            ? { status: smpp.errors.ESME_RINVSRCADR! }
-            : "accept"
-      })
-      const { carrier } = yield* carrierOn(smsc)
-      const refused = yield* Effect.flip(carrier.submit(outbound("to nobody", { to: "+61400000001" })))
-      assert.deepStrictEqual(refused._tag === "CarrierRefused" ? [refused.code, refused.message] : [], [
-        "esme_rinvdstadr",
-        "The SMSC refused the message: ESME_RINVDSTADR."
-      ])
-      const source = yield* Effect.flip(carrier.submit(outbound("from nobody", { senderId: "Bad" })))
-      assert.strictEqual(source._tag === "CarrierRefused" ? source.code : "", "esme_rinvsrcadr")
-      assert.strictEqual(smsc.submits.length, 2, "a permanent refusal is not tried again")
     }))
 
   it.scoped("at most `window` submits await their answer at once", () =>
@@ -604,4 +594,110 @@ describe("SmppCarrier: submits in doubt", () => {
       assert.deepStrictEqual([again.duplicate, again.carrierMessageId], [true, smsc.messageIds.get(0)])
       assert.strictEqual(smsc.submits.length, 1)
     }))
+})
+
+describe("SmppCarrier: refusals normalised", () => {
+  const rows = [
+    [0x0b, "invalid_destination", false, "ESME_RINVDSTADR (0x0000000B)"],
+    [0x50, "invalid_destination", false, "ESME_RINVDSTTON (0x00000050)"],
+    [0x51, "invalid_destination", false, "ESME_RINVDSTNPI (0x00000051)"],
+    [0x0a, "sender_not_allowed", true, "ESME_RINVSRCADR (0x0000000A)"],
+    [0x48, "sender_not_allowed", true, "ESME_RINVSRCTON (0x00000048)"],
+    [0x49, "sender_not_allowed", true, "ESME_RINVSRCNPI (0x00000049)"],
+    [0x45, "rejected_by_carrier", true, "ESME_RSUBMITFAIL (0x00000045)"],
+    [0x0400, "rejected_by_carrier", true, "0x00000400"]
+  ] as const
+
+  it.scoped("each command status of the table: its code, its failover and carrier_code smpp:0x…, not tried again", () =>
+    Effect.gen(function*() {
+      const destinations = Object.fromEntries(rows.map(([status], i) => [`6140000000${i}`, status]))
+      const smsc = yield* TestSmsc.start({ answer: TestSmsc.answerBy({ destinations }) })
+      const { carrier } = yield* carrierOn(smsc)
+      const refusals = yield* Effect.forEach(
+        rows,
+        (_, i) =>
+          Effect.flip(carrier.submit(outbound("refused", { to: `+6140000000${i}` }))).pipe(
+            Effect.map((refused): ReadonlyArray<unknown> =>
+              refused._tag === "CarrierRefused"
+                ? [refused.code, refused.failover, refused.carrierCode, refused.message]
+                : [refused._tag]
+            )
+          )
+      )
+      assert.deepStrictEqual(
+        refusals,
+        rows.map(([status, code, failover, name]): ReadonlyArray<unknown> => [
+          code,
+          failover,
+          `smpp:0x${status.toString(16).toUpperCase().padStart(8, "0")}`,
+          `The SMSC refused the message: ${name}.`
+        ])
+      )
+      assert.strictEqual(smsc.submits.length, rows.length, "a refusal is not tried again")
+    }))
+
+  it.scoped("a status for the source: sender_not_allowed, failover", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: TestSmsc.answerBy({ sources: { Blocked: 0x0a } }) })
+      const { carrier } = yield* carrierOn(smsc)
+      const refused = yield* Effect.flip(carrier.submit(outbound("from a blocked sender", { senderId: "Blocked" })))
+      assert.deepStrictEqual(refused._tag === "CarrierRefused" ? [refused.code, refused.failover] : [], [
+        "sender_not_allowed",
+        true
+      ])
+      yield* carrier.submit(outbound("from another"))
+    }))
+
+  it.scoped("0x14, 0x08 and ESME_RX_T_APPN are 'not now' as 0x58 is: the pause and the tries, then CarrierUnavailable", () =>
+    Effect.gen(function*() {
+      const statuses = [smpp.errors.ESME_RMSGQFUL!, smpp.errors.ESME_RSYSERR!, smpp.errors.ESME_RX_T_APPN!]
+      for (const status of statuses) {
+        const smsc = yield* TestSmsc.start({ answer: () => ({ status }) })
+        const { carrier } = yield* carrierOn(smsc)
+        const fiber = yield* Effect.fork(Effect.flip(carrier.submit(outbound("not now"))))
+        for (let i = 1; i <= 3; i++) {
+          yield* smsc.until(() => smsc.submits.length === i)
+          yield* TestClock.adjust("1 second")
+        }
+        const error = yield* Fiber.join(fiber)
+        assert.deepStrictEqual([error._tag, error._tag === "CarrierUnavailable" ? error.reason : ""], [
+          "CarrierUnavailable",
+          "unavailable"
+        ])
+      }
+    }))
+})
+
+describe("SmppCarrier: receipts' errors", () => {
+  it.scoped("an undelivered receipt's err maps through the carrier's errors map; carrier_code keeps stat:err", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ receipt: () => undefined })
+      const { carrier, inbox } = yield* carrierOn(smsc, undefined, { errors: { "001": "unknown_subscriber" } })
+      yield* carrier.submit(outbound("to a number that is not", { reference: "msg_mapped" }))
+      yield* carrier.submit(outbound("another err", { reference: "msg_unmapped" }))
+      smsc.sendReceipt(smsc.messageIds.get(0)!, { stat: "UNDELIV", err: "001" })
+      smsc.sendReceipt(smsc.messageIds.get(1)!, { stat: "UNDELIV", err: "002" })
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 2)
+      const reports = yield* inbox.take(10)
+      assert.deepStrictEqual(reports.map((report) => [report.reference, report.error]), [
+        ["msg_mapped", {
+          code: "unknown_subscriber",
+          message: "The network reported the message UNDELIV (err 001).",
+          carrier_code: "UNDELIV:001"
+        }],
+        ["msg_unmapped", {
+          code: "carrier_error",
+          message: "The network reported the message UNDELIV (err 002).",
+          carrier_code: "UNDELIV:002"
+        }]
+      ])
+    }))
+
+  it("a receipt without err: the code by its stat, carrier_code the stat alone", () => {
+    assert.deepStrictEqual(Receipts.error({ id: "1", stat: "EXPIRED", err: undefined }, { "001": "barred" }), {
+      code: "expired",
+      message: "The network reported the message EXPIRED.",
+      carrier_code: "EXPIRED"
+    })
+  })
 })

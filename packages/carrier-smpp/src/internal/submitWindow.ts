@@ -2,7 +2,8 @@
  * The submit window: at most `window` `submit_sm`s awaiting their answer, at most `rate` a second,
  * and, after a transient answer (`ESME_RTHROTTLED`…), a pause of every submit (`throttlePause`, one
  * warning an episode) before the part is tried again, `attempts` tries in all. Any other status
- * refuses the message for good; a submit in doubt leaves it to the Dispatcher's lease.
+ * refuses the message for good, normalised by `status`'s table; a submit in doubt leaves it to the
+ * Dispatcher's lease.
  */
 import { Carrier } from "@sendline/core"
 import { Clock, Duration, Effect, Option } from "effect"
@@ -88,9 +89,12 @@ export const make = (options: Options, session: Session, inDoubt: InDoubt): Effe
               }
               const name = Status.name(answer.status)
               if (!Status.transient.has(answer.status)) {
+                const { code, failover } = Status.refusal(answer.status)
                 return yield* new Carrier.CarrierRefused({
-                  code: name.toLowerCase(),
-                  message: `The SMSC refused the message: ${name}.`
+                  code,
+                  message: `The SMSC refused the message: ${Status.describe(answer.status)}.`,
+                  carrierCode: Status.carrierCode(answer.status),
+                  failover
                 })
               }
               throttled = answer.status === smpp.errors.ESME_RTHROTTLED

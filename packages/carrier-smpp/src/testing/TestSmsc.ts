@@ -1,7 +1,7 @@
 /**
  * A real SMSC in the test's process: the `smpp` package's server on a loopback port, binding the
  * transceivers of its `users`, answering each `submit_sm` as the test says (accept, a status,
- * hold the answer, or drop the connection) and sending a delivery receipt for each accepted one
+ * hold the answer, or drop the connection; `answerBy` for a status by destination or source) and sending a delivery receipt for each accepted one
  * (`receipt`), with the receipt text and, unless told otherwise, the `receipted_message_id` and
  * `message_state` TLVs. It keeps every bind and submit, each `short_message` as the bytes that
  * came over the wire.
@@ -119,6 +119,23 @@ export interface Smsc {
   unbind(): void
   /** Sends a receipt for `messageId` on a bound session. */
   sendReceipt(messageId: string, plan: ReceiptPlan, destination?: string): void
+}
+
+/**
+ * Answers the status given for a submit's destination (`destinations`, without `+`) or else its
+ * source (`sources`), and accepts the rest: `TestSmsc.start({ answer: answerBy({ destinations:
+ * { "61400000001": 0x0B } }) })`.
+ *
+ * @since 0.2.0
+ * @category answers
+ */
+export const answerBy = (statuses: {
+  readonly destinations?: Readonly<Record<string, number>>
+  readonly sources?: Readonly<Record<string, number>>
+}) =>
+(submit: Submit): Answer => {
+  const status = statuses.destinations?.[submit.destinationAddr] ?? statuses.sources?.[submit.sourceAddr]
+  return status === undefined ? "accept" : { status }
 }
 
 /** A `submit_sm` received on the session bound as `systemId`, as `Submit`. */
