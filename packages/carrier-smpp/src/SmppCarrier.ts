@@ -34,7 +34,7 @@ import * as Submits from "./Submits.js"
 
 /** The carrier's settings: the account's URL, and timings that rarely need changing. @since 0.1.0 @category models */
 export interface Options {
-  /** `smpp[s]://system_id:password@host[:port][?system_type=…&window=…&rate=…&enquire_link=…]` (see `SmppUrl`). */
+  /** `smpp[s]://system_id:password@host[:port][?system_type=…&window=…&rate=…&enquire_link=…&validity=…]` (see `SmppUrl`). */
   readonly url: Redacted.Redacted<string>
   /** How long the SMSC may take to answer a bind, a submit or an `enquire_link` (default 10 seconds). */
   readonly responseTimeout?: Duration.DurationInput | undefined
@@ -156,7 +156,7 @@ export const make = (options: Options): Effect.Effect<
         const now = yield* Clock.currentTimeMillis
         const duplicate = submitted.duplicateOf(message.reference, now)
         if (duplicate !== undefined) return duplicate
-        const sms = Submits.of(message, concatenation++ & 0xff)
+        const sms = Submits.of(message, concatenation++ & 0xff, account.validityMinutes)
         const track = submitted.track(message, sms.length, now)
         for (const [part, sm] of sms.entries()) {
           yield* window.submit(message.reference, sm, (messageId) => submitted.accept(track, part, messageId)).pipe(

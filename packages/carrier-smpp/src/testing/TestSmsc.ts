@@ -3,11 +3,11 @@
  * transceivers of its `users`, answering each `submit_sm` as the test says (accept, a status,
  * hold the answer, or drop the connection; `answerBy` for a status by destination or source) and sending a delivery receipt for each accepted one
  * (`receipt`), with the receipt text and, unless told otherwise, the `receipted_message_id` and
- * `message_state` TLVs. It keeps every bind and submit, each `short_message` as the bytes that
- * came over the wire.
+ * `message_state` TLVs. It keeps every bind and submit, each `short_message` and `validity_period`
+ * as they came over the wire.
  *
- * To keep those bytes, it has the package keep them when it decodes a `submit_sm` (the package
- * would turn them into text): a process-wide addition, which changes nothing else the package
+ * To keep those, it has the package keep them when it decodes a `submit_sm` (the package would
+ * turn them into text and a `Date`): a process-wide addition, which changes nothing else the package
  * does, made when this module loads. Sendline's carrier never decodes a `submit_sm`.
  *
  * @since 0.1.0
@@ -18,23 +18,29 @@ import type { AddressInfo } from "node:net"
 import smpp from "smpp"
 import * as Receipts from "../Receipts.js"
 
-// Keeps each submit_sm's short_message bytes beside the package's decoding, as `raw_short_message`.
+// Keeps each submit_sm's `short_message` bytes and `validity_period` text beside the package's
+// decoding, as `raw_short_message` and `raw_validity_period`.
 const submitParams = smpp.commands["submit_sm"]!.params!
-const shortMessage = submitParams["short_message"]!
-if (shortMessage.filter !== undefined && !("keepsRaw" in shortMessage.filter)) {
-  const filter = shortMessage.filter
-  submitParams["short_message"] = {
-    type: shortMessage.type,
+const keepRaw = (param: string) => {
+  const kept = submitParams[param]!
+  if (kept.filter === undefined || "keepsRaw" in kept.filter) return
+  const filter = kept.filter
+  submitParams[param] = {
+    type: kept.type,
     filter: {
       keepsRaw: true,
       encode: filter.encode,
       decode(value, skipUdh) {
-        if (Buffer.isBuffer(value)) (this as { raw_short_message?: Buffer }).raw_short_message = Buffer.from(value)
+        const raw = this as Record<string, unknown>
+        if (Buffer.isBuffer(value)) raw[`raw_${param}`] = Buffer.from(value)
+        else if (typeof value === "string") raw[`raw_${param}`] = value
         return filter.decode.call(this, value, skipUdh)
       }
-    } as NonNullable<typeof shortMessage.filter>
+    } as NonNullable<typeof kept.filter>
   }
 }
+keepRaw("short_message")
+keepRaw("validity_period")
 
 /** A `submit_sm` as the SMSC received it. @since 0.1.0 @category models */
 export interface Submit {
@@ -50,6 +56,8 @@ export interface Submit {
   readonly esmClass: number
   readonly registeredDelivery: number
   readonly dataCoding: number
+  /** As sent (`000002000000000R`); empty when none was. */
+  readonly validityPeriod: string
   /** The user data as sent: UDH (when `esmClass` has 0x40) and payload. */
   readonly shortMessage: Buffer
 }
@@ -151,6 +159,7 @@ const submitOf = (systemId: string, pdu: smpp.Pdu): Submit => ({
   esmClass: Number(pdu["esm_class"]),
   registeredDelivery: Number(pdu["registered_delivery"]),
   dataCoding: Number(pdu["data_coding"]),
+  validityPeriod: String(pdu["raw_validity_period"] ?? ""),
   shortMessage: (pdu["raw_short_message"] as Buffer | undefined) ?? Buffer.alloc(0)
 })
 
