@@ -71,6 +71,7 @@ describe("SmppUrl", () => {
       window: 4,
       maxPerSecond: 50,
       enquireLinkSeconds: 15,
+      sessions: 1,
       validityMinutes: 2880
     })
     const tls = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpps://id:pw@[::1]")))
@@ -91,6 +92,8 @@ describe("SmppUrl", () => {
       "smpp://id:hunter2@host?window=0",
       "smpp://id:hunter2@host?rate=-1",
       "smpp://id:hunter2@host?colour=blue",
+      "smpp://id:hunter2@host?sessions=0",
+      "smpp://id:hunter2@host?sessions=33",
       "smpp://id:hunter2@host?validity=0",
       "smpp://id:hunter2@host?validity=10081",
       "not a url hunter2"
@@ -99,9 +102,9 @@ describe("SmppUrl", () => {
     for (const problem of problems) assert.notInclude(problem._tag === "Some" ? problem.value : "", "hunter2")
   })
 
-  it("reads validity in minutes (up to 7 days)", () => {
-    const account = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpp://id:pw@host?validity=90")))
-    assert.strictEqual(account.validityMinutes, 90)
+  it("reads sessions (1 to 32) and validity in minutes (up to 7 days)", () => {
+    const account = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpp://id:pw@host?sessions=32&validity=90")))
+    assert.deepStrictEqual([account.sessions, account.validityMinutes], [32, 90])
   })
 })
 
@@ -247,6 +250,7 @@ describe("SmppCarrier: submit_sm PDUs", () => {
       const [submit] = smsc.submits
       assert.deepStrictEqual({ ...submit!, shortMessage: hex(submit!.shortMessage) }, {
         systemId: "sendline",
+        session: 1,
         sequenceNumber: submit!.sequenceNumber,
         sourceAddrTon: 5,
         sourceAddrNpi: 0,
@@ -606,6 +610,162 @@ describe("SmppCarrier: submits in doubt", () => {
     }))
 })
 
+describe("SmppCarrier: sessions=N", () => {
+  it.scoped("sessions=4 binds four transceivers; status says 4 of 4 bound; submits and receipts go through every one", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier, inbox, view } = yield* carrierOn(smsc, "sessions=4&window=8")
+      assert.deepStrictEqual(smsc.binds.map((bind) => bind.accepted), [true, true, true, true])
+      assert.strictEqual(smsc.boundSessions(), 4)
+      assert.deepStrictEqual(yield* carrier.status!, {
+        state: "bound",
+        sessions: { bound: 4, configured: 4 },
+        window: { inUse: 0, size: 8 }
+      })
+      assert.deepStrictEqual(yield* view.sessions, ["bound", "bound", "bound", "bound"])
+      for (let i = 1; i <= 8; i++) yield* carrier.submit(outbound(`spread ${i}`))
+      assert.deepStrictEqual(new Set(smsc.submits.map((submit) => submit.session)), new Set([1, 2, 3, 4]))
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 8)
+      assert.strictEqual((yield* inbox.take(100)).length, 8, "every session's receipts in the one inbox")
+    }))
+
+  it.scoped("bad credentials with sessions=3 still fail the start with SmppBindRefused", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ users: { sendline: "another" } })
+      const failure = yield* Effect.flip(Effect.scoped(carrierOn(smsc, "sessions=3")))
+      assert.strictEqual(failure._tag, "SmppBindRefused")
+      assert.notInclude(failure.message, "secret")
+    }))
+
+  it.scoped("one session dropped is bound again after its own backoff while the others keep submitting", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const lines: Array<string> = []
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=3").pipe(Effect.provide(capturingLogs(lines)))
+      smsc.dropSession()
+      yield* eventually(Effect.map(carrier.status!, (status) => status.sessions?.bound === 2))
+      assert.strictEqual((yield* carrier.status!).state, "bound")
+      assert.strictEqual(yield* view.state, "bound")
+      const receipts = yield* Effect.forEach([1, 2, 3, 4, 5, 6], (i) => carrier.submit(outbound(`meanwhile ${i}`)), {
+        concurrency: 6
+      })
+      assert.strictEqual(receipts.length, 6, "no submit failed")
+      assert.isFalse(smsc.submits.some((submit) => submit.session === 1), "none on the dropped session")
+      assert.strictEqual(smsc.binds.length, 3, "not bound again before its backoff")
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 3)
+      yield* eventually(Effect.map(carrier.status!, (status) => status.sessions?.bound === 3))
+      assert.strictEqual(smsc.binds.length, 4)
+      assert.strictEqual(yield* view.inDoubt, 0)
+      assert.strictEqual(lines.filter((line) => / \(session \d of 3\) was lost/.test(line)).length, 1)
+    }))
+
+  it.scoped("a session lost settles its own submits in doubt; the other session's are answered", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=2")
+      const fibers = yield* Effect.forEach(
+        [1, 2],
+        (i) => Effect.fork(Effect.either(carrier.submit(outbound(`held ${i}`)))),
+        { concurrency: 2 }
+      )
+      yield* smsc.until(() => smsc.held() === 2)
+      assert.deepStrictEqual(smsc.submits.map((submit) => submit.session).sort(), [1, 2], "one on each session")
+      smsc.dropSession()
+      yield* eventually(Effect.map(view.inDoubt, (n) => n === 1))
+      smsc.release()
+      const answers = yield* Effect.forEach(fibers, Fiber.join)
+      assert.deepStrictEqual(answers.map((answer) => Either.isRight(answer) ? "accepted" : answer.left._tag).sort(), [
+        "CarrierUnavailable",
+        "accepted"
+      ])
+    }))
+
+  it.scoped("the window holds for the carrier as a whole: at most `window` awaiting their answer across sessions", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=3&window=2")
+      const fibers = yield* Effect.forEach([1, 2, 3, 4, 5], (i) => Effect.fork(carrier.submit(outbound(`held ${i}`))))
+      yield* smsc.until(() => smsc.held() === 2)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 2)
+      assert.strictEqual(new Set(smsc.submits.map((submit) => submit.session)).size, 2, "the least busy sessions")
+      assert.strictEqual(yield* view.outstanding, 2)
+      assert.deepStrictEqual((yield* carrier.status!).window, { inUse: 2, size: 2 })
+      smsc.release()
+      yield* smsc.until(() => smsc.held() === 2 && smsc.submits.length === 4)
+      smsc.release()
+      yield* smsc.until(() => smsc.held() === 1 && smsc.submits.length === 5)
+      smsc.release()
+      yield* Effect.forEach(fibers, Fiber.join)
+      assert.deepStrictEqual((yield* carrier.status!).window, { inUse: 0, size: 2 })
+    }))
+
+  it.scoped("the rate cap holds for the carrier as a whole, on the Clock", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc, "sessions=3&rate=2")
+      const fiber = yield* Effect.fork(
+        Effect.forEach([1, 2, 3, 4], (i) => carrier.submit(outbound(`paced ${i}`)), { concurrency: 4 })
+      )
+      yield* smsc.until(() => smsc.submits.length === 1)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 1)
+      yield* TestClock.adjust("500 millis")
+      yield* smsc.until(() => smsc.submits.length === 2)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 2)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      assert.strictEqual(smsc.submits.length, 4)
+    }))
+
+  it.scoped("the SMSC's cap of submits a second per session answers ESME_RTHROTTLED over it", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ maxPerSecondPerSession: 1 })
+      const { carrier } = yield* carrierOn(smsc, "sessions=2")
+      yield* Effect.forEach([1, 2], (i) => carrier.submit(outbound(`within the cap ${i}`)))
+      yield* Effect.fork(carrier.submit(outbound("over the cap")))
+      yield* smsc.until(() => smsc.submits.length === 3)
+      yield* eventually(Effect.map(carrier.status!, (status) => status.state === "throttled"))
+      assert.deepStrictEqual(smsc.submits.map((submit) => submit.session), [1, 2, 1])
+    }))
+})
+
+describe("SmppCarrier: status", () => {
+  it.scoped("no session bound: status is connecting and a submit answers CarrierUnavailable at once", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=2")
+      smsc.drop()
+      yield* eventually(Effect.map(carrier.status!, (status) => status.state === "connecting"))
+      assert.deepStrictEqual((yield* carrier.status!).sessions, { bound: 0, configured: 2 })
+      assert.strictEqual(yield* view.state, "lost")
+      // on the TestClock, which does not move here: an answer that waited for a timer would never come
+      const refused = yield* Effect.flip(carrier.submit(outbound("nobody bound")))
+      assert.strictEqual(refused._tag, "CarrierUnavailable")
+      assert.strictEqual(refused.message, `Not bound to smpp://sendline@127.0.0.1:${smsc.port} (lost).`)
+      assert.strictEqual(smsc.submits.length, 0)
+      yield* TestClock.adjust("1 second")
+      yield* eventually(Effect.map(carrier.status!, (status) => status.sessions?.bound === 2))
+      assert.strictEqual((yield* carrier.status!).state, "bound")
+    }))
+
+  it.scoped("throttled during the pause after ESME_RTHROTTLED, bound again after it", () =>
+    Effect.gen(function*() {
+      let throttle = 1
+      const smsc = yield* TestSmsc.start({
+        answer: () => (throttle-- > 0 ? { status: smpp.errors.ESME_RTHROTTLED! } : "accept")
+      })
+      const { carrier } = yield* carrierOn(smsc)
+      const fiber = yield* Effect.fork(carrier.submit(outbound("slow down")))
+      yield* eventually(Effect.map(carrier.status!, (status) => status.state === "throttled"))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      assert.strictEqual((yield* carrier.status!).state, "bound")
+    }))
+})
+
 describe("SmppCarrier: refusals normalised", () => {
   const rows = [
     [0x0b, "invalid_destination", false, "ESME_RINVDSTADR (0x0000000B)"],
@@ -675,6 +835,25 @@ describe("SmppCarrier: refusals normalised", () => {
           "unavailable"
         ])
       }
+    }))
+
+  it.scoped("ESME_RINVBNDSTS drops the session that answered it; the part goes to another session and is accepted", () =>
+    Effect.gen(function*() {
+      let first = true
+      const smsc = yield* TestSmsc.start({
+        answer: () => {
+          if (!first) return "accept"
+          first = false
+          return { status: smpp.errors.ESME_RINVBNDSTS! }
+        }
+      })
+      const { carrier } = yield* carrierOn(smsc, "sessions=2")
+      const receipt = yield* carrier.submit(outbound("bound after all"))
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(1))
+      assert.notStrictEqual(smsc.submits[0]!.session, smsc.submits[1]!.session)
+      yield* smsc.until(() => smsc.boundSessions() === 1)
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 2)
     }))
 })
 

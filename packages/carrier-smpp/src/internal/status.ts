@@ -29,9 +29,15 @@ export const transient: ReadonlySet<number> = new Set([
   smpp.errors.ESME_RTHROTTLED!,
   smpp.errors.ESME_RMSGQFUL!,
   smpp.errors.ESME_RSYSERR!,
-  smpp.errors.ESME_RX_T_APPN!,
-  smpp.errors.ESME_RINVBNDSTS!
+  smpp.errors.ESME_RX_T_APPN!
 ])
+
+/**
+ * `ESME_RINVBNDSTS`: the SMSC holds the session not bound. It says nothing of the message, and the
+ * same session would answer it again: the session is dropped and bound again, and the part is tried
+ * on another session (nothing was sent).
+ */
+export const unbound: number = smpp.errors.ESME_RINVBNDSTS!
 
 /** Statuses about the recipient: the message fails, no other carrier is tried. */
 const destination: ReadonlySet<number> = new Set([
@@ -47,7 +53,7 @@ const source: ReadonlySet<number> = new Set([
   smpp.errors.ESME_RINVSRCNPI!
 ])
 
-/** The normalised code of a refusal for good (a status that is not transient), and whether another carrier may take the message. */
+/** The normalised code of a refusal for good (a status neither transient nor `unbound`), and whether another carrier may take the message. */
 export const refusal = (status: number): { readonly code: CarrierErrorCode; readonly failover: boolean } =>
   destination.has(status)
     ? { code: "invalid_destination", failover: false }
