@@ -141,8 +141,8 @@ describe("SmppCarrier: the session", () => {
       const lines: Array<string> = []
       const { carrier, view } = yield* SmppCarrier.make({
         url: Redacted.make(`smpp://sendline:secret@127.0.0.1:${port}`),
-        // the submit below waits this long for a bind that cannot come; a bind answered later than
-        // this on a loaded machine is tried again, the state unchanged (no line of its own)
+        // a bind answered later than this on a loaded machine is tried again, the state unchanged
+        // (no line of its own); the submit below, with no session bound, answers at once
         responseTimeout: "2 seconds",
         reconnectMin: "20 millis",
         reconnectMax: "50 millis"
@@ -151,7 +151,7 @@ describe("SmppCarrier: the session", () => {
       const refused = yield* Effect.either(carrier.submit(outbound("Hello")))
       assert.isTrue(
         Either.isLeft(refused) && refused.left._tag === "CarrierUnavailable",
-        "not bound: left to the lease"
+        "not bound: left to the lease, at once"
       )
       const smsc = yield* TestSmsc.start({ port })
       yield* smsc.until(() => smsc.boundSessions() === 1)
