@@ -2,11 +2,19 @@
  * SMPP delivery receipts: the text of a `deliver_sm` whose `esm_class` marks it a receipt
  * (`id:… sub:… dlvrd:… submit date:… done date:… stat:… err:… text:…`, SMPP 3.4 appendix B), and
  * the final states it reports. `DELIVRD` is `delivered`; `UNDELIV`, `EXPIRED`, `REJECTD`, `DELETED`
- * and `UNKNOWN` are `undelivered`, the state naming the message's `error`; `ACCEPTD` and `ENROUTE`
- * are not final and change nothing.
+ * and `UNKNOWN` are `undelivered`; `ACCEPTD` and `ENROUTE` are not final and change nothing. An
+ * undelivered message's `error` is normalised (CONTRACT §11): its `err` through the carrier's
+ * `errors` map, else by its state; `carrier_code` keeps both (`UNDELIV:001`).
  *
  * @since 0.1.0
  */
+import type { Routes } from "@sendline/core"
+
+/** A normalised carrier error code (CONTRACT §11). @since 0.2.0 @category models */
+export type CarrierErrorCode = NonNullable<Routes.CarrierEntry["errors"]>[string]
+
+/** A carrier's map of its receipts' `err` codes to normalised ones (the routes file's `errors`). @since 0.2.0 @category models */
+export type Errors = Readonly<Record<string, CarrierErrorCode>>
 
 /** What a receipt says, as read from its text and TLVs. @since 0.1.0 @category models */
 export interface Receipt {
@@ -66,12 +74,33 @@ export const parse = (
 export const outcome = (stat: string): "delivered" | "undelivered" | undefined =>
   stat === "DELIVRD" ? "delivered" : (finalStats as ReadonlyArray<string>).includes(stat) ? "undelivered" : undefined
 
-/** The message's `error` for a final state other than `DELIVRD`: the state, lower case, as its code. @since 0.1.0 @category parsing */
-export const error = (receipt: Receipt): { readonly code: string; readonly message: string } => ({
-  code: receipt.stat.toLowerCase(),
+/** The normalised code of each final state other than `DELIVRD`, when no `errors` entry names its `err`. @since 0.2.0 @category constants */
+export const statCodes: Readonly<Record<Exclude<FinalStat, "DELIVRD">, CarrierErrorCode>> = {
+  EXPIRED: "expired",
+  REJECTD: "rejected_by_carrier",
+  UNDELIV: "carrier_error",
+  UNKNOWN: "carrier_error",
+  DELETED: "carrier_error"
+}
+
+/**
+ * The message's `error` for a final state other than `DELIVRD`: `code` from `errors` by the
+ * receipt's `err`, else from `statCodes` by its state (`carrier_error` for any other);
+ * `carrier_code` the state and `err` (`UNDELIV:001`, the state alone without `err`).
+ *
+ * @since 0.1.0
+ * @category parsing
+ */
+export const error = (
+  receipt: Receipt,
+  errors: Errors = {}
+): { readonly code: CarrierErrorCode; readonly message: string; readonly carrier_code: string } => ({
+  code: (receipt.err !== undefined && Object.hasOwn(errors, receipt.err) ? errors[receipt.err] : undefined) ??
+    (statCodes as Readonly<Record<string, CarrierErrorCode>>)[receipt.stat] ?? "carrier_error",
   message: `The network reported the message ${receipt.stat}${
     receipt.err === undefined ? "" : ` (err ${receipt.err})`
-  }.`
+  }.`,
+  carrier_code: receipt.err === undefined ? receipt.stat : `${receipt.stat}:${receipt.err}`
 })
 
 /** Receipt text, as an SMSC writes it (for the test SMSC and for tests). @since 0.1.0 @category formatting */

@@ -1,16 +1,21 @@
 /**
  * Core's `Carrier` and `DeliveryReportInbox` ports over an SMPP 3.4 account, on the `smpp`
- * package: one `bind_transceiver` session, kept alive with `enquire_link` and bound again with
- * backoff when it is lost; `submit_sm` per part of a message (see `Submits`), at most `window` of
- * them awaiting their answer and at most `rate` a second; delivery receipts from `deliver_sm` (see
- * `Receipts`) into a bounded queue, each acknowledged to the SMSC once it is queued.
+ * package: `sessions` `bind_transceiver` sessions (default 1), each kept alive with `enquire_link`
+ * and bound again with its own backoff when it is lost, the others going on meanwhile; `submit_sm`
+ * per part of a message (see `Submits`) on the bound session with the fewest awaiting their answer,
+ * at most `window` of them awaiting their answer and at most `rate` a second for the carrier as a
+ * whole; delivery receipts from `deliver_sm` on every session (see `Receipts`) into one bounded
+ * queue, each acknowledged to the SMSC once it is queued.
  *
- * Answers: `ESME_RTHROTTLED` and the other transient statuses pause every submit (`throttlePause`)
- * and are retried, `attempts` in all, then the message is left to the Dispatcher's lease
- * (`CarrierUnavailable`); any other status refuses it for good (`CarrierRefused`, the status's
- * name as the `error.code`). A submit in doubt (the connection lost, or no answer within
- * `responseTimeout`) is `CarrierUnavailable` too: the message stays queued and is submitted again
- * after its lease, at least once (docs/decisions.md), and every one is counted in the logs.
+ * Answers: `ESME_RTHROTTLED`, `ESME_RMSGQFUL`, `ESME_RSYSERR` and `ESME_RX_T_APPN` pause every
+ * submit (`throttlePause`; the carrier's `status` says `throttled` meanwhile) and are retried,
+ * `attempts` in all, then the message is left to the Dispatcher's lease (`CarrierUnavailable`);
+ * `ESME_RINVBNDSTS` drops the session that answered it and the part goes to another; any other
+ * status refuses it for good (`CarrierRefused`, normalised: see the README's table), its
+ * `carrierCode` `smpp:0x0000000B`. No session bound: `CarrierUnavailable` at once. A submit in
+ * doubt (its session lost, or no answer within `responseTimeout`) is `CarrierUnavailable` too: the
+ * message stays queued and is submitted again after its lease, at least once (docs/decisions.md),
+ * and every one is counted in the logs.
  *
  * Time (backoff, pauses, the rate cap, keep-alive, timeouts) is Effect's `Clock`. No log line and
  * no error holds the password.
@@ -23,17 +28,18 @@ import { Clock, Config, Context, Duration, Effect, Either, Layer, Schema } from 
 import type { ConnectionOptions } from "node:tls"
 import * as InDoubt from "./internal/inDoubt.js"
 import * as ReceiptInbox from "./internal/receiptInbox.js"
-import * as Session from "./internal/session.js"
+import * as Sessions from "./internal/sessions.js"
 import type * as SessionState from "./internal/state.js"
 import * as Status from "./internal/status.js"
 import * as Submitted from "./internal/submitted.js"
 import * as SubmitWindow from "./internal/submitWindow.js"
+import type * as Receipts from "./Receipts.js"
 import * as SmppUrl from "./SmppUrl.js"
 import * as Submits from "./Submits.js"
 
 /** The carrier's settings: the account's URL, and timings that rarely need changing. @since 0.1.0 @category models */
 export interface Options {
-  /** `smpp[s]://system_id:password@host[:port][?system_type=…&window=…&rate=…&enquire_link=…]` (see `SmppUrl`). */
+  /** `smpp[s]://system_id:password@host[:port][?system_type=…&window=…&rate=…&enquire_link=…&sessions=…&validity=…]` (see `SmppUrl`). */
   readonly url: Redacted.Redacted<string>
   /** How long the SMSC may take to answer a bind, a submit or an `enquire_link` (default 10 seconds). */
   readonly responseTimeout?: Duration.DurationInput | undefined
@@ -51,6 +57,8 @@ export interface Options {
   readonly retain?: Duration.DurationInput | undefined
   /** For `smpps://`: Node's TLS options over the defaults (a private CA's `ca`, a client certificate…). */
   readonly tls?: ConnectionOptions | undefined
+  /** The carrier's receipts' `err` codes to normalised ones (the routes file's `errors`); an `err` not in it goes by the receipt's `stat`. */
+  readonly errors?: Receipts.Errors | undefined
 }
 
 /** The defaults of the timings. @since 0.1.0 @category constants */
@@ -64,7 +72,7 @@ export const defaults = {
   retain: Duration.minutes(10)
 } as const
 
-/** Where the session stands. @since 0.1.0 @category models */
+/** Where a session stands; the carrier's `state` is `bound` when any session is. @since 0.1.0 @category models */
 export type State = SessionState.State
 
 /** The SMSC refused the bind at start (wrong system_id or password…): the carrier does not start. @since 0.1.0 @category errors */
@@ -83,14 +91,17 @@ export class SmppUrlInvalid extends Schema.TaggedError<SmppUrlInvalid>("@sendlin
 export class SmppCarrier extends Context.Tag("@sendline/carrier-smpp/SmppCarrier")<SmppCarrier, {
   /** Where the account binds, without the password. */
   readonly location: string
+  /** `bound` when any session is bound, else the most hopeful of the sessions' states (`lost`, `connecting`, `refused`, `unreachable`). */
   readonly state: Effect.Effect<State>
+  /** Each session's state, in order (`sessions` of the URL). */
+  readonly sessions: Effect.Effect<ReadonlyArray<State>>
   /** Submits in doubt since start: the connection was lost, or the SMSC did not answer in time. */
   readonly inDoubt: Effect.Effect<number>
-  /** `submit_sm`s awaiting their answer now. */
+  /** `submit_sm`s awaiting their answer now, on every session. */
   readonly outstanding: Effect.Effect<number>
 }>() {}
 
-/** `ESME_RTHROTTLED (0x00000058)`, or the bare code when it has no name. @since 0.1.0 @category formatting */
+/** `ESME_RTHROTTLED`, or the bare code (`0x00000400`) when it has no name. @since 0.1.0 @category formatting */
 export const statusName: (status: number) => string = Status.name
 
 /** Statuses that say "not now": the submit is tried again after a pause. @since 0.1.0 @category constants */
@@ -98,11 +109,11 @@ export const transientStatuses: ReadonlySet<number> = Status.transient
 
 /**
  * The carrier's three faces: the `Carrier` and `DeliveryReportInbox` ports and the `SmppCarrier`
- * view, over its session (`internal/session`), submit window (`internal/submitWindow`), memory of
+ * view, over its sessions (`internal/sessions`), submit window (`internal/submitWindow`), memory of
  * what was submitted (`internal/submitted`), receipts (`internal/receiptInbox`) and in-doubt count
- * (`internal/inDoubt`). The session lives as long as the scope; building waits for the first bind,
- * and fails `SmppBindRefused` when the SMSC refuses the credentials (an SMSC that cannot be reached
- * is logged and tried again in the background).
+ * (`internal/inDoubt`). The sessions live as long as the scope; building waits for each one's first
+ * bind, and fails `SmppBindRefused` when the SMSC refuses one (wrong credentials…; an SMSC that
+ * cannot be reached is logged and tried again in the background).
  *
  * @since 0.1.0
  * @category constructors
@@ -120,9 +131,9 @@ export const make = (options: Options): Effect.Effect<
     const where = SmppUrl.location(account)
     const responseTimeout = Duration.decode(options.responseTimeout ?? defaults.responseTimeout)
     const inDoubt = InDoubt.make(where, responseTimeout)
-    const submitted = Submitted.make(Duration.toMillis(options.retain ?? defaults.retain))
+    const submitted = Submitted.make(Duration.toMillis(options.retain ?? defaults.retain), options.errors ?? {})
     const receipts = yield* ReceiptInbox.make(options.receiptCapacity ?? defaults.receiptCapacity, submitted)
-    const session = yield* Session.make(
+    const sessions = yield* Sessions.make(
       {
         account,
         where,
@@ -143,17 +154,26 @@ export const make = (options: Options): Effect.Effect<
         attempts: Math.max(1, options.attempts ?? defaults.attempts),
         responseTimeout
       },
-      session,
+      sessions,
       inDoubt
     )
     let concatenation = 0
+
+    const status = Effect.gen(function*(): Effect.fn.Return<Carrier.CarrierStatus> {
+      const bound = yield* sessions.bound
+      return {
+        state: bound === 0 ? "connecting" : (yield* window.paused) ? "throttled" : "bound",
+        sessions: { bound, configured: account.sessions },
+        window: { inUse: yield* window.inUse, size: account.window }
+      }
+    })
 
     const submit = (message: Carrier.Outbound) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const duplicate = submitted.duplicateOf(message.reference, now)
         if (duplicate !== undefined) return duplicate
-        const sms = Submits.of(message, concatenation++ & 0xff)
+        const sms = Submits.of(message, concatenation++ & 0xff, account.validityMinutes)
         const track = submitted.track(message, sms.length, now)
         for (const [part, sm] of sms.entries()) {
           yield* window.submit(message.reference, sm, (messageId) => submitted.accept(track, part, messageId)).pipe(
@@ -165,13 +185,14 @@ export const make = (options: Options): Effect.Effect<
       }).pipe(Effect.withSpan("SmppCarrier.submit"))
 
     return {
-      carrier: Carrier.Carrier.of({ submit }),
+      carrier: Carrier.Carrier.of({ submit, status }),
       inbox: DeliveryReportInbox.DeliveryReportInbox.of({ take: receipts.take }),
       view: SmppCarrier.of({
         location: where,
-        state: session.state,
+        state: sessions.state,
+        sessions: sessions.states,
         inDoubt: inDoubt.total,
-        outstanding: session.outstanding
+        outstanding: sessions.outstanding
       })
     }
   })

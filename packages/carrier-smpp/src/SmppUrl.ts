@@ -1,6 +1,7 @@
 /**
  * `CARRIER_URL` for an SMPP account: `smpp://system_id:password@host:port?system_type=…&window=10`
- * (`smpps://` for TLS). Read into the session's settings; written back for logs without the
+ * (`smpps://` for TLS), with `sessions=N` sessions (1–32, default 1) sharing the window and the rate,
+ * and `validity=<minutes>` (default 2880: 48 hours) the messages' validity period. Read into the session's settings; written back for logs without the
  * password.
  *
  * @since 0.1.0
@@ -23,13 +24,23 @@ export interface Account {
   readonly maxPerSecond: number | undefined
   /** Seconds of quiet between `enquire_link`s (`enquire_link`, default 30). */
   readonly enquireLinkSeconds: number
+  /** `bind_transceiver` sessions of the carrier (`sessions`, 1 to 32, default 1); the window and the rate are the carrier's, not each one's. */
+  readonly sessions: number
+  /** Minutes the SMSC tries to deliver a message before it reports it `EXPIRED` (`validity`, default 2880: 48 hours). */
+  readonly validityMinutes: number
 }
+
+/** The `sessions` and `validity` (minutes) when the URL does not name them, and their largest values. @since 0.2.0 @category constants */
+export const limits = {
+  sessions: { default: 1, max: 32 },
+  validityMinutes: { default: 48 * 60, max: 7 * 24 * 60 }
+} as const
 
 /** The default port of `smpp://` and of `smpps://`. @since 0.1.0 @category constants */
 export const defaultPorts = { smpp: 2775, smpps: 3550 } as const
 
 /** The query parameters `parse` reads; any other is refused. @since 0.1.0 @category constants */
-export const parameters = ["system_type", "window", "rate", "enquire_link"] as const
+export const parameters = ["system_type", "window", "rate", "enquire_link", "sessions", "validity"] as const
 
 const positiveInteger = (text: string, max: number): number | undefined =>
   /^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= max ? Number(text) : undefined
@@ -65,6 +76,16 @@ export const parse = (url: Redacted.Redacted<string>): Either.Either<Account, st
   }
   const enquireLink = query.has("enquire_link") ? positiveInteger(query.get("enquire_link")!, 3600) : 30
   if (enquireLink === undefined) return Either.left("enquire_link must be a number of seconds from 1 to 3600")
+  const sessions = query.has("sessions")
+    ? positiveInteger(query.get("sessions")!, limits.sessions.max)
+    : limits.sessions.default
+  if (sessions === undefined) return Either.left(`sessions must be an integer from 1 to ${limits.sessions.max}`)
+  const validity = query.has("validity")
+    ? positiveInteger(query.get("validity")!, limits.validityMinutes.max)
+    : limits.validityMinutes.default
+  if (validity === undefined) {
+    return Either.left(`validity must be a number of minutes from 1 to ${limits.validityMinutes.max} (7 days)`)
+  }
   const tls = parsed.protocol === "smpps:"
   return Either.right({
     host: parsed.hostname.replace(/^\[(.*)\]$/, "$1"),
@@ -75,7 +96,9 @@ export const parse = (url: Redacted.Redacted<string>): Either.Either<Account, st
     systemType: query.get("system_type") ?? "",
     window,
     maxPerSecond: rate,
-    enquireLinkSeconds: enquireLink
+    enquireLinkSeconds: enquireLink,
+    sessions,
+    validityMinutes: validity
   })
 }
 

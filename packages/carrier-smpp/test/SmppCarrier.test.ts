@@ -7,8 +7,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import smpp from "smpp"
+import * as Receipts from "../src/Receipts.js"
 import * as SmppCarrier from "../src/SmppCarrier.js"
 import * as SmppUrl from "../src/SmppUrl.js"
+import * as Submits from "../src/Submits.js"
 import { TestSmsc } from "../src/testing/index.js"
 
 let counter = 0
@@ -68,7 +70,9 @@ describe("SmppUrl", () => {
       systemType: "SMPP",
       window: 4,
       maxPerSecond: 50,
-      enquireLinkSeconds: 15
+      enquireLinkSeconds: 15,
+      sessions: 1,
+      validityMinutes: 2880
     })
     const tls = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpps://id:pw@[::1]")))
     assert.deepStrictEqual([tls.host, tls.port, tls.tls, tls.window, tls.maxPerSecond], [
@@ -88,10 +92,19 @@ describe("SmppUrl", () => {
       "smpp://id:hunter2@host?window=0",
       "smpp://id:hunter2@host?rate=-1",
       "smpp://id:hunter2@host?colour=blue",
+      "smpp://id:hunter2@host?sessions=0",
+      "smpp://id:hunter2@host?sessions=33",
+      "smpp://id:hunter2@host?validity=0",
+      "smpp://id:hunter2@host?validity=10081",
       "not a url hunter2"
     ].map((url) => Either.getLeft(SmppUrl.parse(Redacted.make(url))))
-    assert.deepStrictEqual(problems.map((p) => p._tag === "Some"), [true, true, true, true, true, true])
+    assert.deepStrictEqual(problems.map((p) => p._tag === "Some"), problems.map(() => true))
     for (const problem of problems) assert.notInclude(problem._tag === "Some" ? problem.value : "", "hunter2")
+  })
+
+  it("reads sessions (1 to 32) and validity in minutes (up to 7 days)", () => {
+    const account = Either.getOrThrow(SmppUrl.parse(Redacted.make("smpp://id:pw@host?sessions=32&validity=90")))
+    assert.deepStrictEqual([account.sessions, account.validityMinutes], [32, 90])
   })
 })
 
@@ -128,8 +141,8 @@ describe("SmppCarrier: the session", () => {
       const lines: Array<string> = []
       const { carrier, view } = yield* SmppCarrier.make({
         url: Redacted.make(`smpp://sendline:secret@127.0.0.1:${port}`),
-        // the submit below waits this long for a bind that cannot come; a bind answered later than
-        // this on a loaded machine is tried again, the state unchanged (no line of its own)
+        // a bind answered later than this on a loaded machine is tried again, the state unchanged
+        // (no line of its own); the submit below, with no session bound, answers at once
         responseTimeout: "2 seconds",
         reconnectMin: "20 millis",
         reconnectMax: "50 millis"
@@ -138,7 +151,7 @@ describe("SmppCarrier: the session", () => {
       const refused = yield* Effect.either(carrier.submit(outbound("Hello")))
       assert.isTrue(
         Either.isLeft(refused) && refused.left._tag === "CarrierUnavailable",
-        "not bound: left to the lease"
+        "not bound: left to the lease, at once"
       )
       const smsc = yield* TestSmsc.start({ port })
       yield* smsc.until(() => smsc.boundSessions() === 1)
@@ -237,6 +250,7 @@ describe("SmppCarrier: submit_sm PDUs", () => {
       const [submit] = smsc.submits
       assert.deepStrictEqual({ ...submit!, shortMessage: hex(submit!.shortMessage) }, {
         systemId: "sendline",
+        session: 1,
         sequenceNumber: submit!.sequenceNumber,
         sourceAddrTon: 5,
         sourceAddrNpi: 0,
@@ -247,6 +261,7 @@ describe("SmppCarrier: submit_sm PDUs", () => {
         esmClass: 0,
         registeredDelivery: 1,
         dataCoding: 0,
+        validityPeriod: "000002000000000R",
         shortMessage: hex(bytes(
           [
             0x48,
@@ -361,15 +376,15 @@ describe("SmppCarrier: submit_sm PDUs", () => {
 
 describe("SmppCarrier: delivery receipts", () => {
   const stats = [
-    ["DELIVRD", "delivered"],
-    ["UNDELIV", "undelivered"],
-    ["EXPIRED", "undelivered"],
-    ["REJECTD", "undelivered"],
-    ["DELETED", "undelivered"],
-    ["UNKNOWN", "undelivered"]
+    ["DELIVRD", "delivered", undefined],
+    ["UNDELIV", "undelivered", "carrier_error"],
+    ["EXPIRED", "undelivered", "expired"],
+    ["REJECTD", "undelivered", "rejected_by_carrier"],
+    ["DELETED", "undelivered", "carrier_error"],
+    ["UNKNOWN", "undelivered", "carrier_error"]
   ] as const
 
-  it.scoped("each final stat becomes a report for its message, the stat naming the error; ACCEPTD and ENROUTE change nothing", () =>
+  it.scoped("each final stat becomes a report for its message, its error normalised by the stat without an errors map; ACCEPTD and ENROUTE change nothing", () =>
     Effect.gen(function*() {
       const smsc = yield* TestSmsc.start()
       const { carrier, inbox } = yield* carrierOn(smsc)
@@ -384,13 +399,19 @@ describe("SmppCarrier: delivery receipts", () => {
       const reports = yield* inbox.take(100)
       assert.deepStrictEqual(
         reports.map(({ at: _, ...report }) => report),
-        stats.map(([stat, outcome], i) => ({
+        stats.map(([stat, outcome, code], i) => ({
           reference: `msg_${stat}`,
           accountId: "acct_1",
           carrierMessageId: smsc.messageIds.get(i)!,
           outcome,
           ...(outcome === "undelivered"
-            ? { error: { code: stat.toLowerCase(), message: `The network reported the message ${stat} (err 042).` } }
+            ? {
+              error: {
+                code,
+                message: `The network reported the message ${stat} (err 042).`,
+                carrier_code: `${stat}:042`
+              }
+            }
             : {})
         }))
       )
@@ -436,7 +457,11 @@ describe("SmppCarrier: delivery receipts", () => {
       assert.deepStrictEqual({ ...report!, at: 0 }, {
         carrierMessageId: "0badc0de",
         outcome: "undelivered",
-        error: { code: "undeliv", message: "The network reported the message UNDELIV (err 000)." },
+        error: {
+          code: "carrier_error",
+          message: "The network reported the message UNDELIV (err 000).",
+          carrier_code: "UNDELIV:000"
+        },
         at: 0
       })
     }))
@@ -477,27 +502,6 @@ describe("SmppCarrier: answers, window and rate", () => {
         ["CarrierUnavailable", "throttled"]
       )
       assert.strictEqual(smsc.submits.length, 3)
-    }))
-
-  it.scoped("permanent statuses refuse the message, the SMPP status named in its error", () =>
-    Effect.gen(function*() {
-      const smsc = yield* TestSmsc.start({
-        answer: (submit) =>
-          submit.destinationAddr.endsWith("0001")
-            ? { status: smpp.errors.ESME_RINVDSTADR! }
-            : submit.sourceAddr === "Bad"
-            ? { status: smpp.errors.ESME_RINVSRCADR! }
-            : "accept"
-      })
-      const { carrier } = yield* carrierOn(smsc)
-      const refused = yield* Effect.flip(carrier.submit(outbound("to nobody", { to: "+61400000001" })))
-      assert.deepStrictEqual(refused._tag === "CarrierRefused" ? [refused.code, refused.message] : [], [
-        "esme_rinvdstadr",
-        "The SMSC refused the message: ESME_RINVDSTADR."
-      ])
-      const source = yield* Effect.flip(carrier.submit(outbound("from nobody", { senderId: "Bad" })))
-      assert.strictEqual(source._tag === "CarrierRefused" ? source.code : "", "esme_rinvsrcadr")
-      assert.strictEqual(smsc.submits.length, 2, "a permanent refusal is not tried again")
     }))
 
   it.scoped("at most `window` submits await their answer at once", () =>
@@ -603,5 +607,301 @@ describe("SmppCarrier: submits in doubt", () => {
       const again = yield* carrier.submit(message)
       assert.deepStrictEqual([again.duplicate, again.carrierMessageId], [true, smsc.messageIds.get(0)])
       assert.strictEqual(smsc.submits.length, 1)
+    }))
+})
+
+describe("SmppCarrier: sessions=N", () => {
+  it.scoped("sessions=4 binds four transceivers; status says 4 of 4 bound; submits and receipts go through every one", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier, inbox, view } = yield* carrierOn(smsc, "sessions=4&window=8")
+      assert.deepStrictEqual(smsc.binds.map((bind) => bind.accepted), [true, true, true, true])
+      assert.strictEqual(smsc.boundSessions(), 4)
+      assert.deepStrictEqual(yield* carrier.status!, {
+        state: "bound",
+        sessions: { bound: 4, configured: 4 },
+        window: { inUse: 0, size: 8 }
+      })
+      assert.deepStrictEqual(yield* view.sessions, ["bound", "bound", "bound", "bound"])
+      for (let i = 1; i <= 8; i++) yield* carrier.submit(outbound(`spread ${i}`))
+      assert.deepStrictEqual(new Set(smsc.submits.map((submit) => submit.session)), new Set([1, 2, 3, 4]))
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 8)
+      assert.strictEqual((yield* inbox.take(100)).length, 8, "every session's receipts in the one inbox")
+    }))
+
+  it.scoped("bad credentials with sessions=3 still fail the start with SmppBindRefused", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ users: { sendline: "another" } })
+      const failure = yield* Effect.flip(Effect.scoped(carrierOn(smsc, "sessions=3")))
+      assert.strictEqual(failure._tag, "SmppBindRefused")
+      assert.notInclude(failure.message, "secret")
+    }))
+
+  it.scoped("one session dropped is bound again after its own backoff while the others keep submitting", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const lines: Array<string> = []
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=3").pipe(Effect.provide(capturingLogs(lines)))
+      smsc.dropSession()
+      yield* eventually(Effect.map(carrier.status!, (status) => status.sessions?.bound === 2))
+      assert.strictEqual((yield* carrier.status!).state, "bound")
+      assert.strictEqual(yield* view.state, "bound")
+      const receipts = yield* Effect.forEach([1, 2, 3, 4, 5, 6], (i) => carrier.submit(outbound(`meanwhile ${i}`)), {
+        concurrency: 6
+      })
+      assert.strictEqual(receipts.length, 6, "no submit failed")
+      assert.isFalse(smsc.submits.some((submit) => submit.session === 1), "none on the dropped session")
+      assert.strictEqual(smsc.binds.length, 3, "not bound again before its backoff")
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 3)
+      yield* eventually(Effect.map(carrier.status!, (status) => status.sessions?.bound === 3))
+      assert.strictEqual(smsc.binds.length, 4)
+      assert.strictEqual(yield* view.inDoubt, 0)
+      assert.strictEqual(lines.filter((line) => / \(session \d of 3\) was lost/.test(line)).length, 1)
+    }))
+
+  it.scoped("a session lost settles its own submits in doubt; the other session's are answered", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=2")
+      const fibers = yield* Effect.forEach(
+        [1, 2],
+        (i) => Effect.fork(Effect.either(carrier.submit(outbound(`held ${i}`)))),
+        { concurrency: 2 }
+      )
+      yield* smsc.until(() => smsc.held() === 2)
+      assert.deepStrictEqual(smsc.submits.map((submit) => submit.session).sort(), [1, 2], "one on each session")
+      smsc.dropSession()
+      yield* eventually(Effect.map(view.inDoubt, (n) => n === 1))
+      smsc.release()
+      const answers = yield* Effect.forEach(fibers, Fiber.join)
+      assert.deepStrictEqual(answers.map((answer) => Either.isRight(answer) ? "accepted" : answer.left._tag).sort(), [
+        "CarrierUnavailable",
+        "accepted"
+      ])
+    }))
+
+  it.scoped("the window holds for the carrier as a whole: at most `window` awaiting their answer across sessions", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: () => "hold" })
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=3&window=2")
+      const fibers = yield* Effect.forEach([1, 2, 3, 4, 5], (i) => Effect.fork(carrier.submit(outbound(`held ${i}`))))
+      yield* smsc.until(() => smsc.held() === 2)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 2)
+      assert.strictEqual(new Set(smsc.submits.map((submit) => submit.session)).size, 2, "the least busy sessions")
+      assert.strictEqual(yield* view.outstanding, 2)
+      assert.deepStrictEqual((yield* carrier.status!).window, { inUse: 2, size: 2 })
+      smsc.release()
+      yield* smsc.until(() => smsc.held() === 2 && smsc.submits.length === 4)
+      smsc.release()
+      yield* smsc.until(() => smsc.held() === 1 && smsc.submits.length === 5)
+      smsc.release()
+      yield* Effect.forEach(fibers, Fiber.join)
+      assert.deepStrictEqual((yield* carrier.status!).window, { inUse: 0, size: 2 })
+    }))
+
+  it.scoped("the rate cap holds for the carrier as a whole, on the Clock", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier } = yield* carrierOn(smsc, "sessions=3&rate=2")
+      const fiber = yield* Effect.fork(
+        Effect.forEach([1, 2, 3, 4], (i) => carrier.submit(outbound(`paced ${i}`)), { concurrency: 4 })
+      )
+      yield* smsc.until(() => smsc.submits.length === 1)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 1)
+      yield* TestClock.adjust("500 millis")
+      yield* smsc.until(() => smsc.submits.length === 2)
+      yield* Effect.yieldNow().pipe(Effect.repeatN(50))
+      assert.strictEqual(smsc.submits.length, 2)
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      assert.strictEqual(smsc.submits.length, 4)
+    }))
+
+  it.scoped("the SMSC's cap of submits a second per session answers ESME_RTHROTTLED over it", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ maxPerSecondPerSession: 1 })
+      const { carrier } = yield* carrierOn(smsc, "sessions=2")
+      yield* Effect.forEach([1, 2], (i) => carrier.submit(outbound(`within the cap ${i}`)))
+      yield* Effect.fork(carrier.submit(outbound("over the cap")))
+      yield* smsc.until(() => smsc.submits.length === 3)
+      yield* eventually(Effect.map(carrier.status!, (status) => status.state === "throttled"))
+      assert.deepStrictEqual(smsc.submits.map((submit) => submit.session), [1, 2, 1])
+    }))
+})
+
+describe("SmppCarrier: status", () => {
+  it.scoped("no session bound: status is connecting and a submit answers CarrierUnavailable at once", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const { carrier, view } = yield* carrierOn(smsc, "sessions=2")
+      smsc.drop()
+      yield* eventually(Effect.map(carrier.status!, (status) => status.state === "connecting"))
+      assert.deepStrictEqual((yield* carrier.status!).sessions, { bound: 0, configured: 2 })
+      assert.strictEqual(yield* view.state, "lost")
+      // on the TestClock, which does not move here: an answer that waited for a timer would never come
+      const refused = yield* Effect.flip(carrier.submit(outbound("nobody bound")))
+      assert.strictEqual(refused._tag, "CarrierUnavailable")
+      assert.strictEqual(refused.message, `Not bound to smpp://sendline@127.0.0.1:${smsc.port} (lost).`)
+      assert.strictEqual(smsc.submits.length, 0)
+      yield* TestClock.adjust("1 second")
+      yield* eventually(Effect.map(carrier.status!, (status) => status.sessions?.bound === 2))
+      assert.strictEqual((yield* carrier.status!).state, "bound")
+    }))
+
+  it.scoped("throttled during the pause after ESME_RTHROTTLED, bound again after it", () =>
+    Effect.gen(function*() {
+      let throttle = 1
+      const smsc = yield* TestSmsc.start({
+        answer: () => (throttle-- > 0 ? { status: smpp.errors.ESME_RTHROTTLED! } : "accept")
+      })
+      const { carrier } = yield* carrierOn(smsc)
+      const fiber = yield* Effect.fork(carrier.submit(outbound("slow down")))
+      yield* eventually(Effect.map(carrier.status!, (status) => status.state === "throttled"))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.join(fiber)
+      assert.strictEqual((yield* carrier.status!).state, "bound")
+    }))
+})
+
+describe("SmppCarrier: refusals normalised", () => {
+  const rows = [
+    [0x0b, "invalid_destination", false, "ESME_RINVDSTADR (0x0000000B)"],
+    [0x50, "invalid_destination", false, "ESME_RINVDSTTON (0x00000050)"],
+    [0x51, "invalid_destination", false, "ESME_RINVDSTNPI (0x00000051)"],
+    [0x0a, "sender_not_allowed", true, "ESME_RINVSRCADR (0x0000000A)"],
+    [0x48, "sender_not_allowed", true, "ESME_RINVSRCTON (0x00000048)"],
+    [0x49, "sender_not_allowed", true, "ESME_RINVSRCNPI (0x00000049)"],
+    [0x45, "rejected_by_carrier", true, "ESME_RSUBMITFAIL (0x00000045)"],
+    [0x0400, "rejected_by_carrier", true, "0x00000400"]
+  ] as const
+
+  it.scoped("each command status of the table: its code, its failover and carrier_code smpp:0x…, not tried again", () =>
+    Effect.gen(function*() {
+      const destinations = Object.fromEntries(rows.map(([status], i) => [`6140000000${i}`, status]))
+      const smsc = yield* TestSmsc.start({ answer: TestSmsc.answerBy({ destinations }) })
+      const { carrier } = yield* carrierOn(smsc)
+      const refusals = yield* Effect.forEach(
+        rows,
+        (_, i) =>
+          Effect.flip(carrier.submit(outbound("refused", { to: `+6140000000${i}` }))).pipe(
+            Effect.map((refused): ReadonlyArray<unknown> =>
+              refused._tag === "CarrierRefused"
+                ? [refused.code, refused.failover, refused.carrierCode, refused.message]
+                : [refused._tag]
+            )
+          )
+      )
+      assert.deepStrictEqual(
+        refusals,
+        rows.map(([status, code, failover, name]): ReadonlyArray<unknown> => [
+          code,
+          failover,
+          `smpp:0x${status.toString(16).toUpperCase().padStart(8, "0")}`,
+          `The SMSC refused the message: ${name}.`
+        ])
+      )
+      assert.strictEqual(smsc.submits.length, rows.length, "a refusal is not tried again")
+    }))
+
+  it.scoped("a status for the source: sender_not_allowed, failover", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ answer: TestSmsc.answerBy({ sources: { Blocked: 0x0a } }) })
+      const { carrier } = yield* carrierOn(smsc)
+      const refused = yield* Effect.flip(carrier.submit(outbound("from a blocked sender", { senderId: "Blocked" })))
+      assert.deepStrictEqual(refused._tag === "CarrierRefused" ? [refused.code, refused.failover] : [], [
+        "sender_not_allowed",
+        true
+      ])
+      yield* carrier.submit(outbound("from another"))
+    }))
+
+  it.scoped("0x14, 0x08 and ESME_RX_T_APPN are 'not now' as 0x58 is: the pause and the tries, then CarrierUnavailable", () =>
+    Effect.gen(function*() {
+      const statuses = [smpp.errors.ESME_RMSGQFUL!, smpp.errors.ESME_RSYSERR!, smpp.errors.ESME_RX_T_APPN!]
+      for (const status of statuses) {
+        const smsc = yield* TestSmsc.start({ answer: () => ({ status }) })
+        const { carrier } = yield* carrierOn(smsc)
+        const fiber = yield* Effect.fork(Effect.flip(carrier.submit(outbound("not now"))))
+        for (let i = 1; i <= 3; i++) {
+          yield* smsc.until(() => smsc.submits.length === i)
+          yield* TestClock.adjust("1 second")
+        }
+        const error = yield* Fiber.join(fiber)
+        assert.deepStrictEqual([error._tag, error._tag === "CarrierUnavailable" ? error.reason : ""], [
+          "CarrierUnavailable",
+          "unavailable"
+        ])
+      }
+    }))
+
+  it.scoped("ESME_RINVBNDSTS drops the session that answered it; the part goes to another session and is accepted", () =>
+    Effect.gen(function*() {
+      let first = true
+      const smsc = yield* TestSmsc.start({
+        answer: () => {
+          if (!first) return "accept"
+          first = false
+          return { status: smpp.errors.ESME_RINVBNDSTS! }
+        }
+      })
+      const { carrier } = yield* carrierOn(smsc, "sessions=2")
+      const receipt = yield* carrier.submit(outbound("bound after all"))
+      assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(1))
+      assert.notStrictEqual(smsc.submits[0]!.session, smsc.submits[1]!.session)
+      yield* smsc.until(() => smsc.boundSessions() === 1)
+      yield* TestClock.adjust("1 second")
+      yield* smsc.until(() => smsc.boundSessions() === 2)
+    }))
+})
+
+describe("SmppCarrier: receipts' errors and validity", () => {
+  it.scoped("an undelivered receipt's err maps through the carrier's errors map; carrier_code keeps stat:err", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start({ receipt: () => undefined })
+      const { carrier, inbox } = yield* carrierOn(smsc, undefined, { errors: { "001": "unknown_subscriber" } })
+      yield* carrier.submit(outbound("to a number that is not", { reference: "msg_mapped" }))
+      yield* carrier.submit(outbound("another err", { reference: "msg_unmapped" }))
+      smsc.sendReceipt(smsc.messageIds.get(0)!, { stat: "UNDELIV", err: "001" })
+      smsc.sendReceipt(smsc.messageIds.get(1)!, { stat: "UNDELIV", err: "002" })
+      yield* smsc.until(() => smsc.receiptsAcknowledged() === 2)
+      const reports = yield* inbox.take(10)
+      assert.deepStrictEqual(reports.map((report) => [report.reference, report.error]), [
+        ["msg_mapped", {
+          code: "unknown_subscriber",
+          message: "The network reported the message UNDELIV (err 001).",
+          carrier_code: "UNDELIV:001"
+        }],
+        ["msg_unmapped", {
+          code: "carrier_error",
+          message: "The network reported the message UNDELIV (err 002).",
+          carrier_code: "UNDELIV:002"
+        }]
+      ])
+    }))
+
+  it("a receipt without err: the code by its stat, carrier_code the stat alone", () => {
+    assert.deepStrictEqual(Receipts.error({ id: "1", stat: "EXPIRED", err: undefined }, { "001": "barred" }), {
+      code: "expired",
+      message: "The network reported the message EXPIRED.",
+      carrier_code: "EXPIRED"
+    })
+  })
+
+  it.scoped("every submit_sm carries a relative validity_period: 48 hours by default, `validity` minutes when set", () =>
+    Effect.gen(function*() {
+      const smsc = yield* TestSmsc.start()
+      const byDefault = yield* carrierOn(smsc)
+      yield* byDefault.carrier.submit(outbound("x".repeat(200)))
+      const set = yield* carrierOn(smsc, "validity=90")
+      yield* set.carrier.submit(outbound("ninety minutes"))
+      assert.deepStrictEqual(smsc.submits.map((submit) => submit.validityPeriod), [
+        "000002000000000R",
+        "000002000000000R",
+        "000000013000000R"
+      ])
+      assert.strictEqual(Submits.validityPeriod(7 * 24 * 60), "000007000000000R")
     }))
 })

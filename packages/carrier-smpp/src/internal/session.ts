@@ -1,11 +1,12 @@
 /**
- * The SMPP session: one `bind_transceiver`, kept alive with `enquire_link`, bound again with
+ * One SMPP session: one `bind_transceiver`, kept alive with `enquire_link`, bound again with its own
  * backoff when it is lost, unbound as its scope closes; the `submit_sm`s awaiting their answer on
- * it, settled in doubt when it is lost; and the SMSC's requests answered. Each state is logged once,
- * when it is entered. No log line and no failure holds the password.
+ * it, settled in doubt when it is lost (the carrier's other sessions go on); and the SMSC's requests
+ * answered. Each state is logged once, when it is entered. No log line and no failure holds the
+ * password. `sessions` holds the carrier's several.
  */
 import type { Scope } from "effect"
-import { Deferred, Duration, Effect, Either, Exit, Fiber, FiberId, Option, Redacted } from "effect"
+import { Deferred, Duration, Effect, Either, Exit, Fiber, FiberId, Redacted } from "effect"
 import { isIP } from "node:net"
 import type { ConnectionOptions } from "node:tls"
 import smpp from "smpp"
@@ -16,7 +17,7 @@ import type { State } from "./state.js"
 import * as Status from "./status.js"
 
 /** A bound session: its socket, and its `submit_sm`s awaiting an answer, by sequence number. */
-interface Live {
+export interface Live {
   readonly session: smpp.Session
   readonly outstanding: Map<number, { readonly reference: string; readonly settle: (answer: Answer) => void }>
   readonly closed: Deferred.Deferred<string>
@@ -24,7 +25,7 @@ interface Live {
 }
 
 /** What became of one `submit_sm`. */
-type Answer =
+export type Answer =
   | { readonly _tag: "answered"; readonly status: number; readonly messageId: string }
   | { readonly _tag: "unsent" }
   | { readonly _tag: "lost"; readonly reason: string }
@@ -35,6 +36,8 @@ export interface Options {
   readonly account: SmppUrl.Account
   /** The account's location, without the password. */
   readonly where: string
+  /** Which of the carrier's sessions this is, for its log lines (`session 2 of 4`); none when it is the only one. */
+  readonly label: string | undefined
   readonly tls: ConnectionOptions | undefined
   readonly responseTimeout: Duration.Duration
   readonly reconnectMin: number
@@ -53,10 +56,10 @@ export interface Refusal {
 /** The session, as long as its scope. */
 export interface Session {
   readonly state: Effect.Effect<State>
-  /** `submit_sm`s awaiting their answer now. */
-  readonly outstanding: Effect.Effect<number>
-  /** The bound session, waiting at most the response timeout for one. */
-  readonly bound: Effect.Effect<Option.Option<Live>>
+  /** The bound session now, without waiting; none while it is not bound, or closing (a reason given). */
+  readonly live: () => Live | undefined
+  /** Drops `live` (when it is still the session's) for `reason`: it is lost, and bound again after the backoff. */
+  readonly drop: (live: Live, reason: string) => Effect.Effect<void>
   /**
    * Writes one `submit_sm` on `live` and waits at most the response timeout for its answer;
    * `accepted` records an accepted one's id as it comes, before the next PDU is read.
@@ -221,8 +224,9 @@ export const make = (
   receive: Receive
 ): Effect.Effect<Session, Refusal, Scope.Scope> =>
   Effect.gen(function*() {
-    const { account, reconnectMax, reconnectMin, responseTimeout, where } = options
-    const bound = yield* Effect.makeLatch(false)
+    const { account, label, reconnectMax, reconnectMin, responseTimeout, where } = options
+    // where this session binds, in its log lines
+    const at = label === undefined ? where : `${where} (${label})`
     const firstAttempt = yield* Deferred.make<void, Refusal>()
     let current: Live | undefined
     let state: State = "connecting"
@@ -244,7 +248,7 @@ export const make = (
         const doubt = inDoubt.lost(lost.map((pending) => pending.reference))
         return enter(
           "lost",
-          Effect.logWarning(`SMPP: the session with ${where} was lost (${reason}); ${doubt}; binding again`)
+          Effect.logWarning(`SMPP: the session with ${at} was lost (${reason}); ${doubt}; binding again`)
         )
       })
 
@@ -252,20 +256,18 @@ export const make = (
     const serve = (live: Live) =>
       Effect.gen(function*() {
         current = live
-        yield* bound.open
         yield* enter(
           "bound",
           Effect.logInfo(
-            `SMPP: bound to ${where} as a transceiver (window ${account.window}${
-              account.maxPerSecond === undefined ? "" : `, ${account.maxPerSecond} submits a second`
-            })`
+            `SMPP: bound to ${at} as a transceiver (window ${account.window}${
+              account.sessions > 1 ? ` across ${account.sessions} sessions` : ""
+            }${account.maxPerSecond === undefined ? "" : `, ${account.maxPerSecond} submits a second`})`
           )
         )
         yield* Deferred.succeed(firstAttempt, undefined)
         const alive = yield* Effect.fork(keepAlive(live, Duration.seconds(account.enquireLinkSeconds), responseTimeout))
         const reason = yield* Deferred.await(live.closed)
         yield* Fiber.interrupt(alive)
-        yield* bound.close
         current = undefined
         yield* lose(live, reason)
       })
@@ -277,7 +279,7 @@ export const make = (
           yield* enter(
             "unreachable",
             Effect.logWarning(
-              `SMPP: cannot reach ${where} (${failure.reason}); trying again, less often while it fails`
+              `SMPP: cannot reach ${at} (${failure.reason}); trying again, less often while it fails`
             )
           )
           yield* Deferred.succeed(firstAttempt, undefined)
@@ -291,7 +293,12 @@ export const make = (
           yield* Deferred.fail(firstAttempt, { status: Status.name(failure.status), message: line })
           return false
         }
-        yield* enter("refused", Effect.logError(`SMPP: ${line}; trying again, less often while it refuses`))
+        yield* enter(
+          "refused",
+          Effect.logError(
+            `SMPP: ${line}${label === undefined ? "" : ` (${label})`}; trying again, less often while it refuses`
+          )
+        )
         return true
       })
 
@@ -324,17 +331,13 @@ export const make = (
 
     const session: Session = {
       state: Effect.sync(() => state),
-      outstanding: Effect.sync(() => current?.outstanding.size ?? 0),
-      bound: Effect.suspend(() =>
-        current !== undefined ? Effect.succeed(Option.some(current)) : bound.await.pipe(
-          Effect.map(() => Option.fromNullable(current)),
-          Effect.timeoutTo({
-            duration: responseTimeout,
-            onSuccess: (live) => live,
-            onTimeout: () => Option.none<Live>()
-          })
-        )
-      ),
+      live: () => current?.reason === undefined ? current : undefined,
+      drop: (live, reason) =>
+        Effect.sync(() => {
+          if (current !== live) return
+          live.reason ??= reason
+          live.session.destroy()
+        }),
       send: (live, sm, reference, accepted) =>
         Effect.suspend((): Effect.Effect<Answer> =>
           current !== live ? Effect.succeed({ _tag: "unsent" }) : submitSm(live, sm, reference, accepted)

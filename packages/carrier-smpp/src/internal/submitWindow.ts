@@ -1,15 +1,18 @@
 /**
- * The submit window: at most `window` `submit_sm`s awaiting their answer, at most `rate` a second,
- * and, after a transient answer (`ESME_RTHROTTLED`…), a pause of every submit (`throttlePause`, one
- * warning an episode) before the part is tried again, `attempts` tries in all. Any other status
- * refuses the message for good; a submit in doubt leaves it to the Dispatcher's lease.
+ * The submit window, the carrier's as a whole across its sessions: at most `window` `submit_sm`s
+ * awaiting their answer, at most `rate` a second, and, after a transient answer (`ESME_RTHROTTLED`…),
+ * a pause of every submit (`throttlePause`, one warning an episode) before the part is tried again,
+ * `attempts` tries in all. `ESME_RINVBNDSTS` drops the session that answered it and the part is
+ * tried on another. Any other status refuses the message for good, normalised by `status`'s table;
+ * a submit in doubt leaves it to the Dispatcher's lease, and so does no session bound, at once.
  */
 import { Carrier } from "@sendline/core"
 import { Clock, Duration, Effect, Option } from "effect"
 import smpp from "smpp"
 import type * as Submits from "../Submits.js"
 import type { InDoubt } from "./inDoubt.js"
-import type { Session } from "./session.js"
+import type { Answer } from "./session.js"
+import type { Sessions } from "./sessions.js"
 import * as Status from "./status.js"
 
 /** The window, the rate cap, the pause and the tries. */
@@ -34,16 +37,23 @@ export interface SubmitWindow {
     sm: Submits.SubmitSm,
     accepted: (messageId: string) => void
   ) => Effect.Effect<string, Carrier.CarrierRefused | Carrier.CarrierUnavailable>
+  /** Submits awaiting their answer now, of the window's size. */
+  readonly inUse: Effect.Effect<number>
+  /** Whether submits are paused now after a transient answer. */
+  readonly paused: Effect.Effect<boolean>
 }
+
+const unsent: Answer = { _tag: "unsent" }
 
 const unavailable = (reason: "throttled" | "unavailable" | "timeout", message: string) =>
   new Carrier.CarrierUnavailable({ reason, message })
 
-/** An empty window on `session`, unpaused. */
-export const make = (options: Options, session: Session, inDoubt: InDoubt): Effect.Effect<SubmitWindow> =>
+/** An empty window on `sessions`, unpaused. */
+export const make = (options: Options, sessions: Sessions, inDoubt: InDoubt): Effect.Effect<SubmitWindow> =>
   Effect.gen(function*() {
     const { attempts, maxPerSecond, responseTimeout, throttlePause, where } = options
     const window = yield* Effect.makeSemaphore(options.window)
+    let inUse = 0
     let pausedUntil = 0
     let nextSlot = 0
     let pauseLogged = false
@@ -69,17 +79,31 @@ export const make = (options: Options, session: Session, inDoubt: InDoubt): Effe
         )
       })
 
+    /** Sends one part on the session with the fewest awaiting their answer, within the window; `unsent` when none is bound. */
+    const send = (reference: string, sm: Submits.SubmitSm, accepted: (messageId: string) => void) =>
+      window.withPermits(1)(Effect.gen(function*() {
+        const picked = yield* sessions.pick
+        if (Option.isNone(picked)) return unsent
+        inUse++
+        const answer = yield* picked.value.send(sm, reference, accepted).pipe(
+          Effect.ensuring(Effect.sync(() => inUse--))
+        )
+        if (answer._tag === "answered" && answer.status === Status.unbound) {
+          yield* picked.value.drop(`the SMSC answered ${Status.name(answer.status)} to a submit`)
+        }
+        return answer
+      }))
+
     const submit = (reference: string, sm: Submits.SubmitSm, accepted: (messageId: string) => void) =>
       Effect.gen(function*() {
         let last = "the session was closing"
         let throttled = false
         for (let attempt = 1; attempt <= attempts; attempt++) {
-          const live = yield* session.bound
-          if (Option.isNone(live)) {
-            return yield* unavailable("unavailable", `Not bound to ${where} (${yield* session.state}).`)
+          if ((yield* sessions.bound) === 0) {
+            return yield* unavailable("unavailable", `Not bound to ${where} (${yield* sessions.state}).`)
           }
           yield* slot
-          const answer = yield* window.withPermits(1)(session.send(live.value, sm, reference, accepted))
+          const answer = yield* send(reference, sm, accepted)
           switch (answer._tag) {
             case "answered": {
               if (answer.status === 0) {
@@ -87,10 +111,17 @@ export const make = (options: Options, session: Session, inDoubt: InDoubt): Effe
                 return answer.messageId
               }
               const name = Status.name(answer.status)
+              if (answer.status === Status.unbound) {
+                last = name
+                continue
+              }
               if (!Status.transient.has(answer.status)) {
+                const { code, failover } = Status.refusal(answer.status)
                 return yield* new Carrier.CarrierRefused({
-                  code: name.toLowerCase(),
-                  message: `The SMSC refused the message: ${name}.`
+                  code,
+                  message: `The SMSC refused the message: ${Status.describe(answer.status)}.`,
+                  carrierCode: Status.carrierCode(answer.status),
+                  failover
                 })
               }
               throttled = answer.status === smpp.errors.ESME_RTHROTTLED
@@ -120,5 +151,9 @@ export const make = (options: Options, session: Session, inDoubt: InDoubt): Effe
         )
       })
 
-    return { submit }
+    return {
+      submit,
+      inUse: Effect.sync(() => inUse),
+      paused: Effect.map(Clock.currentTimeMillis, (now) => now < pausedUntil)
+    }
   })

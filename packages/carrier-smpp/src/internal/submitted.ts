@@ -42,8 +42,8 @@ export interface Submitted {
 const trackingLimit = 100_000
 const trackingMillis = 3 * 86_400_000
 
-/** Nothing submitted yet; references accepted are remembered `retain` milliseconds. */
-export const make = (retain: number): Submitted => {
+/** Nothing submitted yet; references accepted are remembered `retain` milliseconds; receipts' `err` codes map through `errors`. */
+export const make = (retain: number, errors: Receipts.Errors): Submitted => {
   /** Accepted references, oldest first, for `duplicate` answers. */
   const accepted = new Map<string, Carrier.CarrierReceipt>()
   /** Messages awaiting receipts, by the carrier's id of each of their parts; insertion order is age. */
@@ -94,7 +94,7 @@ export const make = (retain: number): Submitted => {
     },
     complete: remember,
     report: (receipt, outcome) => {
-      const error = outcome === "undelivered" ? { error: Receipts.error(receipt) } : {}
+      const error = outcome === "undelivered" ? { error: Receipts.error(receipt, errors) } : {}
       const track = tracking.get(receipt.id)
       // submitted by an earlier process (or forgotten): the message is found by the carrier's id
       if (track === undefined) return { carrierMessageId: receipt.id, outcome, ...error }

@@ -1,14 +1,16 @@
 /**
  * A real SMSC in the test's process: the `smpp` package's server on a loopback port, binding the
- * transceivers of its `users`, answering each `submit_sm` as the test says (accept, a status,
- * hold the answer, or drop the connection) and sending a delivery receipt for each accepted one
- * (`receipt`), with the receipt text and, unless told otherwise, the `receipted_message_id` and
- * `message_state` TLVs. It keeps every bind and submit, each `short_message` as the bytes that
- * came over the wire.
+ * transceivers of its `users` (as many sessions as asked), answering each `submit_sm` as the test
+ * says (accept, a status, hold the answer, or drop the connection; `answerBy` for a status by
+ * destination or source; `ESME_RTHROTTLED` over `maxPerSecondPerSession`) and sending a delivery
+ * receipt for each accepted one (`receipt`, a chosen `stat` and `err`), with the receipt text and,
+ * unless told otherwise, the `receipted_message_id` and `message_state` TLVs. It keeps every bind
+ * and submit, each `short_message` and `validity_period` as they came over the wire; `dropSession`
+ * drops one session, `drop` all.
  *
- * To keep those bytes, it has the package keep them when it decodes a `submit_sm` (the package
- * would turn them into text): a process-wide addition, which changes nothing else the package
- * does, made when this module loads. Sendline's carrier never decodes a `submit_sm`.
+ * To keep those, it has the package keep them when it decodes a `submit_sm` (the package would
+ * turn them into text and a `Date`): a process-wide addition, which changes nothing else the
+ * package does, made when this module loads. Sendline's carrier never decodes a `submit_sm`.
  *
  * @since 0.1.0
  */
@@ -18,28 +20,36 @@ import type { AddressInfo } from "node:net"
 import smpp from "smpp"
 import * as Receipts from "../Receipts.js"
 
-// Keeps each submit_sm's short_message bytes beside the package's decoding, as `raw_short_message`.
+// Keeps each submit_sm's `short_message` bytes and `validity_period` text beside the package's
+// decoding, as `raw_short_message` and `raw_validity_period`.
 const submitParams = smpp.commands["submit_sm"]!.params!
-const shortMessage = submitParams["short_message"]!
-if (shortMessage.filter !== undefined && !("keepsRaw" in shortMessage.filter)) {
-  const filter = shortMessage.filter
-  submitParams["short_message"] = {
-    type: shortMessage.type,
+const keepRaw = (param: string) => {
+  const kept = submitParams[param]!
+  if (kept.filter === undefined || "keepsRaw" in kept.filter) return
+  const filter = kept.filter
+  submitParams[param] = {
+    type: kept.type,
     filter: {
       keepsRaw: true,
       encode: filter.encode,
       decode(value, skipUdh) {
-        if (Buffer.isBuffer(value)) (this as { raw_short_message?: Buffer }).raw_short_message = Buffer.from(value)
+        const raw = this as Record<string, unknown>
+        if (Buffer.isBuffer(value)) raw[`raw_${param}`] = Buffer.from(value)
+        else if (typeof value === "string") raw[`raw_${param}`] = value
         return filter.decode.call(this, value, skipUdh)
       }
-    } as NonNullable<typeof shortMessage.filter>
+    } as NonNullable<typeof kept.filter>
   }
 }
+keepRaw("short_message")
+keepRaw("validity_period")
 
 /** A `submit_sm` as the SMSC received it. @since 0.1.0 @category models */
 export interface Submit {
   /** The system_id of the session it came on. */
   readonly systemId: string
+  /** The session it came on: 1 for the first bound, 2 for the next… */
+  readonly session: number
   readonly sequenceNumber: number
   readonly sourceAddrTon: number
   readonly sourceAddrNpi: number
@@ -50,6 +60,8 @@ export interface Submit {
   readonly esmClass: number
   readonly registeredDelivery: number
   readonly dataCoding: number
+  /** As sent (`000002000000000R`); empty when none was. */
+  readonly validityPeriod: string
   /** The user data as sent: UDH (when `esmClass` has 0x40) and payload. */
   readonly shortMessage: Buffer
 }
@@ -77,6 +89,8 @@ export interface Options {
   readonly receipt?: (submit: Submit, messageId: string) => ReceiptPlan | undefined
   /** Real time before an accepting answer, as a remote SMSC's round trip (default 0: at once). */
   readonly answerDelayMillis?: number
+  /** Submits a session may make in one real second from its first; more are answered `ESME_RTHROTTLED` (default: no cap). */
+  readonly maxPerSecondPerSession?: number
   /** TLS from the first byte with this key and certificate (PEM): `url` then says `smpps://`. */
   readonly tls?: { readonly key: string; readonly cert: string }
 }
@@ -115,15 +129,35 @@ export interface Smsc {
   release(): void
   /** Drops every connection at once, as a crashing SMSC does. */
   drop(): void
+  /** Drops the session bound first of those bound now, as a network losing one connection does. */
+  dropSession(): void
   /** Asks every bound session to unbind, as an SMSC going down for maintenance does. */
   unbind(): void
   /** Sends a receipt for `messageId` on a bound session. */
   sendReceipt(messageId: string, plan: ReceiptPlan, destination?: string): void
 }
 
-/** A `submit_sm` received on the session bound as `systemId`, as `Submit`. */
-const submitOf = (systemId: string, pdu: smpp.Pdu): Submit => ({
+/**
+ * Answers the status given for a submit's destination (`destinations`, without `+`) or else its
+ * source (`sources`), and accepts the rest: `TestSmsc.start({ answer: answerBy({ destinations:
+ * { "61400000001": 0x0B } }) })`.
+ *
+ * @since 0.2.0
+ * @category answers
+ */
+export const answerBy = (statuses: {
+  readonly destinations?: Readonly<Record<string, number>>
+  readonly sources?: Readonly<Record<string, number>>
+}) =>
+(submit: Submit): Answer => {
+  const status = statuses.destinations?.[submit.destinationAddr] ?? statuses.sources?.[submit.sourceAddr]
+  return status === undefined ? "accept" : { status }
+}
+
+/** A `submit_sm` received on session `session`, bound as `systemId`, as `Submit`. */
+const submitOf = (systemId: string, session: number, pdu: smpp.Pdu): Submit => ({
   systemId,
+  session,
   sequenceNumber: pdu.sequence_number,
   sourceAddrTon: Number(pdu["source_addr_ton"]),
   sourceAddrNpi: Number(pdu["source_addr_npi"]),
@@ -134,6 +168,7 @@ const submitOf = (systemId: string, pdu: smpp.Pdu): Submit => ({
   esmClass: Number(pdu["esm_class"]),
   registeredDelivery: Number(pdu["registered_delivery"]),
   dataCoding: Number(pdu["data_coding"]),
+  validityPeriod: String(pdu["raw_validity_period"] ?? ""),
   shortMessage: (pdu["raw_short_message"] as Buffer | undefined) ?? Buffer.alloc(0)
 })
 
@@ -164,6 +199,7 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
       const submits: Array<Submit> = []
       const messageIds = new Map<number, string>()
       const bound = new Set<smpp.Session>()
+      let sessionsBound = 0
       const heldAnswers: Array<() => void> = []
       const waiters = new Set<() => void>()
       let enquireLinks = 0
@@ -180,10 +216,21 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         })
       }
 
-      const onSubmit = (session: smpp.Session, systemId: string, pdu: smpp.Pdu) => {
-        const submit = submitOf(systemId, pdu)
+      /** Whether the session is over its cap this real second (from its first submit of the second). */
+      const overCap = (pace: { start: number; count: number }) => {
+        if (options.maxPerSecondPerSession === undefined) return false
+        const now = Date.now()
+        if (now - pace.start >= 1000) Object.assign(pace, { start: now, count: 0 })
+        return ++pace.count > options.maxPerSecondPerSession
+      }
+
+      const onSubmit = (session: smpp.Session, systemId: string, n: number, pdu: smpp.Pdu, pace: {
+        start: number
+        count: number
+      }) => {
+        const submit = submitOf(systemId, n, pdu)
         const index = submits.push(submit) - 1
-        const decided = answer(submit)
+        const decided = overCap(pace) ? { status: smpp.errors.ESME_RTHROTTLED! } : answer(submit)
         const accept = () => {
           const messageId = (++counter).toString(16).padStart(8, "0")
           messageIds.set(index, messageId)
@@ -203,6 +250,8 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
 
       const server = smpp.createServer(options.tls === undefined ? {} : { ...options.tls }, (session) => {
         let systemId: string | undefined
+        let n = 0
+        const pace = { start: 0, count: 0 }
         session.socket.setNoDelay(true)
         session.on("error", () => {})
         session.on("close", () => {
@@ -215,6 +264,7 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
           binds.push({ systemId: id, systemType: String(pdu["system_type"]), accepted })
           if (accepted) {
             systemId = id
+            n = ++sessionsBound
             bound.add(session)
             session.send(pdu.response({ system_id: "TestSmsc" }))
           } else {
@@ -235,7 +285,7 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         })
         session.on("submit_sm", (pdu: smpp.Pdu) => {
           if (systemId === undefined) return session.send(pdu.response({ command_status: smpp.errors.ESME_RINVBNDSTS }))
-          onSubmit(session, systemId, pdu)
+          onSubmit(session, systemId, n, pdu, pace)
         })
       })
 
@@ -273,6 +323,12 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         drop: () => {
           heldAnswers.length = 0
           for (const session of [...server.sessions]) session.destroy()
+        },
+        dropSession: () => {
+          const [first] = bound
+          if (first === undefined) return
+          bound.delete(first)
+          first.destroy()
         },
         unbind: () => {
           for (const session of bound) session.unbind({}, () => session.close())
