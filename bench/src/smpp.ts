@@ -14,7 +14,7 @@ import { TestSmsc } from "@sendline/carrier-smpp/testing"
 import type { Carrier, DeliveryReportInbox } from "@sendline/core"
 import { Router, Segments } from "@sendline/core"
 import type { Context } from "effect"
-import { Duration, Effect, Logger, LogLevel, Redacted } from "effect"
+import { Duration, Effect, Exit, Fiber, Logger, LogLevel, Redacted, Scope } from "effect"
 
 /** One run's figure. @since 0.1.0 */
 interface SmppResult {
@@ -26,6 +26,8 @@ interface SmppResult {
 
 const count = Number(process.env["BENCH_SMPP_MESSAGES"] ?? 5_000)
 const fibers = 16
+/** Messages through the SMSC capped per session: a few seconds on one session. */
+const capped = Number(process.env["BENCH_SMPP_CAPPED_MESSAGES"] ?? 1_000)
 const body = "Your code is 493817. It expires in 10 minutes."
 
 const outbound = (i: number): Carrier.Outbound => ({
@@ -108,6 +110,58 @@ const routed = (window: number, messages: number) =>
     return result
   }))
 
+/** Submits a second each session of the capped SMSC takes before it answers ESME_RTHROTTLED, as real ones do. */
+const perSessionCap = 200
+
+/**
+ * `sessions` sessions to an SMSC that takes at most `perSessionCap` submits a second on each, the
+ * carrier's `rate` set a little under what the sessions allow together (as an operator sets it).
+ */
+const sessionsCapped = (sessions: number, messages: number) =>
+  Effect.scoped(Effect.gen(function*() {
+    const smsc = yield* TestSmsc.start({ maxPerSecondPerSession: perSessionCap })
+    const rate = Math.floor(perSessionCap * 0.9) * sessions
+    const { carrier, inbox } = yield* SmppCarrier.make({
+      url: Redacted.make(smsc.url(`window=10&sessions=${sessions}&rate=${rate}`))
+    })
+    return yield* measure(`sessions=${sessions}, ${perSessionCap}/s a session`, messages, carrier, inbox)
+  }))
+
+/**
+ * The time from the first carrier's fall (its SMSC closed with submits in flight) to the first
+ * message the second carrier accepts, while 16 fibers keep submitting through the router.
+ */
+const failover = Effect.scoped(Effect.gen(function*() {
+  const firstScope = yield* Scope.make()
+  const first = yield* Scope.extend(TestSmsc.start({}), firstScope)
+  const second = yield* TestSmsc.start({})
+  const carriers = yield* Effect.forEach([first, second], (smsc, i) =>
+    Effect.map(
+      SmppCarrier.make({ url: Redacted.make(smsc.url("window=10")) }),
+      ({ carrier, inbox }): Router.Named => ({ name: `smsc${i + 1}`, carrier, inbox })
+    ))
+  const { carrier } = yield* Router.make({
+    carriers,
+    routes: [{ market: "*", carriers: [{ carrier: "smsc1" }, { carrier: "smsc2" }] }]
+  })
+  let i = 0
+  const submitting = yield* Effect.fork(
+    Effect.forEach(
+      Array.from({ length: fibers }),
+      () => Effect.forever(Effect.ignore(Effect.suspend(() => carrier.submit(outbound(1_000_000 + i++))))),
+      { concurrency: "unbounded", discard: true }
+    )
+  )
+  yield* Effect.sleep(Duration.millis(500))
+  if (second.submits.length > 0) return yield* Effect.dieMessage("the second SMSC took messages before the fall")
+  const fell = performance.now()
+  yield* Scope.close(firstScope, Exit.void)
+  while (second.submits.length === 0) yield* Effect.sleep(Duration.millis(1))
+  const millis = performance.now() - fell
+  yield* Fiber.interrupt(submitting)
+  return millis
+}))
+
 /** Runs the SMPP bench and prints a table. @since 0.1.0 */
 export async function runSmppBench(): Promise<ReadonlyArray<SmppResult>> {
   const slow = Math.max(1, Math.round(count / 5))
@@ -123,9 +177,12 @@ export async function runSmppBench(): Promise<ReadonlyArray<SmppResult>> {
       smpp(10, 0, count),
       routed(10, count),
       smpp(1, 5, slow),
-      smpp(10, 5, slow)
+      smpp(10, 5, slow),
+      sessionsCapped(1, capped),
+      sessionsCapped(4, capped)
     ]).pipe(Logger.withMinimumLogLevel(LogLevel.Warning))
   )
+  const fallMillis = await Effect.runPromise(failover.pipe(Logger.withMinimumLogLevel(LogLevel.Error)))
   console.log("  carrier                          messages   seconds   messages/s")
   for (const r of results) {
     console.log(
@@ -134,5 +191,17 @@ export async function runSmppBench(): Promise<ReadonlyArray<SmppResult>> {
       }`
     )
   }
+  const ratio = (a: string, b: string) =>
+    results.find((r) => r.carrier === a)!.perSecond / results.find((r) => r.carrier === b)!.perSecond
+  const overhead = 1 - ratio("router over two SMSCs, window 10", "SMPP, window 10")
+  console.log(
+    `\n  the router's cost beside one SMSC direct: ${(overhead * 100).toFixed(1)} % (target ≤ 10 %)\n` +
+      `  sessions=4 beside sessions=1 at ${perSessionCap}/s a session: ${
+        ratio(`sessions=4, ${perSessionCap}/s a session`, `sessions=1, ${perSessionCap}/s a session`).toFixed(2)
+      }× ` +
+      "(target ≥ 3×)\n" +
+      `  the first carrier's fall to the first message the second accepted: ${fallMillis.toFixed(0)} ms ` +
+      "(target ≤ 1 s plus the submit timeout, 10 s)"
+  )
   return results
 }

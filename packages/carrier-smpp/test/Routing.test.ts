@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Carrier } from "@sendline/core"
 import { Router, Segments } from "@sendline/core"
-import { Effect, Either, Logger, Redacted } from "effect"
+import { Effect, Either, Logger, Redacted, Schedule } from "effect"
 import smpp from "smpp"
 import * as SmppCarrier from "../src/SmppCarrier.js"
 import { TestSmsc } from "../src/testing/index.js"
@@ -159,6 +159,10 @@ describe("the router over SMPP carriers", () => {
       assert.isTrue(early.every((answer) => Either.getOrThrow(answer).carrier === "backup"))
       const a = yield* TestSmsc.start({ port: acme.port })
       yield* a.until(() => a.boundSessions() === 1)
+      // the SMSC counts the bind before the carrier has read its answer: wait for the carrier's own word
+      yield* acme.named.carrier.status!.pipe(
+        Effect.repeat({ until: (status) => status.state === "bound", schedule: Schedule.spaced("5 millis") })
+      )
       const late = yield* submitAll(carrier, Array.from({ length: 20 }, () => outbound()))
       assert.isTrue(late.every((answer) => Either.getOrThrow(answer).carrier === "acme"))
       assert.strictEqual(a.submits.length, 20)
