@@ -8,10 +8,12 @@
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import { TestSmsc } from "@sendline/carrier-smpp/testing"
-import { Effect, Exit, Scope } from "effect"
+import { Routes } from "@sendline/core"
+import { ConfigProvider, Effect, Either, Exit, Option, Redacted, Scope } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as Routing from "../../src/server/Routing.js"
 import { messageOnce, sendline, sendMessage, serve, type Server } from "../support/Processes.js"
 import { patience } from "../support/Waiting.js"
 
@@ -60,6 +62,74 @@ const journal = (path: string) =>
     const { decision, reference } = JSON.parse(line) as { reference: string; decision: string }
     return [reference, decision]
   })
+
+describe("Routing (in process)", () => {
+  const defaults: Routing.Defaults = { simulated: { reportDelay: 2000, retain: 600_000 }, leaseMillis: 30_000 }
+  const markets = ["AU", "NZ"]
+
+  it.effect("a URL's ${NAME}s come from the ConfigProvider, percent-encoded; the table keeps the file's routes", () =>
+    Effect.gen(function*() {
+      const text = JSON.stringify({
+        carriers: {
+          acme: {
+            url: "smpp://acme:${ACME_PASSWORD}@127.0.0.1:2775?window=5",
+            errors: { "001": "unknown_subscriber" }
+          },
+          sim: { url: "simulated:?report_delay_ms=0" }
+        },
+        routes: [{ market: "AU", carriers: ["acme"] }, { market: "*", carriers: ["sim"] }]
+      })
+      const table = yield* Routing.fromText(text, markets, defaults).pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ACME_PASSWORD", password]])))
+      )
+      const [acme, sim] = table.carriers
+      expect(acme!.url.scheme === "smpp" && Redacted.value(acme!.url.account.password)).toBe(password)
+      expect(acme!.errors).toEqual({ "001": "unknown_subscriber" })
+      expect(Routing.location(acme!.url)).toBe("smpp://acme@127.0.0.1:2775")
+      expect(sim!.url).toEqual({ scheme: "simulated", options: { reportDelay: 0, retain: 600_000 } })
+      expect(table.routes.map((route) => route.market)).toEqual(["AU", "*"])
+    }))
+
+  it.effect("every problem at once, one line each, never the password", () =>
+    Effect.gen(function*() {
+      const text = JSON.stringify({
+        carriers: {
+          acme: { url: "smpp://acme:${ACME_PASSWORD}@?window=5" },
+          sim: { url: "simulated:?retain_ms=1000" }
+        },
+        routes: [{ market: "AU", carriers: ["acme", "sim"] }]
+      })
+      const problems = yield* Effect.flip(Routing.fromText(text, markets, defaults)).pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ACME_PASSWORD", password]])))
+      )
+      expect(problems).toEqual([
+        "carriers.acme.url is not a URL",
+        "carriers.sim.url retain_ms must be at least twice WORKER_LEASE_MS (60000 ms)",
+        `the market NZ has no route (add one, or a route for "*")`
+      ])
+    }))
+
+  it("parseUrl names an unknown scheme; precedence puts a Sender ID, then the longest prefix, then a market first", () => {
+    expect(Routing.parseUrl(Redacted.make("http://sms.example"), defaults)).toEqual(
+      Either.left("has the unknown scheme http: (known: smpp://, smpps://, simulated:)")
+    )
+    expect(Routing.parseUrl(Redacted.make("acme"), defaults)).toEqual(
+      Either.left("has no scheme (known: smpp://, smpps://, simulated:)")
+    )
+    const routes: ReadonlyArray<Routes.Route> = [
+      { market: "*", carriers: [{ carrier: "a" }] },
+      { market: "AU", carriers: [{ carrier: "a" }] },
+      { market: "AU", prefix: "+614", carriers: [{ carrier: "a" }] },
+      { market: "AU", prefix: "+6147", carriers: [{ carrier: "a" }] },
+      { market: "AU", senderId: "Acme", carriers: [{ carrier: "a" }] }
+    ]
+    expect(Routing.precedence(routes).map((route) => routes.indexOf(route))).toEqual([4, 3, 2, 1, 0])
+    // the order Routes.select chooses by: the first of the precedence that may take a message
+    expect(Routes.select(routes, { market: "AU", to: "+61471234567", senderId: "Other" })).toEqual(
+      Option.some(routes[3])
+    )
+  })
+})
 
 describe("sendline serve with ROUTES_FILE: what stops the start", () => {
   it.live("each problem of the file is one line naming it, exit 1, never the password", () =>
