@@ -11,7 +11,18 @@ import { FileSystem } from "@effect/platform"
 import { CarrierMock, SimulatedUrl } from "@sendline/carrier-mock"
 import { SmppCarrier, SmppUrl } from "@sendline/carrier-smpp"
 import { Carrier, type DeliveryReportInbox, Markets, Router, Routes } from "@sendline/core"
-import { Config, type Context, Effect, Either, type Layer, Option, Redacted, Schema, type Scope } from "effect"
+import {
+  Config,
+  type Context,
+  Duration,
+  Effect,
+  Either,
+  type Layer,
+  Option,
+  Redacted,
+  Schema,
+  type Scope
+} from "effect"
 import type { ServerConfig } from "./Config.js"
 
 /** A carrier's URL, parsed by its scheme. @since 0.2.0 @category models */
@@ -67,7 +78,7 @@ export const parseUrl = (url: Redacted.Redacted<string>, defaults: Defaults): Ei
   const text = Redacted.value(url).trim()
   if (text.startsWith(SimulatedUrl.scheme)) {
     return Either.flatMap(SimulatedUrl.parse(text), (options): Either.Either<CarrierUrl, string> => {
-      const retain = options.retain as number | undefined
+      const retain = options.retain === undefined ? undefined : Duration.toMillis(options.retain)
       return retain !== undefined && retain < 2 * defaults.leaseMillis
         ? Either.left(`retain_ms must be at least twice WORKER_LEASE_MS (${2 * defaults.leaseMillis} ms)`)
         : Either.right({ scheme: "simulated", options: { ...defaults.simulated, ...options } })
