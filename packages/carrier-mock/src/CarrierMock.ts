@@ -8,46 +8,128 @@
  *
  * @since 0.1.0
  */
-import { Carrier, DeliveryReportInbox } from "@sendline/core"
+import { Carrier, DeliveryReportInbox, type Message } from "@sendline/core"
 import type { ConfigError } from "effect"
 import { Clock, Config, Context, Duration, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import { dirname } from "node:path"
 
-/** A recipient ending in these digits is accepted and reported `undelivered`. @since 0.1.0 @category rules */
+/** A recipient ending in these digits is accepted and reported `undelivered` (`absent_subscriber`). @since 0.1.0 @category rules */
 export const undeliveredSuffix = "0000"
-/** A recipient ending in these digits is refused at submit (`CarrierRefused`). @since 0.1.0 @category rules */
+/** A recipient ending in these digits is refused at submit (`invalid_destination`). @since 0.1.0 @category rules */
 export const refusedSuffix = "9999"
 /** A recipient ending in these digits is accepted and never reported. @since 0.1.0 @category rules */
 export const silentSuffix = "5555"
 /** A recipient ending in these digits is unavailable on its first submission, accepted on the next. @since 0.1.0 @category rules */
 export const flakySuffix = "7777"
 
-/** The `error` of a refusal at submit. @since 0.1.0 @category rules */
-export const refusedError = {
-  code: "destination_blocked",
-  message: "The carrier refused the destination number."
-} as const
-/** The `error` of an `undelivered` report. @since 0.1.0 @category rules */
-export const undeliveredError = {
-  code: "absent_subscriber",
-  message: "The handset was unreachable until the message expired."
-} as const
+/**
+ * A normalised error (CONTRACT §11) the mock answers for the recipients ending in `suffix`: a
+ * refusal at submit (`CarrierRefused`, `failover` when it is about the route rather than the
+ * recipient or the content) or an `undelivered` report. Its `carrier_code` is `sim:<code>`.
+ *
+ * @since 0.2.0
+ * @category models
+ */
+export interface Failure {
+  readonly suffix: string
+  readonly at: "submit" | "report"
+  readonly code: string
+  readonly message: string
+  readonly failover: boolean
+}
+
+/** Every failure the mock simulates, one suffix each. @since 0.2.0 @category rules */
+export const failures: ReadonlyArray<Failure> = [
+  {
+    suffix: refusedSuffix,
+    at: "submit",
+    code: "invalid_destination",
+    message: "The carrier refused the destination number.",
+    failover: false
+  },
+  {
+    suffix: "2222",
+    at: "submit",
+    code: "barred",
+    message: "The destination is barred from receiving messages.",
+    failover: false
+  },
+  {
+    suffix: "3333",
+    at: "submit",
+    code: "blocked_content",
+    message: "The carrier blocked the message's content.",
+    failover: false
+  },
+  {
+    suffix: "4444",
+    at: "submit",
+    code: "sender_not_allowed",
+    message: "The carrier does not allow this sender on the account.",
+    failover: true
+  },
+  {
+    suffix: "8888",
+    at: "submit",
+    code: "rejected_by_carrier",
+    message: "The carrier rejected the message.",
+    failover: true
+  },
+  {
+    suffix: undeliveredSuffix,
+    at: "report",
+    code: "absent_subscriber",
+    message: "The handset was unreachable until the message expired.",
+    failover: false
+  },
+  {
+    suffix: "1111",
+    at: "report",
+    code: "unknown_subscriber",
+    message: "The network does not know the subscriber.",
+    failover: false
+  },
+  {
+    suffix: "6666",
+    at: "report",
+    code: "expired",
+    message: "The message expired before it could be delivered.",
+    failover: false
+  },
+  {
+    suffix: "0500",
+    at: "report",
+    code: "carrier_error",
+    message: "The carrier failed to deliver the message.",
+    failover: false
+  }
+]
+
+/** The failure the mock simulates for a recipient, if any. @since 0.2.0 @category rules */
+export const failureFor = (to: string): Failure | undefined => failures.find((failure) => to.endsWith(failure.suffix))
+
+/** A failure as a message's `error`: `{ code, message, carrier_code }`. @since 0.2.0 @category rules */
+export const errorOf = (failure: Failure): typeof Message.MessageError.Type => ({
+  code: failure.code,
+  message: failure.message,
+  carrier_code: `sim:${failure.code}`
+})
+
+/** The `error` of a refusal at submit of a `9999`. @since 0.1.0 @category rules */
+export const refusedError: typeof Message.MessageError.Type = errorOf(failureFor(refusedSuffix)!)
+/** The `error` of an `undelivered` report of a `0000`. @since 0.1.0 @category rules */
+export const undeliveredError: typeof Message.MessageError.Type = errorOf(failureFor(undeliveredSuffix)!)
 
 /** What the mock does with a recipient. @since 0.1.0 @category rules */
 export type Rule = "deliver" | "undeliver" | "refuse" | "silent" | "flaky"
 
-/** The rule for a recipient, by its last four digits; anything else is delivered. @since 0.1.0 @category rules */
-export const ruleFor = (to: string): Rule =>
-  to.endsWith(undeliveredSuffix)
-    ? "undeliver"
-    : to.endsWith(refusedSuffix)
-    ? "refuse"
-    : to.endsWith(silentSuffix)
-    ? "silent"
-    : to.endsWith(flakySuffix)
-    ? "flaky"
-    : "deliver"
+/** The rule for a recipient, by its last four digits (`failures` and the suffixes above); anything else is delivered. @since 0.1.0 @category rules */
+export const ruleFor = (to: string): Rule => {
+  const failure = failureFor(to)
+  if (failure !== undefined) return failure.at === "submit" ? "refuse" : "undeliver"
+  return to.endsWith(silentSuffix) ? "silent" : to.endsWith(flakySuffix) ? "flaky" : "deliver"
+}
 
 /** Mock settings. @since 0.1.0 @category models */
 export interface Options {
@@ -187,7 +269,7 @@ export const make = (
             accountId: entry.accountId,
             carrierMessageId,
             outcome: rule === "undeliver" ? "undelivered" : "delivered",
-            ...(rule === "undeliver" ? { error: { ...undeliveredError } } : {}),
+            ...(rule === "undeliver" ? { error: errorOf(failureFor(entry.to)!) } : {}),
             at: entry.at + reportDelay
           }
           pending.push(report)
@@ -244,11 +326,15 @@ export const make = (
           if (options.journalPath !== undefined) fs.appendFileSync(options.journalPath, JSON.stringify(entry) + "\n")
         }
 
-        const takeToken = (now: number): boolean => {
+        const refill = (now: number): void => {
           if (now > refilledAt) {
             tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * cap)
             refilledAt = now
           }
+        }
+
+        const takeToken = (now: number): boolean => {
+          refill(now)
           if (tokens < 1) return false
           tokens -= 1
           return true
@@ -280,11 +366,19 @@ export const make = (
                 record(entryFor(message, now, "duplicate", { carrierMessageId: first.carrierMessageId }))
                 return Effect.succeed({ ...first, duplicate: true })
               }
-              const rule = ruleFor(message.to)
-              if (rule === "refuse") {
-                record(entryFor(message, now, "refused", { code: refusedError.code }))
-                return Effect.fail(new Carrier.CarrierRefused(refusedError))
+              const failure = failureFor(message.to)
+              if (failure?.at === "submit") {
+                record(entryFor(message, now, "refused", { code: failure.code }))
+                return Effect.fail(
+                  new Carrier.CarrierRefused({
+                    code: failure.code,
+                    message: failure.message,
+                    carrierCode: errorOf(failure).carrier_code,
+                    failover: failure.failover
+                  })
+                )
               }
+              const rule = ruleFor(message.to)
               if (rule === "flaky" && !flakySeen.has(message.reference)) {
                 record(entryFor(message, now, "unavailable"))
                 return Effect.fail(
@@ -325,7 +419,13 @@ export const make = (
             return due
           })
 
-        const carrier = Carrier.Carrier.of({ submit })
+        // bound, but throttled while the bucket holds no token: the router passes it over until it refills
+        const status = Effect.map(Clock.currentTimeMillis, (now): Carrier.CarrierStatus => {
+          refill(now)
+          return { state: tokens < 1 ? "throttled" : "bound" }
+        })
+
+        const carrier = Carrier.Carrier.of({ submit, status })
         const inbox = DeliveryReportInbox.DeliveryReportInbox.of({ take })
         const mock = CarrierMock.of({
           journal: Effect.sync(() => journal.slice(head)),

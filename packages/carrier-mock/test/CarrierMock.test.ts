@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CarrierMock } from "@sendline/carrier-mock"
+import { CarrierMock, SimulatedUrl } from "@sendline/carrier-mock"
 import { Carrier, DeliveryReportInbox } from "@sendline/core"
 import { Clock, Config, ConfigProvider, Effect, Either, Fiber, Layer, TestClock } from "effect"
 import * as fs from "node:fs"
@@ -31,6 +31,8 @@ describe("CarrierMock", () => {
     assert.strictEqual(CarrierMock.ruleFor("+61412345555"), "silent")
     assert.strictEqual(CarrierMock.ruleFor("+61412347777"), "flaky")
     assert.strictEqual(CarrierMock.ruleFor("+61412345678"), "deliver")
+    assert.strictEqual(CarrierMock.ruleFor("+61412342222"), "refuse")
+    assert.strictEqual(CarrierMock.ruleFor("+61412341111"), "undeliver")
   })
 
   it.effect("accepts, then reports delivered after the report delay", () =>
@@ -74,13 +76,62 @@ describe("CarrierMock", () => {
       const again = yield* submit(outbound("msg_r", "+61412349999"))
       for (const answer of [first, again]) {
         assert.isTrue(
-          Either.isLeft(answer) && answer.left._tag === "CarrierRefused" && answer.left.code === "destination_blocked"
+          Either.isLeft(answer) && answer.left._tag === "CarrierRefused" && answer.left.code === "invalid_destination"
         )
       }
       assert.deepStrictEqual((yield* journal).map((e) => e.decision), ["refused", "refused"])
       assert.strictEqual(yield* Effect.flatMap(CarrierMock.CarrierMock, (m) => m.charged), 0)
       yield* TestClock.adjust("1 hour")
       assert.deepStrictEqual(yield* take(), [])
+    }).pipe(withMock()))
+
+  it.effect("each refusal suffix is refused with its code, the carrier's own code and its failover", () =>
+    Effect.gen(function*() {
+      const refused = []
+      for (const suffix of ["9999", "2222", "3333", "4444", "8888"]) {
+        const answer = yield* submit(outbound(`msg_${suffix}`, `+6141234${suffix}`))
+        assert.isTrue(Either.isLeft(answer) && answer.left._tag === "CarrierRefused", suffix)
+        if (Either.isLeft(answer) && answer.left._tag === "CarrierRefused") {
+          const { carrierCode, code, failover } = answer.left
+          refused.push({ code, carrierCode, failover })
+        }
+      }
+      assert.deepStrictEqual(refused, [
+        { code: "invalid_destination", carrierCode: "sim:invalid_destination", failover: false },
+        { code: "barred", carrierCode: "sim:barred", failover: false },
+        { code: "blocked_content", carrierCode: "sim:blocked_content", failover: false },
+        { code: "sender_not_allowed", carrierCode: "sim:sender_not_allowed", failover: true },
+        { code: "rejected_by_carrier", carrierCode: "sim:rejected_by_carrier", failover: true }
+      ])
+      assert.deepStrictEqual((yield* journal).map((e) => e.code), refused.map((r) => r.code))
+    }).pipe(withMock()))
+
+  it.effect("each undelivered suffix is accepted, then reported with its error and the carrier's own code", () =>
+    Effect.gen(function*() {
+      for (const suffix of ["0000", "1111", "6666", "0500"]) {
+        yield* submit(outbound(`msg_${suffix}`, `+6141234${suffix}`))
+      }
+      yield* TestClock.adjust("1 hour")
+      const reports = yield* take()
+      assert.deepStrictEqual(reports.map((r) => [r.outcome, r.error]), [
+        ["undelivered", CarrierMock.undeliveredError],
+        ["undelivered", {
+          code: "unknown_subscriber",
+          message: "The network does not know the subscriber.",
+          carrier_code: "sim:unknown_subscriber"
+        }],
+        ["undelivered", {
+          code: "expired",
+          message: "The message expired before it could be delivered.",
+          carrier_code: "sim:expired"
+        }],
+        ["undelivered", {
+          code: "carrier_error",
+          message: "The carrier failed to deliver the message.",
+          carrier_code: "sim:carrier_error"
+        }]
+      ])
+      assert.strictEqual(CarrierMock.undeliveredError.code, "absent_subscriber")
     }).pipe(withMock()))
 
   it.effect("7777 is unavailable on its first submission and accepted on the next", () =>
@@ -155,6 +206,48 @@ describe("CarrierMock", () => {
       assert.strictEqual(decisions.filter((d) => d === "throttled").length, 3)
       assert.strictEqual(decisions.filter((d) => d === "accepted").length, 7)
     }).pipe(withMock({ maxPerSecond: 5 })))
+
+  it.effect("its status is bound, and throttled while its bucket is empty", () =>
+    Effect.gen(function*() {
+      const carrier = yield* Carrier.Carrier
+      assert.deepStrictEqual(yield* carrier.status!, { state: "bound" })
+      yield* submit(outbound("msg_s1", "+61412345678"))
+      yield* submit(outbound("msg_s2", "+61412345678"))
+      assert.deepStrictEqual(yield* carrier.status!, { state: "throttled" })
+      yield* TestClock.adjust("500 millis") // one token back
+      assert.deepStrictEqual(yield* carrier.status!, { state: "bound" })
+    }).pipe(withMock({ maxPerSecond: 2 })))
+
+  it("SimulatedUrl reads simulated: with its settings as query parameters, and names what it cannot use", () => {
+    assert.deepStrictEqual(SimulatedUrl.parse("simulated:"), Either.right({}))
+    assert.deepStrictEqual(
+      SimulatedUrl.parse("simulated:?report_delay_ms=2000&max_per_second=50&submit_latency_ms=5&retain_ms=0"),
+      Either.right({ reportDelay: 2000, maxPerSecond: 50, submitLatency: 5, retain: 0 })
+    )
+    assert.deepStrictEqual(
+      SimulatedUrl.parse("simulated:?journal_path=%2Ftmp%2Fsim.jsonl"),
+      Either.right({ journalPath: "/tmp/sim.jsonl" })
+    )
+    assert.deepStrictEqual(
+      SimulatedUrl.parse("simulated:?rate=5"),
+      Either.left(
+        "has an unknown parameter rate (known: submit_latency_ms, report_delay_ms, max_per_second, retain_ms, journal_path)"
+      )
+    )
+    assert.deepStrictEqual(
+      SimulatedUrl.parse("simulated:?report_delay_ms=soon"),
+      Either.left("report_delay_ms must be a whole number of milliseconds, 0 or more")
+    )
+    assert.deepStrictEqual(
+      SimulatedUrl.parse("simulated:?max_per_second=0"),
+      Either.left("max_per_second must be a number of submissions a second above 0")
+    )
+    assert.deepStrictEqual(
+      SimulatedUrl.parse("simulated://host"),
+      Either.left("takes only query parameters after simulated:")
+    )
+    assert.deepStrictEqual(SimulatedUrl.parse("smpp://a:b@host"), Either.left("must start simulated:"))
+  })
 
   it.effect("layerConfig reads the options from a Config", () =>
     Effect.gen(function*() {

@@ -14,6 +14,12 @@
  * | `sendline_webhook_attempts` | counter | `outcome`: `succeeded`, `failed`, `skipped` |
  * | `sendline_webhook_subscriptions_disabled` | counter | |
  * | `sendline_store_errors` | counter | `operation`: `read`, `write`, `transaction` |
+ * | `sendline_carrier_submits` | counter | `carrier` (its configured name), `outcome`: what became of the router's try |
+ * | `sendline_carrier_submit_duration_seconds` | histogram | `carrier`: time from a submit to its answer |
+ * | `sendline_carrier_state` | gauge | `carrier`, `state`: 1 for the state it is in now (`bound`, `connecting`, `throttled`), else 0 |
+ * | `sendline_carrier_sessions` | gauge | `carrier`, `state`: its sessions `bound` and `connecting` (configured, not bound) |
+ * | `sendline_carrier_window_in_use` | gauge | `carrier`: submits awaiting their answer |
+ * | `sendline_carrier_window_size` | gauge | `carrier`: the most submits that may await their answer |
  *
  * Prometheus shows each counter as `<name>_total`. No label carries an account, a key, a phone
  * number or any other value a caller chooses: every label's values are a fixed set. Each labelled
@@ -174,6 +180,43 @@ export const carrierSubmitted = (carrier: string, outcome: CarrierOutcome, secon
   const series = seriesOf(carrier, outcome)
   series.submits.unsafeUpdate(1, noLabels)
   if (seconds !== undefined) series.duration.unsafeUpdate(seconds, noLabels)
+}
+
+/** Where a carrier stands, as its gauges read it (core's `Carrier.CarrierStatus`). @since 0.2.0 @category models */
+export interface CarrierObserved {
+  readonly state: "bound" | "connecting" | "throttled"
+  readonly sessions?: { readonly bound: number; readonly configured: number } | undefined
+  readonly window?: { readonly inUse: number; readonly size: number } | undefined
+}
+
+const carrierGauge = (name: string, description: string, pairs: Readonly<Record<string, string>>) =>
+  Metric.fromMetricKey(MetricKey.taggedWithLabels(MetricKey.gauge(name, { description }), labels(pairs)))
+
+/**
+ * Sets `carrier`'s gauges from where it stands now: its state, its sessions by state and its
+ * window in use, those it reports; synchronous. The server calls it for each carrier at each scrape.
+ *
+ * @since 0.2.0
+ * @category updates
+ */
+export const carrierObserved = (carrier: string, status: CarrierObserved): void => {
+  for (const state of ["bound", "connecting", "throttled"] as const) {
+    carrierGauge("sendline_carrier_state", "1 for the state a carrier is in now, else 0", { carrier, state })
+      .unsafeUpdate(status.state === state ? 1 : 0, noLabels)
+  }
+  if (status.sessions !== undefined) {
+    const { bound, configured } = status.sessions
+    const description = "A carrier's sessions, bound and connecting (configured, not bound)"
+    carrierGauge("sendline_carrier_sessions", description, { carrier, state: "bound" }).unsafeUpdate(bound, noLabels)
+    carrierGauge("sendline_carrier_sessions", description, { carrier, state: "connecting" })
+      .unsafeUpdate(Math.max(0, configured - bound), noLabels)
+  }
+  if (status.window !== undefined) {
+    carrierGauge("sendline_carrier_window_in_use", "A carrier's submits awaiting their answer", { carrier })
+      .unsafeUpdate(status.window.inUse, noLabels)
+    carrierGauge("sendline_carrier_window_size", "The most submits a carrier lets await their answer", { carrier })
+      .unsafeUpdate(status.window.size, noLabels)
+  }
 }
 
 // --- queues --------------------------------------------------------------------------------------

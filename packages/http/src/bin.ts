@@ -20,11 +20,19 @@ const helpWidth = 100
 /** The command-line option of a field the core names (`admin_email` → `--admin-email`). */
 const option = (field: string): string => `--${field === "identifiers" ? "identifier" : field.replace(/_/g, "-")}`
 
-const describe = (error: unknown): Effect.Effect<string> => {
+/** What an error says, one line each: an error of several problems (the routes') says each. */
+const describe = (error: unknown): Effect.Effect<ReadonlyArray<string>> => {
   // Config, which loads the core and the stores, only once there is a configuration error to describe
   if (ConfigError.isConfigError(error)) {
-    return Effect.map(Effect.promise(() => import("./server/Config.js")), (Config) => Config.describeError(error))
+    return Effect.map(Effect.promise(() => import("./server/Config.js")), (Config) => [Config.describeError(error)])
   }
+  if (typeof error === "object" && error !== null && "problems" in error && Array.isArray(error.problems)) {
+    return Effect.succeed(error.problems.map(String))
+  }
+  return Effect.map(describeOne(error), (line) => [line])
+}
+
+const describeOne = (error: unknown): Effect.Effect<string> => {
   if (typeof error === "object" && error !== null && "message" in error) {
     const message = String(error.message)
     // every error of core carries its CONTRACT code, the envelope's
@@ -75,8 +83,11 @@ withPlainCliOutput(Cli.run(process.argv)).pipe(
     if (Option.isSome(failure) && ValidationError.isValidationError(failure.value)) {
       return Effect.sync(() => (process.exitCode = 1))
     }
-    return Option.match(failure, { onNone: () => Effect.succeed(Cause.pretty(cause)), onSome: describe }).pipe(
-      Effect.flatMap((said) => Console.error(`sendline: ${said}`)),
+    return Option.match(failure, {
+      onNone: () => Effect.succeed<ReadonlyArray<string>>([Cause.pretty(cause)]),
+      onSome: describe
+    }).pipe(
+      Effect.flatMap((lines) => Effect.forEach(lines, (line) => Console.error(`sendline: ${line}`))),
       Effect.zipRight(Effect.sync(() => (process.exitCode = 1)))
     )
   }),

@@ -1,14 +1,14 @@
 /**
  * The handler of the metrics group: reads the store's queue depths (bounded: see core's
- * `QueueDepths`), then answers every metric of the process in the Prometheus text format.
+ * `QueueDepths`) and, with a `Router`, where each carrier stands, then answers every metric of the process in the Prometheus text format.
  *
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { contentType, MetricsApi } from "@sendline/api/metrics/MetricsApi"
 import { served } from "@sendline/api/middleware/Pipeline"
-import { Metrics } from "@sendline/core"
-import { Effect } from "effect"
+import { Metrics, Router } from "@sendline/core"
+import { Effect, Option } from "effect"
 import * as Prometheus from "./Prometheus.js"
 
 /** How long a scrape waits for the store's queue depths before it answers with the last ones. */
@@ -30,9 +30,17 @@ export const layer = HttpApiBuilder.group(served(MetricsApi), "metrics", (handle
         Effect.logWarning("Metrics: the queue depths were not read; the last ones are served", error)
       )
     )
+    // the carriers' gauges, as they stand at the scrape
+    const observeCarriers = Option.match(yield* Effect.serviceOption(Router.Router), {
+      onNone: () => Effect.void,
+      onSome: (router) =>
+        Effect.map(router.carriers, (states) => {
+          for (const { name, status } of states) Metrics.carrierObserved(name, status)
+        })
+    })
     return handlers.handle("metrics", () =>
       Effect.zipRight(
-        observeQueues,
+        Effect.zipRight(observeQueues, observeCarriers),
         Effect.map(prometheus.scrape, (text) => HttpServerResponse.text(text, { contentType }))
       ))
   }))

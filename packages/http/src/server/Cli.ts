@@ -16,7 +16,7 @@ import { Console, Effect } from "effect"
 import { version } from "../envelope/Version.js"
 
 /** Runs `run` on the module `load` imports, loaded when the command runs, never before. */
-const lazily = <M, A, E>(load: () => Promise<M>, run: (module: M) => Effect.Effect<A, E>) =>
+const lazily = <M, A, E, R>(load: () => Promise<M>, run: (module: M) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(Effect.promise(load), run)
 
 const demo = Options.boolean("demo").pipe(
@@ -91,6 +91,20 @@ const importSid = Command.make("import", {
   Command.withDescription("Record a Sender ID registered elsewhere as registered")
 )
 
+const checkRoutes = Command.make("check", {
+  file: Args.text({ name: "FILE" }).pipe(
+    Args.withDescription("The routes file (default: ROUTES_FILE; unset, what the server routes by)"),
+    Args.optional
+  ),
+  to: Options.optional(text("to", "NUMBER", "A message's recipient, E.164: show the route it takes")),
+  senderId: Options.optional(text("sender-id", "SENDER_ID", "The message's Sender ID")),
+  market: Options.optional(text("market", "MARKET", "The message's market, e.g. AU"))
+}, (options) => lazily(() => import("./cli/RoutesCheck.js"), (RoutesCheck) => RoutesCheck.check(options))).pipe(
+  Command.withDescription(
+    "Check a routes file: carriers, routes in match order, a message's route (connects to nothing)"
+  )
+)
+
 // A group run without its command did nothing: a usage error, on stderr with exit 1 (the
 // executable leads it with "sendline: invalid_request:", as every usage error).
 const noCommand = (group: string, commands: ReadonlyArray<string>) =>
@@ -103,12 +117,16 @@ const noCommand = (group: string, commands: ReadonlyArray<string>) =>
 export const command = Command.make(
   "sendline",
   {},
-  () => noCommand("sendline", ["serve", "migrate", "accounts", "keys", "sids"])
+  () => noCommand("sendline", ["serve", "migrate", "routes", "accounts", "keys", "sids"])
 ).pipe(
   Command.withDescription("Embeddable outbound SMS through registered Sender IDs: serve the API, administer it"),
   Command.withSubcommands([
     serve,
     migrate,
+    Command.make("routes", {}, () => noCommand("sendline routes", ["check"])).pipe(
+      Command.withDescription("Check the carriers and routes of a routes file (ROUTES_FILE)"),
+      Command.withSubcommands([checkRoutes])
+    ),
     Command.make("accounts", {}, () => noCommand("sendline accounts", ["create"])).pipe(
       Command.withDescription("Create accounts (organisations)"),
       Command.withSubcommands([createAccount])

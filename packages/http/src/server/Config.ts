@@ -39,6 +39,8 @@ export interface ServerConfig {
   readonly limits: Limits.Settings
   /** The SMPP account messages go to (`CARRIER_URL`); none: the simulated carrier. */
   readonly carrierUrl: Option.Option<Redacted.Redacted<string>>
+  /** The routes file naming several carriers and their routes (`ROUTES_FILE`, CONTRACT §11); none: one carrier. */
+  readonly routesFile: Option.Option<string>
   /** What `carrier` reads: the simulated carrier's settings. */
   readonly carrier: CarrierMock.Options
   /** What `workers` reads. */
@@ -261,6 +263,22 @@ export const carrierUrl: Config.Config<Option.Option<Redacted.Redacted<string>>>
   })
 )
 
+/**
+ * `ROUTES_FILE`: the path of a JSON file naming several carriers and routing markets to them
+ * (CONTRACT §11, read and checked by `Routing`); unset, one carrier: `CARRIER_URL`'s, or the
+ * simulated one.
+ *
+ * @since 0.2.0
+ * @category config
+ */
+export const routesFile: Config.Config<Option.Option<string>> = Config.option(
+  given("ROUTES_FILE").pipe(Config.map((path) => path.trim()))
+)
+
+/** What routing reads (`ROUTES_FILE`, `CARRIER_URL`, `CARRIER_*`, `WORKER_LEASE_MS`), alone: for `sendline routes check`. @since 0.2.0 @category config */
+export const routing: Config.Config<Pick<ServerConfig, "routesFile" | "carrierUrl" | "carrier" | "workers">> = Config
+  .all({ routesFile, carrierUrl, carrier, workers })
+
 /** The PostgreSQL store's timeouts, as `PgPool.Options` names them (zero turns either off). @since 0.1.0 @category models */
 export interface PostgresTimeouts {
   readonly statementTimeout: Duration.Duration
@@ -351,6 +369,7 @@ export const server: Config.Config<ServerConfig> = Config.all({
   messaging,
   limits,
   carrierUrl,
+  routesFile,
   carrier,
   workers,
   webhookTransport,

@@ -33,6 +33,8 @@ const commands: ReadonlyArray<ReadonlyArray<string>> = [
   [],
   ["serve"],
   ["migrate"],
+  ["routes"],
+  ["routes", "check"],
   ["accounts"],
   ["accounts", "create"],
   ["keys"],

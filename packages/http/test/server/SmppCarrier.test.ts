@@ -9,33 +9,12 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { sendline, serve, type Server } from "../support/Processes.js"
-import { patience } from "../support/Waiting.js"
+import { messageOnce, sendline, sendMessage, serve, type Server } from "../support/Processes.js"
 
 const send = (server: Server, body: string) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${server.origin}/v1/messaging/messages`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
-      body: JSON.stringify({ to: "+61412345678", sender_id: "Sendline", body, market: "AU" })
-    })
-    expect(response.status).toBe(201)
-    return ((await response.json()) as { data: { id: string } }).data.id
-  })
+  Effect.promise(() => sendMessage(server, { to: "+61412345678", body })).pipe(Effect.map((message) => message.id))
 
-/** The message's status once it is `status`, or what it was when `patience` ran out. */
-const statusOf = (server: Server, id: string, status: string) =>
-  Effect.promise(async () => {
-    const deadline = Date.now() + patience
-    for (;;) {
-      const response = await fetch(`${server.origin}/v1/messaging/messages/${id}`, {
-        headers: { authorization: `Bearer ${server.key}` }
-      })
-      const { data } = (await response.json()) as { data: { status: string; delivered_at?: string } }
-      if (data.status === status || Date.now() > deadline) return data
-      await new Promise((r) => setTimeout(r, 50))
-    }
-  })
+const statusOf = (server: Server, id: string, status: string) => Effect.promise(() => messageOnce(server, id, status))
 
 const started = (env: Record<string, string>) =>
   Effect.acquireRelease(Effect.promise(() => serve(env)), (server) => Effect.promise(() => server.kill()))
@@ -58,7 +37,7 @@ describe("the server on an SMPP account (CARRIER_URL)", () => {
         expect(smsc.submits.map((s) => [s.sourceAddr, s.destinationAddr, s.shortMessage.toString("latin1")])).toEqual([
           ["Sendline", "61412345678", "Hello from Sendline over SMPP"]
         ])
-        expect(server.output()).toContain(`Carrier: SMPP at smpp://sendline@127.0.0.1:${smsc.port}`)
+        expect(server.output()).toContain(`Carrier default: SMPP at smpp://sendline@127.0.0.1:${smsc.port}`)
         expect(server.output()).not.toContain("secret")
       })),
     90_000

@@ -7,7 +7,7 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { bin, root } from "./Build.js"
-import { startupPatience } from "./Waiting.js"
+import { patience, startupPatience } from "./Waiting.js"
 
 /** A port nothing listens on now. */
 const freePort = () =>
@@ -121,5 +121,41 @@ export const serve = async (env: Record<string, string>): Promise<Server> => {
       if (running()) child.kill("SIGKILL")
       await exited
     }
+  }
+}
+
+/** A message as a running server answers it. */
+export interface ServedMessage {
+  readonly id: string
+  readonly status: string
+  readonly delivered_at?: string
+  readonly error?: { readonly code: string; readonly message: string; readonly carrier_code?: string }
+}
+
+/** `POST /v1/messaging/messages` on `server` with its demo key: the message, once answered 201 (else fails with the answer). */
+export const sendMessage = async (
+  server: Server,
+  message: { readonly to: string; readonly body: string; readonly market?: string; readonly sender_id?: string }
+): Promise<ServedMessage> => {
+  const response = await fetch(`${server.origin}/v1/messaging/messages`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ sender_id: "Sendline", market: "AU", ...message })
+  })
+  const text = await response.text()
+  if (response.status !== 201) throw new Error(`send answered ${response.status}: ${text}`)
+  return (JSON.parse(text) as { data: ServedMessage }).data
+}
+
+/** The message `id` once its status is `status`, or as it was when `patience` ran out. */
+export const messageOnce = async (server: Server, id: string, status: string): Promise<ServedMessage> => {
+  const deadline = Date.now() + patience
+  for (;;) {
+    const response = await fetch(`${server.origin}/v1/messaging/messages/${id}`, {
+      headers: { authorization: `Bearer ${server.key}` }
+    })
+    const { data } = (await response.json()) as { data: ServedMessage }
+    if (data.status === status || Date.now() > deadline) return data
+    await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }

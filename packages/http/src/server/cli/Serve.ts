@@ -4,31 +4,16 @@
  *
  * @since 0.1.0
  */
-import { CarrierMock } from "@sendline/carrier-mock"
-import { SmppCarrier } from "@sendline/carrier-smpp"
 import { Demo, Mailer, Markets, Workers } from "@sendline/core"
 import { SmtpMailer } from "@sendline/mailer-smtp"
 import { NodeWebhookTransport } from "@sendline/webhooks-node"
-import { Console, Context, Effect, Layer, Option } from "effect"
+import { Console, Effect, Layer, Option } from "effect"
 import * as Config from "../Config.js"
+import * as Routing from "../Routing.js"
 import * as Server from "../Server.js"
 import * as Store from "../Store.js"
 import * as Tracing from "../Tracing.js"
 import * as UseCases from "./UseCases.js"
-
-/**
- * The carrier: the SMPP account of `CARRIER_URL` when it is set (its bind checked before the
- * server listens: bad credentials stop the start), else the simulated one.
- */
-const carrierLayer = (config: Config.ServerConfig) =>
-  Option.match(config.carrierUrl, {
-    onNone: () =>
-      Layer.tap(CarrierMock.layerConfig(Config.carrier), () =>
-        Effect.logInfo("Carrier: simulated (@sendline/carrier-mock)")),
-    onSome: (url) =>
-      Layer.tap(SmppCarrier.layer({ url }), (context) =>
-        Effect.logInfo(`Carrier: SMPP at ${Context.get(context, SmppCarrier.SmppCarrier).location}`))
-  })
 
 /** The mailer the MailSender sends through: SMTP when `SMTP_URL` is set, else the one that logs each mail. */
 const mailerLayer = (config: Config.ServerConfig) =>
@@ -61,6 +46,8 @@ export const serve = ({ demo }: { readonly demo: boolean }) =>
   Effect.gen(function*() {
     // every setting checked before anything starts; the layers below read theirs through Config
     const config = yield* Config.server
+    // the carriers and their routes: ROUTES_FILE's, else CARRIER_URL's or the simulated one
+    const routing = yield* Routing.fromConfig(config).pipe(Effect.provide(Markets.layer))
     const traced = Option.isSome(config.otlpEndpoint)
     const printDemoKey = Effect.gen(function*() {
       const issued = yield* Demo.ensure
@@ -98,7 +85,9 @@ export const serve = ({ demo }: { readonly demo: boolean }) =>
         traced
       }),
       Workers.layerConfig(Config.workers)
-    ).pipe(Layer.provide(Layer.mergeAll(carrierLayer(config), mailerLayer(config), webhookTransportLayer(config))))
+    ).pipe(Layer.provide(
+      Layer.mergeAll(Routing.layer(routing), mailerLayer(config), webhookTransportLayer(config))
+    ))
     // Said when the signal comes, before the drain (at most Listener.timeouts.drain) and the workers' stop.
     const program = Effect.scoped(Effect.gen(function*() {
       yield* Effect.logInfo(`Store: ${Store.describe(config)}`)
