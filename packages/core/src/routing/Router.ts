@@ -45,7 +45,11 @@ export class Router extends Context.Tag("@sendline/core/Router")<Router, {
   readonly routes: ReadonlyArray<Routes.Route>
   /** Each carrier and where it stands now, in the order configured. */
   readonly carriers: Effect.Effect<ReadonlyArray<CarrierState>>
-  /** The markets of the routes (`*` among them) for which no carrier of any route that serves them can take messages now. */
+  /**
+   * The markets of the routes (`*` among them) for which no carrier of any route that serves them
+   * can take messages now: a market's own routes, and those of `*` unless a route of its own that
+   * names no prefix nor Sender ID always beats them.
+   */
   readonly unroutable: Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
@@ -222,15 +226,27 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
       (named) => Effect.map(statusOf(named), (status): CarrierState => ({ name: named.name, status }))
     )
 
+    // The routes that take some of a market's messages: its own, and those of "*" that a route of
+    // its own does not always beat (a "*" route that names no prefix nor Sender ID loses to one of
+    // the market's that names neither).
+    const unconditional = (route: Routes.Route) => route.prefix === undefined && route.senderId === undefined
+    const serving = (market: string) => {
+      const own = routes.filter((route) => route.market === market)
+      if (market === Routes.anyMarket) return own
+      const covered = own.some(unconditional)
+      return [
+        ...own,
+        ...routes.filter((route) => route.market === Routes.anyMarket && !(covered && unconditional(route)))
+      ]
+    }
+    const markets = [...new Set(routes.map((route) => route.market))].map((market) => ({
+      market,
+      carriers: new Set(serving(market).flatMap(Routes.carriersOf))
+    }))
+
     const unroutable = Effect.map(carriers, (states) => {
-      const bound = new Set(states.filter((s) => s.status.state === "bound").map((s) => s.name))
-      const markets = [...new Set(routes.map((route) => route.market))]
-      return markets.filter((market) =>
-        !routes.some((route) =>
-          (route.market === market || route.market === Routes.anyMarket) &&
-          Routes.carriersOf(route).some((name) => bound.has(name))
-        )
-      )
+      const bound = states.filter((s) => s.status.state === "bound").map((s) => s.name)
+      return markets.filter(({ carriers }) => !bound.some((name) => carriers.has(name))).map(({ market }) => market)
     })
 
     return Effect.succeed({
