@@ -59,6 +59,8 @@ export const make = (
     const carrier = yield* Carrier.Carrier
 
     const transition = yield* Transition.make("Dispatcher")
+    // Whether the last pass that answered left messages queued (a carrier down, a lookup failing).
+    let waiting = false
 
     const failed = (
       message: Message,
@@ -152,13 +154,17 @@ export const make = (
           )
         ))
         const changes = answers.filter((answer): answer is Transition.Change => typeof answer !== "string")
+        // Logged once when messages start staying queued and once when a pass leaves none: a
+        // carrier down for an hour retries its messages every lease, not a line every lease.
         if (answers.length > changes.length) {
-          yield* Effect.logInfo(
-            `Dispatcher: ${
-              answers.length - changes.length
-            } of ${claimed.length} messages stay queued (the carrier was ` +
-              `unavailable or throttled, or the Sender ID lookup failed); they are tried again when their lease ends`
-          )
+          const line = `Dispatcher: ${answers.length - changes.length} of ${claimed.length} messages stay queued ` +
+            "(the carrier was unavailable or throttled, or the Sender ID lookup failed); " +
+            "they are tried again when their lease ends"
+          yield* waiting ? Effect.logDebug(line) : Effect.logInfo(line)
+          waiting = true
+        } else if (waiting && answers.length === claimed.length) {
+          waiting = false
+          yield* Effect.logInfo("Dispatcher: the carrier takes messages again (none of a pass stayed queued)")
         }
         const recorded = yield* Effect.either(transition.move(changes))
         if (Either.isLeft(recorded)) {
