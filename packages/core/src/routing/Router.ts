@@ -1,7 +1,8 @@
 /**
  * The router (CONTRACT §11): a `Carrier` built from named carriers and routes, so the Dispatcher
  * never learns about routes. A message goes by its route (`Routes.select`) to the route's carriers
- * in order, or spread by weight with the others as fallback. A carrier that cannot take it now (not
+ * in order, or spread by weight (by the message's reference, so a resubmission goes where it went
+ * before) with the others as fallback. A carrier that cannot take it now (not
  * bound, throttled, no answer in time) is passed over at once; a refusal about the route (the
  * sender, a routing or system error: `failover`) is tried on the next; a refusal about the
  * recipient or the content fails the message there. No route: `no_route`. No carrier of the route
@@ -15,7 +16,7 @@
  * @since 0.2.0
  */
 import type { Layer } from "effect"
-import { Clock, Context, Effect, Option, Random, Schema } from "effect"
+import { Clock, Context, Effect, Option, Schema } from "effect"
 import * as Carrier from "../messaging/Carrier.js"
 import { type DeliveryReport, DeliveryReportInbox } from "../messaging/DeliveryReportInbox.js"
 import * as Metrics from "../Metrics.js"
@@ -64,23 +65,38 @@ const alwaysBound: Effect.Effect<Carrier.CarrierStatus> = Effect.succeed({ state
 /** Where a carrier stands; one without a status is always bound. */
 const statusOf = (named: Named): Effect.Effect<Carrier.CarrierStatus> => named.carrier.status ?? alwaysBound
 
-/** The route's carriers in the order this message tries them: one weighted pick first, then the rest in order. */
-const order = (route: Routes.Route): Effect.Effect<ReadonlyArray<string>> => {
+/**
+ * A number in [0, 2³²) spread evenly from `text` (FNV-1a, then MurmurHash3's finaliser), so that
+ * sequential references (`msg_…01`, `msg_…02`) spread as well as random ones.
+ */
+const spread = (text: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}
+
+/**
+ * The route's carriers in the order `reference` tries them: one weighted pick first, then the rest
+ * in order. The pick goes by the reference, not by chance: a resubmission (after a crash, or once
+ * its lease ends) goes first to the carrier picked before, whose dedupe on the reference applies.
+ */
+const order = (route: Routes.Route, reference: string): ReadonlyArray<string> => {
   const weighted = route.carriers.filter((c) => c.weight !== undefined)
   const names = Routes.carriersOf(route)
-  if (weighted.length === 0) return Effect.succeed(names)
+  if (weighted.length === 0) return names
   const total = weighted.reduce((sum, c) => sum + c.weight!, 0)
-  return Effect.map(Random.nextIntBetween(0, total), (ticket) => {
-    let picked = weighted[0]!.carrier
-    for (const c of weighted) {
-      if (ticket < c.weight!) {
-        picked = c.carrier
-        break
-      }
-      ticket -= c.weight!
+  let ticket = spread(reference) % total
+  let picked = weighted[0]!.carrier
+  for (const c of weighted) {
+    if (ticket < c.weight!) {
+      picked = c.carrier
+      break
     }
-    return [picked, ...names.filter((name) => name !== picked)]
-  })
+    ticket -= c.weight!
+  }
+  return [picked, ...names.filter((name) => name !== picked)]
 }
 
 /** How a route is named in logs: `routes.0 (AU)`, with its prefix and Sender ID when it has them. */
@@ -181,7 +197,7 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
         const unavailable: Array<string> = []
         let throttled = false
         let refused: Carrier.CarrierRefused | undefined
-        for (const name of yield* order(route)) {
+        for (const name of order(route, message.reference)) {
           const outcome = yield* attempt(byName.get(name)!, message)
           switch (outcome._tag) {
             case "Accepted":
