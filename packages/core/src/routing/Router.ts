@@ -54,7 +54,7 @@ export class Router extends Context.Tag("@sendline/core/Router")<Router, {
   readonly unroutable: Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
-/** A route names a carrier the router was not given (its message names each). @since 0.2.0 @category errors */
+/** A route names a carrier the router was not given, or a name is given twice (its message names each). @since 0.2.0 @category errors */
 export class RoutesInvalid extends Schema.TaggedError<RoutesInvalid>("@sendline/core/RoutesInvalid")("RoutesInvalid", {
   problems: Schema.Array(Schema.String),
   message: Schema.String
@@ -116,7 +116,11 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
   Effect.suspend(() => {
     const byName = new Map(options.carriers.map((named) => [named.name, named]))
     const { routes } = options
-    const problems = Routes.unknownCarriers([...byName.keys()], routes)
+    const names = options.carriers.map((named) => named.name)
+    const problems = [
+      ...names.filter((name, i) => names.indexOf(name) !== i).map((name) => `the carrier "${name}" is given twice`),
+      ...Routes.unknownCarriers(names, routes)
+    ]
     if (problems.length > 0) return new RoutesInvalid({ problems, message: problems.join("; ") })
     // the states last logged: a carrier passed over, a route with no carrier that could take a message
     const carrierDown = new Map<string, string>()

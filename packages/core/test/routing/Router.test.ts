@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Carrier, DeliveryReportInbox, Routes } from "@sendline/core"
 import { Router } from "@sendline/core"
-import { Effect, Either, Logger } from "effect"
+import { Effect, Either, Logger, Metric, MetricState } from "effect"
 import { fake, names, refuse, unavailable } from "./FakeCarriers.js"
 
 let sequence = 0
@@ -335,6 +335,56 @@ describe("Router", () => {
       yield* acme.setState("bound")
       assert.deepStrictEqual(yield* router.view.unroutable, ["GB", "*"])
       assert.deepStrictEqual(yield* router.carrier.status!, { state: "bound" })
+    }))
+
+  it.effect("counts each try by carrier and outcome, and the latency of each submit", () =>
+    Effect.gen(function*() {
+      const [acme, backup] = [fake("counted-acme"), fake("counted-backup")]
+      const router = yield* Router.make({
+        carriers: [acme.named, backup.named],
+        routes: [{ market: "AU", carriers: names("counted-acme", "counted-backup") }]
+      })
+      yield* acme.setState("connecting")
+      yield* outcome(router)
+      yield* acme.setState("bound")
+      yield* acme.answerWith(unavailable("timeout"))
+      yield* outcome(router)
+      yield* acme.answerWith(refuse("sender_not_allowed", true))
+      yield* outcome(router)
+      const series = (yield* Metric.snapshot).filter((pair) =>
+        pair.metricKey.tags.some((tag) => tag.key === "carrier" && tag.value.startsWith("counted-"))
+      )
+      const tagsOf = (pair: (typeof series)[number]) =>
+        pair.metricKey.tags.map((tag) => `${tag.key}=${tag.value}`).sort().join(",")
+      const counts = Object.fromEntries(
+        series.filter((pair) => pair.metricKey.name === "sendline_carrier_submits").map((pair) => [
+          tagsOf(pair),
+          MetricState.isCounterState(pair.metricState) ? pair.metricState.count : NaN
+        ])
+      )
+      assert.deepStrictEqual(counts, {
+        "carrier=counted-acme,outcome=passed_over": 1,
+        "carrier=counted-acme,outcome=timeout": 1,
+        "carrier=counted-acme,outcome=refused": 1,
+        "carrier=counted-backup,outcome=accepted": 3
+      })
+      const latencies = Object.fromEntries(
+        series.filter((pair) => pair.metricKey.name === "sendline_carrier_submit_duration_seconds").map((pair) => [
+          tagsOf(pair),
+          MetricState.isHistogramState(pair.metricState) ? pair.metricState.count : NaN
+        ])
+      )
+      assert.deepStrictEqual(latencies, { "carrier=counted-acme": 2, "carrier=counted-backup": 3 })
+    }))
+
+  it.effect("RoutesInvalid for a carrier name given twice", () =>
+    Effect.gen(function*() {
+      const [acme, again] = [fake("acme"), fake("acme")]
+      const error = yield* Effect.flip(Router.make({
+        carriers: [acme.named, again.named],
+        routes: [{ market: "*", carriers: names("acme") }]
+      }))
+      assert.deepStrictEqual(error.problems, [`the carrier "acme" is given twice`])
     }))
 
   it.effect("RoutesInvalid for a route naming a carrier it was not given", () =>
