@@ -155,12 +155,49 @@ for (const store of TestStores.all) {
             "lookup failed); they are tried again when their lease ends",
             "INFO Routing: carrier backup takes messages again",
             "INFO Routing: routes.0 (AU) takes messages again",
-            "INFO Dispatcher: the carrier takes messages again (none of a pass stayed queued)",
+            "INFO Dispatcher: the carrier takes messages again (none of those left queued waits)",
             "INFO Dispatcher: 1 message sent"
           ])
           assert.isAtMost(backup.submitted.length, 1, "passed over while connecting, then one submit")
         })
       ).pipe(Effect.provide(routed(store, [acme, backup], [auRoute])))
+    })
+
+    it.effect("one route down beside one that works: the logs say so once, though each lease both kinds of message pass", () => {
+      const [acme, backup] = [fake("acme"), fake("backup")]
+      const routes: ReadonlyArray<Routes.Route> = [auRoute, {
+        market: "AU",
+        prefix: "+61412349",
+        carriers: names("backup")
+      }]
+      return logged((lines) =>
+        Effect.gen(function*() {
+          yield* backup.setState("connecting")
+          const { principal } = yield* TestCore.seedAccount()
+          const messaging = yield* Messaging.Messaging
+          const stuck = yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to("9000") })
+          const running = yield* Effect.fork((yield* Dispatcher.Dispatcher).run)
+          for (let i = 0; i < 12; i++) {
+            yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to(`${5600 + i}`) })
+            yield* TestWorkers.advanceBy("10 seconds")
+          }
+          assert.strictEqual(acme.submitted.length, 12)
+          assert.strictEqual((yield* TestWorkers.load(stuck)).status, "queued")
+          yield* backup.setState("bound")
+          yield* TestWorkers.advanceUntil("sent", TestWorkers.hasStatus(stuck, "sent"), {}, 40)
+          yield* Fiber.interrupt(running)
+          assert.deepStrictEqual(lines.filter((line) => !/^INFO Dispatcher: \d+ messages? sent/.test(line)), [
+            "WARN Routing: carrier backup cannot take messages now (connecting); its routes fail over",
+            "WARN Routing: no carrier of routes.1 (AU, +61412349) can take messages now (backup: connecting); " +
+            "they stay queued and are tried again when their lease ends",
+            "INFO Dispatcher: 1 of 1 messages stay queued (the carrier was unavailable or throttled, or the Sender ID " +
+            "lookup failed); they are tried again when their lease ends",
+            "INFO Routing: carrier backup takes messages again",
+            "INFO Routing: routes.1 (AU, +61412349) takes messages again",
+            "INFO Dispatcher: the carrier takes messages again (none of those left queued waits)"
+          ])
+        })
+      ).pipe(Effect.provide(routed(store, [acme, backup], routes)))
     })
 
     it.effect("a receipt naming only carrier B's id finds B's message though A has a newer one under the same id", () => {
