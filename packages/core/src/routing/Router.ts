@@ -272,8 +272,10 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
     return Effect.succeed({
       carrier: Carrier.Carrier.of({
         submit,
+        // bound when one of its carriers is; throttled when none is but one is throttled
         status: Effect.map(carriers, (states): Carrier.CarrierStatus => ({
-          state: states.some((s) => s.status.state === "bound") ? "bound" : "connecting"
+          state: (["bound", "throttled"] as const).find((state) => states.some((s) => s.status.state === state)) ??
+            "connecting"
         }))
       }),
       inbox: DeliveryReportInbox.of({ take }),

@@ -9,6 +9,7 @@
  */
 import { CarrierErrorCode } from "@sendline/api/messaging/MessageJson"
 import { Array as Arr, Either, Option, ParseResult, Schema } from "effect"
+import * as SenderId from "../senderIds/SenderId.js"
 
 /** The market of a route that serves every market without one of its own. @since 0.2.0 @category constants */
 export const anyMarket = "*"
@@ -55,7 +56,10 @@ export const Route = Schema.Struct({
     Schema.String.pipe(Schema.pattern(/^\+\d{1,14}$/, { message: () => "prefix must be + and 1 to 14 digits" })),
     { exact: true }
   ),
-  senderId: Schema.optionalWith(Schema.NonEmptyTrimmedString, { exact: true }).pipe(Schema.fromKey("sender_id")),
+  senderId: Schema.optionalWith(
+    Schema.String.pipe(Schema.filter(SenderId.isValidFormat, { message: () => SenderId.invalidFormatMessage })),
+    { exact: true }
+  ).pipe(Schema.fromKey("sender_id")),
   carriers: Schema.NonEmptyArray(RouteCarrierJson)
 })
 /** A route. @since 0.2.0 @category models */

@@ -331,6 +331,8 @@ describe("Router", () => {
       assert.deepStrictEqual(yield* router.view.unroutable, ["AU", "NZ"], "GB's other messages go by *")
       yield* sim.setState("connecting")
       assert.deepStrictEqual(yield* router.view.unroutable, ["AU", "NZ", "GB", "*"])
+      assert.deepStrictEqual(yield* router.carrier.status!, { state: "throttled" }, "none bound, one throttled")
+      yield* backup.setState("connecting")
       assert.deepStrictEqual(yield* router.carrier.status!, { state: "connecting" })
       yield* acme.setState("bound")
       assert.deepStrictEqual(yield* router.view.unroutable, ["GB", "*"])

@@ -66,7 +66,8 @@ describe("Routes.decode", () => {
           { market: "au", carriers: ["ok"] },
           { market: "AU", prefix: "6147", carriers: [{ carrier: "ok", weight: 0 }] },
           { market: "NZ", senderId: "Acme", carriers: [{ carrier: "ok", weight: 1.5 }, 3] },
-          { market: "SG", carriers: ["ok"], note: "" }
+          { market: "SG", carriers: ["ok"], note: "" },
+          { market: "GB", sender_id: "Acme Holdings", carriers: ["ok"] }
         ],
         version: 2
       }),
@@ -84,7 +85,9 @@ describe("Routes.decode", () => {
         `routes.2.senderId: is unexpected, expected: "market" | "prefix" | "sender_id" | "carriers"`,
         "routes.2.carriers.0.weight: Expected an integer, actual 1.5",
         `routes.2.carriers.1: a route's carrier is its name or { "carrier": name, "weight": 1 to 1000 }`,
-        `routes.3.note: is unexpected, expected: "market" | "prefix" | "sender_id" | "carriers"`
+        `routes.3.note: is unexpected, expected: "market" | "prefix" | "sender_id" | "carriers"`,
+        "routes.4.sender_id: sender_id must be 1–11 letters, digits or spaces, with at least one letter and no " +
+        "leading or trailing space."
       ]
     )
   })
@@ -97,7 +100,8 @@ describe("Routes.decode", () => {
       }),
       [
         "carriers.acme.url: is missing",
-        `routes.0.sender_id: Expected a non empty string, actual ""`,
+        "routes.0.sender_id: sender_id must be 1–11 letters, digits or spaces, with at least one letter and no " +
+        "leading or trailing space.",
         "routes.0.carriers.0: is missing",
         "routes.1.carriers.0.carrier: is missing"
       ]
