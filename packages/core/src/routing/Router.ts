@@ -118,7 +118,9 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
     const { routes } = options
     const names = options.carriers.map((named) => named.name)
     const problems = [
-      ...names.filter((name, i) => names.indexOf(name) !== i).map((name) => `the carrier "${name}" is given twice`),
+      ...new Set(
+        names.filter((name, i) => names.indexOf(name) !== i).map((name) => `the carrier "${name}" is given twice`)
+      ),
       ...Routes.unknownCarriers(names, routes)
     ]
     if (problems.length > 0) return new RoutesInvalid({ problems, message: problems.join("; ") })
