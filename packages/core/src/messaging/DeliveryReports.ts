@@ -86,7 +86,8 @@ export const make = (
         : {
           ...message,
           status: "undelivered",
-          error: report.error ?? { code: "undelivered", message: "The carrier reported the message undelivered." }
+          // a normalised code (CONTRACT §11) when the report gives none: what UNDELIV maps to
+          error: report.error ?? { code: "carrier_error", message: "The carrier reported the message undelivered." }
         }
 
     // What a report makes of the message it names: a change to record, or why there is none. A

@@ -59,6 +59,31 @@ export const make = (
     const carrier = yield* Carrier.Carrier
 
     const transition = yield* Transition.make("Dispatcher")
+    // The messages this dispatcher left queued (the carrier did not take them, or their Sender ID
+    // lookup failed), by id, with when they were last left: while any waits, more are logged at
+    // debug level only. One not claimed again for two leases went another way (another process).
+    const waiting = new Map<string, number>()
+    const noteWaiting = (
+      left: ReadonlyArray<string>,
+      moved: ReadonlyArray<Transition.Change>,
+      claimed: number,
+      now: number
+    ) =>
+      Effect.suspend(() => {
+        const before = waiting.size
+        for (const id of left) waiting.set(id, now)
+        for (const change of moved) waiting.delete(change.next.id)
+        for (const [id, at] of waiting) if (now - at > 2 * settings.leaseMillis) waiting.delete(id)
+        if (left.length > 0) {
+          const line = `Dispatcher: ${left.length} of ${claimed} messages stay queued ` +
+            "(the carrier was unavailable or throttled, or the Sender ID lookup failed); " +
+            "they are tried again when their lease ends"
+          return before === 0 ? Effect.logInfo(line) : Effect.logDebug(line)
+        }
+        return before > 0 && waiting.size === 0
+          ? Effect.logInfo("Dispatcher: the carrier takes messages again (none of those left queued waits)")
+          : Effect.void
+      })
 
     const failed = (
       message: Message,
@@ -128,11 +153,13 @@ export const make = (
         const registered = yield* restore(registrations(claimed, now))
         // Submissions still waiting for the carrier at the lease's deadline stay queued for it.
         const answers: Array<Transition.Change | Retry> = []
+        const left: Array<string> = []
         const submitted = yield* Effect.exit(restore(
           Effect.forEach(claimed, (message) => {
             const check = registered.get(senderKey(message))!
             if (Either.isLeft(check)) {
               answers.push("retry")
+              left.push(message.id)
               return Effect.logWarning(`Dispatcher: Sender ID lookup failed for ${message.id}`, check.left)
             }
             if (!check.right) {
@@ -142,7 +169,10 @@ export const make = (
               }))
               return Effect.void
             }
-            return Effect.map(submit(message), (answer) => void answers.push(answer))
+            return Effect.map(submit(message), (answer) => {
+              answers.push(answer)
+              if (typeof answer === "string") left.push(message.id)
+            })
           }, { concurrency: settings.concurrency, discard: true }).pipe(
             Worker.withinLease(settings, now, () =>
               Effect.logWarning(
@@ -152,14 +182,9 @@ export const make = (
           )
         ))
         const changes = answers.filter((answer): answer is Transition.Change => typeof answer !== "string")
-        if (answers.length > changes.length) {
-          yield* Effect.logInfo(
-            `Dispatcher: ${
-              answers.length - changes.length
-            } of ${claimed.length} messages stay queued (the carrier was ` +
-              `unavailable or throttled, or the Sender ID lookup failed); they are tried again when their lease ends`
-          )
-        }
+        // Logged when messages start staying queued and when none waits any more, not every lease
+        // while a carrier is down.
+        yield* noteWaiting(left, changes, claimed.length, now)
         const recorded = yield* Effect.either(transition.move(changes))
         if (Either.isLeft(recorded)) {
           yield* Effect.logWarning(

@@ -1,7 +1,8 @@
 /**
  * The router (CONTRACT §11): a `Carrier` built from named carriers and routes, so the Dispatcher
  * never learns about routes. A message goes by its route (`Routes.select`) to the route's carriers
- * in order, or spread by weight with the others as fallback. A carrier that cannot take it now (not
+ * in order, or spread by weight (by the message's reference, so a resubmission goes where it went
+ * before) with the others as fallback. A carrier that cannot take it now (not
  * bound, throttled, no answer in time) is passed over at once; a refusal about the route (the
  * sender, a routing or system error: `failover`) is tried on the next; a refusal about the
  * recipient or the content fails the message there. No route: `no_route`. No carrier of the route
@@ -15,7 +16,7 @@
  * @since 0.2.0
  */
 import type { Layer } from "effect"
-import { Clock, Context, Effect, Option, Random, Schema } from "effect"
+import { Clock, Context, Effect, Option, Schema } from "effect"
 import * as Carrier from "../messaging/Carrier.js"
 import { type DeliveryReport, DeliveryReportInbox } from "../messaging/DeliveryReportInbox.js"
 import * as Metrics from "../Metrics.js"
@@ -45,11 +46,15 @@ export class Router extends Context.Tag("@sendline/core/Router")<Router, {
   readonly routes: ReadonlyArray<Routes.Route>
   /** Each carrier and where it stands now, in the order configured. */
   readonly carriers: Effect.Effect<ReadonlyArray<CarrierState>>
-  /** The markets of the routes (`*` among them) for which no carrier of any route that serves them can take messages now. */
+  /**
+   * The markets of the routes (`*` among them) for which no carrier of any route that serves them
+   * can take messages now: a market's own routes, and those of `*` unless a route of its own that
+   * names no prefix nor Sender ID always beats them.
+   */
   readonly unroutable: Effect.Effect<ReadonlyArray<string>>
 }>() {}
 
-/** A route names a carrier the router was not given (its message names each). @since 0.2.0 @category errors */
+/** A route names a carrier the router was not given, or a name is given twice (its message names each). @since 0.2.0 @category errors */
 export class RoutesInvalid extends Schema.TaggedError<RoutesInvalid>("@sendline/core/RoutesInvalid")("RoutesInvalid", {
   problems: Schema.Array(Schema.String),
   message: Schema.String
@@ -60,23 +65,38 @@ const alwaysBound: Effect.Effect<Carrier.CarrierStatus> = Effect.succeed({ state
 /** Where a carrier stands; one without a status is always bound. */
 const statusOf = (named: Named): Effect.Effect<Carrier.CarrierStatus> => named.carrier.status ?? alwaysBound
 
-/** The route's carriers in the order this message tries them: one weighted pick first, then the rest in order. */
-const order = (route: Routes.Route): Effect.Effect<ReadonlyArray<string>> => {
+/**
+ * A number in [0, 2³²) spread evenly from `text` (FNV-1a, then MurmurHash3's finaliser), so that
+ * sequential references (`msg_…01`, `msg_…02`) spread as well as random ones.
+ */
+const spread = (text: string): number => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+  return (h ^ (h >>> 16)) >>> 0
+}
+
+/**
+ * The route's carriers in the order `reference` tries them: one weighted pick first, then the rest
+ * in order. The pick goes by the reference, not by chance: a resubmission (after a crash, or once
+ * its lease ends) goes first to the carrier picked before, whose dedupe on the reference applies.
+ */
+const order = (route: Routes.Route, reference: string): ReadonlyArray<string> => {
   const weighted = route.carriers.filter((c) => c.weight !== undefined)
   const names = Routes.carriersOf(route)
-  if (weighted.length === 0) return Effect.succeed(names)
+  if (weighted.length === 0) return names
   const total = weighted.reduce((sum, c) => sum + c.weight!, 0)
-  return Effect.map(Random.nextIntBetween(0, total), (ticket) => {
-    let picked = weighted[0]!.carrier
-    for (const c of weighted) {
-      if (ticket < c.weight!) {
-        picked = c.carrier
-        break
-      }
-      ticket -= c.weight!
+  let ticket = spread(reference) % total
+  let picked = weighted[0]!.carrier
+  for (const c of weighted) {
+    if (ticket < c.weight!) {
+      picked = c.carrier
+      break
     }
-    return [picked, ...names.filter((name) => name !== picked)]
-  })
+    ticket -= c.weight!
+  }
+  return [picked, ...names.filter((name) => name !== picked)]
 }
 
 /** How a route is named in logs: `routes.0 (AU)`, with its prefix and Sender ID when it has them. */
@@ -96,7 +116,13 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
   Effect.suspend(() => {
     const byName = new Map(options.carriers.map((named) => [named.name, named]))
     const { routes } = options
-    const problems = Routes.unknownCarriers([...byName.keys()], routes)
+    const names = options.carriers.map((named) => named.name)
+    const problems = [
+      ...new Set(
+        names.filter((name, i) => names.indexOf(name) !== i).map((name) => `the carrier "${name}" is given twice`)
+      ),
+      ...Routes.unknownCarriers(names, routes)
+    ]
     if (problems.length > 0) return new RoutesInvalid({ problems, message: problems.join("; ") })
     // the states last logged: a carrier passed over, a route with no carrier that could take a message
     const carrierDown = new Map<string, string>()
@@ -177,7 +203,7 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
         const unavailable: Array<string> = []
         let throttled = false
         let refused: Carrier.CarrierRefused | undefined
-        for (const name of yield* order(route)) {
+        for (const name of order(route, message.reference)) {
           const outcome = yield* attempt(byName.get(name)!, message)
           switch (outcome._tag) {
             case "Accepted":
@@ -222,22 +248,36 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
       (named) => Effect.map(statusOf(named), (status): CarrierState => ({ name: named.name, status }))
     )
 
+    // The routes that take some of a market's messages: its own, and those of "*" that a route of
+    // its own does not always beat (a "*" route that names no prefix nor Sender ID loses to one of
+    // the market's that names neither).
+    const unconditional = (route: Routes.Route) => route.prefix === undefined && route.senderId === undefined
+    const serving = (market: string) => {
+      const own = routes.filter((route) => route.market === market)
+      if (market === Routes.anyMarket) return own
+      const covered = own.some(unconditional)
+      return [
+        ...own,
+        ...routes.filter((route) => route.market === Routes.anyMarket && !(covered && unconditional(route)))
+      ]
+    }
+    const markets = [...new Set(routes.map((route) => route.market))].map((market) => ({
+      market,
+      carriers: new Set(serving(market).flatMap(Routes.carriersOf))
+    }))
+
     const unroutable = Effect.map(carriers, (states) => {
-      const bound = new Set(states.filter((s) => s.status.state === "bound").map((s) => s.name))
-      const markets = [...new Set(routes.map((route) => route.market))]
-      return markets.filter((market) =>
-        !routes.some((route) =>
-          (route.market === market || route.market === Routes.anyMarket) &&
-          Routes.carriersOf(route).some((name) => bound.has(name))
-        )
-      )
+      const bound = states.filter((s) => s.status.state === "bound").map((s) => s.name)
+      return markets.filter(({ carriers }) => !bound.some((name) => carriers.has(name))).map(({ market }) => market)
     })
 
     return Effect.succeed({
       carrier: Carrier.Carrier.of({
         submit,
+        // bound when one of its carriers is; throttled when none is but one is throttled
         status: Effect.map(carriers, (states): Carrier.CarrierStatus => ({
-          state: states.some((s) => s.status.state === "bound") ? "bound" : "connecting"
+          state: (["bound", "throttled"] as const).find((state) => states.some((s) => s.status.state === state)) ??
+            "connecting"
         }))
       }),
       inbox: DeliveryReportInbox.of({ take }),

@@ -9,6 +9,7 @@
  */
 import { CarrierErrorCode } from "@sendline/api/messaging/MessageJson"
 import { Array as Arr, Either, Option, ParseResult, Schema } from "effect"
+import * as SenderId from "../senderIds/SenderId.js"
 
 /** The market of a route that serves every market without one of its own. @since 0.2.0 @category constants */
 export const anyMarket = "*"
@@ -17,20 +18,28 @@ export const anyMarket = "*"
 export const RouteCarrier = Schema.Struct({
   carrier: Schema.String,
   /** Messages are spread over the weighted carriers of a route in proportion; the others are fallback. */
-  weight: Schema.optional(Schema.Int.pipe(Schema.between(1, 1000)))
+  weight: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1000)), { exact: true })
 })
 /** One carrier of a route. @since 0.2.0 @category models */
 export type RouteCarrier = typeof RouteCarrier.Type
 
-/** A route's carrier as the file writes it: its name alone, or `{ "carrier", "weight" }`. */
-const RouteCarrierJson = Schema.Union(
-  Schema.transform(Schema.String, Schema.typeSchema(RouteCarrier), {
-    strict: true,
-    decode: (carrier) => ({ carrier }),
-    encode: (entry) => entry.carrier
-  }),
-  RouteCarrier
-)
+/**
+ * A route's carrier as the file writes it: its name alone, or `{ "carrier", "weight" }`. Not a
+ * union, whose every member would report its own failure: an object is decoded as the object form
+ * (its problems under their own paths), anything else but a name is one problem.
+ */
+const RouteCarrierJson = Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(RouteCarrier), {
+  strict: true,
+  decode: (entry, options, ast) =>
+    typeof entry === "string"
+      ? ParseResult.succeed({ carrier: entry })
+      : typeof entry === "object" && entry !== null && !Array.isArray(entry)
+      ? ParseResult.decodeUnknown(RouteCarrier)(entry, options)
+      : ParseResult.fail(
+        new ParseResult.Type(ast, entry, `a route's carrier is its name or { "carrier": name, "weight": 1 to 1000 }`)
+      ),
+  encode: (entry) => ParseResult.succeed(entry.weight === undefined ? entry.carrier : entry)
+})
 
 /**
  * A route: the messages of `market` (`*`: any), of a recipient starting `prefix` and of the Sender
@@ -43,14 +52,26 @@ export const Route = Schema.Struct({
   market: Schema.String.pipe(
     Schema.pattern(/^(\*|[A-Z]{2})$/, { message: () => `market must be "*" or a market code` })
   ),
-  prefix: Schema.optional(
-    Schema.String.pipe(Schema.pattern(/^\+\d{1,14}$/, { message: () => "prefix must be + and 1 to 14 digits" }))
+  prefix: Schema.optionalWith(
+    Schema.String.pipe(Schema.pattern(/^\+\d{1,14}$/, { message: () => "prefix must be + and 1 to 14 digits" })),
+    { exact: true }
   ),
-  senderId: Schema.optional(Schema.NonEmptyTrimmedString).pipe(Schema.fromKey("sender_id")),
+  senderId: Schema.optionalWith(
+    Schema.String.pipe(Schema.filter(SenderId.isValidFormat, { message: () => SenderId.invalidFormatMessage })),
+    { exact: true }
+  ).pipe(Schema.fromKey("sender_id")),
   carriers: Schema.NonEmptyArray(RouteCarrierJson)
 })
 /** A route. @since 0.2.0 @category models */
 export type Route = typeof Route.Type
+
+/** A normalised code, as one problem when it is not one (not one per code it is not). */
+const NormalisedCode = CarrierErrorCode.annotations({
+  message: () => ({
+    message: `must be a normalised code (${CarrierErrorCode.literals.join(", ")})`,
+    override: true
+  })
+})
 
 /**
  * A carrier of the routes file: its URL (`smpp://`, `smpps://`, `simulated:`; `${NAME}` read from
@@ -61,7 +82,7 @@ export type Route = typeof Route.Type
  */
 export const CarrierEntry = Schema.Struct({
   url: Schema.NonEmptyTrimmedString,
-  errors: Schema.optional(Schema.Record({ key: Schema.String, value: CarrierErrorCode }))
+  errors: Schema.optionalWith(Schema.Record({ key: Schema.String, value: NormalisedCode }), { exact: true })
 })
 /** A carrier of the routes file. @since 0.2.0 @category models */
 export type CarrierEntry = typeof CarrierEntry.Type
@@ -69,11 +90,10 @@ export type CarrierEntry = typeof CarrierEntry.Type
 /** The routes file: the carriers by name, and the routes. @since 0.2.0 @category schemas */
 export const RoutesFile = Schema.Struct({
   carriers: Schema.Record({
-    key: Schema.String.pipe(
-      Schema.pattern(/^[a-z0-9][a-z0-9_-]{0,31}$/, {
-        message: () => "a carrier's name is 1 to 32 lower-case letters, digits, _ or -"
-      })
-    ),
+    // a key that fails is reported as unexpected, "expected:" the key's title
+    key: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9_-]{0,31}$/)).annotations({
+      title: "a carrier's name: 1 to 32 lower-case letters, digits, _ or -"
+    }),
     value: CarrierEntry
   }),
   routes: Schema.Array(Route)

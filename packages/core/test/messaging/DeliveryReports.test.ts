@@ -79,6 +79,19 @@ for (const store of TestStores.all) {
         assert.isFalse("price" in events[2]!.data)
       }).pipe(Effect.provide(storeLayer())))
 
+    it.effect("an undelivered report without an error → carrier_error, a normalised code (CONTRACT §11)", () =>
+      Effect.gen(function*() {
+        const mock = yield* CarrierMock.CarrierMock
+        const sent = yield* sentTo("5555")
+        const now = yield* Clock.currentTimeMillis
+        yield* mock.injectReport({ carrierMessageId: sent.carrierMessageId!, outcome: "undelivered", at: now })
+        assert.strictEqual(yield* report, 1)
+        const undelivered = yield* TestWorkers.load(sent)
+        assert.deepStrictEqual([undelivered.status, undelivered.error?.code], ["undelivered", "carrier_error"])
+        const events = yield* TestWorkers.events(sent)
+        assert.deepStrictEqual(events[2]!.data.error, undelivered.error)
+      }).pipe(Effect.provide(storeLayer())))
+
     it.effect("a message the network never reports stays sent", () =>
       Effect.gen(function*() {
         const sent = yield* sentTo("5555")

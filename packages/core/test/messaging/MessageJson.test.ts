@@ -54,4 +54,15 @@ describe("MessageJson", () => {
     })
     assert.notProperty(MessageJson.eventData(message({})), "body", "a webhook never carries the body")
   })
+
+  it("the error carries the carrier's own code; the carrier that took the message is never shown (CONTRACT §11)", () => {
+    const error = { code: "unknown_subscriber", message: "Unknown subscriber.", carrier_code: "UNDELIV:001" }
+    const m = message({ status: "undelivered", sentAt: T + 1000, carrierMessageId: "smsc-1", carrier: "backup", error })
+    assert.deepStrictEqual(MessageJson.full(m).error, error)
+    assert.deepStrictEqual(MessageJson.eventData(m).error, error)
+    for (const json of [MessageJson.full(m), MessageJson.item(m), MessageJson.eventData(m)]) {
+      assert.notInclude(JSON.stringify(json), "backup")
+      assert.notInclude(JSON.stringify(json), "smsc-1")
+    }
+  })
 })
