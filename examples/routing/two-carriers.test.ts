@@ -23,16 +23,15 @@ const send = async (server: DemoServer, to: string) => {
   return ((await response.json()) as { data: { id: string } }).data.id
 }
 
-/** Waits until every message of `ids` is delivered (30 s at most); answers their statuses. */
+/** Waits until every message of `ids` is delivered (30 s at most, one list a poll); answers their statuses. */
 const delivered = async (server: DemoServer, ids: ReadonlyArray<string>) => {
   const deadline = Date.now() + 30_000
   for (;;) {
-    const statuses = await Promise.all(ids.map(async (id) => {
-      const response = await fetch(`${server.url}/v1/messaging/messages/${id}`, {
-        headers: { authorization: `Bearer ${server.key}` }
-      })
-      return ((await response.json()) as { data: { status: string } }).data.status
-    }))
+    const response = await fetch(`${server.url}/v1/messaging/messages?page_size=100`, {
+      headers: { authorization: `Bearer ${server.key}` }
+    })
+    const listed = ((await response.json()) as { data: Array<{ id: string; status: string }> }).data
+    const statuses = ids.map((id) => listed.find((m) => m.id === id)?.status ?? "missing")
     if (statuses.every((status) => status === "delivered") || Date.now() > deadline) return statuses
     await new Promise((r) => setTimeout(r, 100))
   }

@@ -7,7 +7,7 @@ import { once } from "node:events"
 import { createServer } from "node:net"
 
 /** A free port on 127.0.0.1. */
-export const freePort = async (): Promise<number> => {
+const freePort = async (): Promise<number> => {
   const server = createServer().listen(0, "127.0.0.1")
   await once(server, "listening")
   const { port } = server.address() as { port: number }

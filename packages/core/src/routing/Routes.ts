@@ -137,6 +137,16 @@ const specificity = (route: Route): number =>
   (route.senderId === undefined ? 0 : 1000) + (route.prefix?.length ?? 0) * 10 + (route.market === anyMarket ? 0 : 1)
 
 /**
+ * The routes in the order `select` prefers them: a Sender ID first, then the longest prefix, then
+ * a market over `*`; the given order among equals (a stable sort).
+ *
+ * @since 0.2.0
+ * @category routing
+ */
+export const inPrecedence = (routes: ReadonlyArray<Route>): ReadonlyArray<Route> =>
+  [...routes].sort((a, b) => specificity(b) - specificity(a))
+
+/**
  * The route `message` takes: of those that may take it, the most specific (a Sender ID, then the
  * longest prefix, then its market, then `*`), the first in order among equals; none when no route
  * may take it (the message fails `no_route`).

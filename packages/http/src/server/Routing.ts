@@ -246,25 +246,6 @@ export const carriersText = (route: Routes.Route): string =>
 export const describeRoute = (routes: ReadonlyArray<Routes.Route>, route: Routes.Route): string =>
   `routes.${routes.indexOf(route)} (${where(route)}) → ${carriersText(route)}`
 
-/**
- * The routes in the order they are chosen: a Sender ID first, then the longest prefix, then a
- * market over `*`, as `Routes.select`; the file's order among equals.
- *
- * @since 0.2.0
- * @category formatting
- */
-export const precedence = (routes: ReadonlyArray<Routes.Route>): ReadonlyArray<Routes.Route> => {
-  const rank = (route: Routes.Route) => [
-    route.senderId === undefined ? 0 : 1,
-    route.prefix?.length ?? 0,
-    route.market === Routes.anyMarket ? 0 : 1
-  ]
-  return [...routes].sort((a, b) => {
-    const [ra, rb] = [rank(a), rank(b)]
-    return (rb[0]! - ra[0]!) || (rb[1]! - ra[1]!) || (rb[2]! - ra[2]!)
-  })
-}
-
 /** A carrier's problem, led by its name unless it is the one carrier (`CARRIER_URL`'s, as before routes). */
 const named = (spec: CarrierSpec, problem: string) =>
   spec.name === defaultName ? problem : `carrier ${spec.name}: ${problem}`
@@ -278,27 +259,11 @@ const build = (spec: CarrierSpec): Effect.Effect<Router.Named, RoutingInvalid, S
       Effect.mapError((error) => invalid([named(spec, error.message)]))
     )
   }
-  return SmppCarrier.make({ url: url.url }).pipe(
-    Effect.map(({ carrier, inbox, view }): Router.Named => ({
-      name: spec.name,
-      // where the carrier does not say its status itself, its session's state and window say it
-      carrier: carrier.status === undefined ? { ...carrier, status: statusOfView(view, url.account) } : carrier,
-      inbox
-    })),
+  return SmppCarrier.make({ url: url.url, ...(spec.errors === undefined ? {} : { errors: spec.errors }) }).pipe(
+    Effect.map(({ carrier, inbox }): Router.Named => ({ name: spec.name, carrier, inbox })),
     Effect.mapError((error) => invalid([named(spec, error.message)]))
   )
 }
-
-/** An SMPP carrier's status from its view: bound or connecting, its one session, its window. */
-const statusOfView = (
-  view: Context.Tag.Service<SmppCarrier.SmppCarrier>,
-  account: SmppUrl.Account
-): Effect.Effect<Carrier.CarrierStatus> =>
-  Effect.map(Effect.all([view.state, view.outstanding]), ([state, outstanding]) => ({
-    state: state === "bound" ? "bound" : "connecting",
-    sessions: { bound: state === "bound" ? 1 : 0, configured: 1 },
-    window: { inUse: outstanding, size: account.window }
-  }))
 
 /**
  * The router over the table's carriers, each built by its package in the scope (the SMPP ones
@@ -313,7 +278,7 @@ export const make = (
   Effect.gen(function*() {
     const carriers = yield* Effect.forEach(table.carriers, build, { concurrency: "unbounded" })
     for (const spec of table.carriers) yield* Effect.logInfo(describeCarrier(spec))
-    const routes = precedence(table.routes).map((route) => describeRoute(table.routes, route))
+    const routes = Routes.inPrecedence(table.routes).map((route) => describeRoute(table.routes, route))
     yield* Effect.logInfo(`Routes, most specific first: ${routes.join("; ")}`)
     return yield* Router.make({ carriers, routes: table.routes }).pipe(
       Effect.mapError((error) => invalid(error.problems))

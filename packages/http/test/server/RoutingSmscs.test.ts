@@ -107,8 +107,14 @@ describe.each([
     }
   }, 30_000)
 
-  /** The environment of a server on a store of its own (the same one for `shared`), the routes in `file`. */
-  const storeEnv = async (name: string): Promise<Record<string, string>> => {
+  /** The environment of a server on a store of its own. */
+  // (the tests poll each message: no rate limit of a key's requests here)
+  const storeEnv = async (name: string): Promise<Record<string, string>> => ({
+    RATE_LIMIT_PER_SECOND: "0",
+    RATE_LIMIT_PER_ACCOUNT_PER_SECOND: "0",
+    ...(await databaseEnv(name))
+  })
+  const databaseEnv = async (name: string): Promise<Record<string, string>> => {
     if (!postgres) return { SQLITE_PATH: join(dir, `${name}.sqlite`) }
     const schema = await Effect.runPromise(TestDatabase.createSchema(Option.getOrThrow(database)))
     schemas.push(schema)

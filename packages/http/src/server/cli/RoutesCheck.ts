@@ -88,7 +88,7 @@ export const check = (options: Options) =>
           (markets) => Routing.fromFile(file, markets.all.map((m) => m.code), Routing.defaultsOf(settings))
         )
     }).pipe(Effect.provide(Markets.layer))
-    const routes = Routing.precedence(table.routes).map((route) => `  ${Routing.describeRoute(table.routes, route)}`)
+    const routes = Routes.inPrecedence(table.routes).map((route) => `  ${Routing.describeRoute(table.routes, route)}`)
     yield* Console.log(
       [
         "Carriers:",
