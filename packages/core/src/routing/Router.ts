@@ -128,103 +128,124 @@ export const make = (options: Options): Effect.Effect<Carrier.Made<Context.Tag.S
     const carrierDown = new Map<string, string>()
     const routeDown = new Set<Routes.Route>()
 
-    const carrierState = (name: string, down: string | undefined) =>
-      Effect.suspend(() => {
-        const was = carrierDown.get(name)
-        if (down === undefined) {
-          if (was === undefined) return Effect.void
-          carrierDown.delete(name)
-          return Effect.logInfo(`Routing: carrier ${name} takes messages again`)
-        }
-        if (was !== undefined) return Effect.void
-        carrierDown.set(name, down)
-        return Effect.logWarning(`Routing: carrier ${name} cannot take messages now (${down}); its routes fail over`)
-      })
+    // Called from inside an effect's callback: the change of state is noted at once, and only a
+    // change makes a log line (the common case, nothing changed, allocates nothing).
+    const carrierState = (name: string, down: string | undefined): Effect.Effect<void> => {
+      const was = carrierDown.get(name)
+      if (down === undefined) {
+        if (was === undefined) return Effect.void
+        carrierDown.delete(name)
+        return Effect.logInfo(`Routing: carrier ${name} takes messages again`)
+      }
+      if (was !== undefined) return Effect.void
+      carrierDown.set(name, down)
+      return Effect.logWarning(`Routing: carrier ${name} cannot take messages now (${down}); its routes fail over`)
+    }
 
-    const routeState = (route: Routes.Route, down: string | undefined) =>
-      Effect.suspend(() => {
-        if (down === undefined) {
-          if (!routeDown.delete(route)) return Effect.void
-          return Effect.logInfo(`Routing: ${describe(routes, route)} takes messages again`)
+    const routeState = (route: Routes.Route, down: string | undefined): Effect.Effect<void> => {
+      if (down === undefined) {
+        if (!routeDown.delete(route)) return Effect.void
+        return Effect.logInfo(`Routing: ${describe(routes, route)} takes messages again`)
+      }
+      if (routeDown.has(route)) return Effect.void
+      routeDown.add(route)
+      return Effect.logWarning(
+        `Routing: no carrier of ${describe(routes, route)} can take messages now (${down}); ` +
+          "they stay queued and are tried again when their lease ends"
+      )
+    }
+
+    /** What one carrier's try came to. */
+    type Outcome =
+      | { readonly _tag: "Accepted"; readonly receipt: Carrier.CarrierReceipt }
+      | { readonly _tag: "Refused"; readonly error: Carrier.CarrierRefused }
+      | { readonly _tag: "Unavailable"; readonly why: string; readonly throttled: boolean }
+
+    const unavailable = (name: string, why: string): Outcome => ({
+      _tag: "Unavailable",
+      why: `${name}: ${why}`,
+      throttled: why === "throttled"
+    })
+
+    // One carrier's try: its receipt, its refusal, or why it could not take the message now. Written
+    // with combinators rather than a generator: it runs once or more for every message.
+    const attempt = (named: Named, message: Carrier.Outbound): Effect.Effect<Outcome> =>
+      Effect.flatMap(statusOf(named), (status) => {
+        if (status.state !== "bound") {
+          Metrics.carrierSubmitted(named.name, "passed_over")
+          return Effect.as(carrierState(named.name, status.state), unavailable(named.name, status.state))
         }
-        if (routeDown.has(route)) return Effect.void
-        routeDown.add(route)
-        return Effect.logWarning(
-          `Routing: no carrier of ${describe(routes, route)} can take messages now (${down}); ` +
-            "they stay queued and are tried again when their lease ends"
+        return Effect.flatMap(
+          Clock.currentTimeMillis,
+          (start) =>
+            Effect.flatMap(
+              Effect.either(named.carrier.submit(message)),
+              (answer) =>
+                Effect.flatMap(Clock.currentTimeMillis, (end): Effect.Effect<Outcome> => {
+                  const seconds = (end - start) / 1000
+                  if (answer._tag === "Right") {
+                    Metrics.carrierSubmitted(named.name, "accepted", seconds)
+                    return Effect.as(carrierState(named.name, undefined), {
+                      _tag: "Accepted",
+                      receipt: { ...answer.right, carrier: named.name }
+                    })
+                  }
+                  const error = answer.left
+                  if (error._tag === "CarrierRefused") {
+                    Metrics.carrierSubmitted(named.name, "refused", seconds)
+                    return Effect.succeed({ _tag: "Refused", error })
+                  }
+                  Metrics.carrierSubmitted(named.name, error.reason, seconds)
+                  return Effect.as(carrierState(named.name, error.reason), unavailable(named.name, error.reason))
+                })
+            )
         )
       })
 
-    // One carrier's try: its receipt, its refusal, or why it could not take the message now.
-    const attempt = (named: Named, message: Carrier.Outbound) =>
-      Effect.gen(function*() {
-        const status = yield* statusOf(named)
-        if (status.state !== "bound") {
-          Metrics.carrierSubmitted(named.name, "passed_over")
-          yield* carrierState(named.name, status.state)
-          return {
-            _tag: "Unavailable" as const,
-            why: `${named.name}: ${status.state}`,
-            throttled: status.state === "throttled"
-          }
-        }
-        const start = yield* Clock.currentTimeMillis
-        const answer = yield* Effect.either(named.carrier.submit(message))
-        const seconds = ((yield* Clock.currentTimeMillis) - start) / 1000
-        if (answer._tag === "Right") {
-          Metrics.carrierSubmitted(named.name, "accepted", seconds)
-          yield* carrierState(named.name, undefined)
-          return { _tag: "Accepted" as const, receipt: { ...answer.right, carrier: named.name } }
-        }
-        const error = answer.left
-        if (error._tag === "CarrierRefused") {
-          Metrics.carrierSubmitted(named.name, "refused", seconds)
-          return { _tag: "Refused" as const, error }
-        }
-        Metrics.carrierSubmitted(named.name, error.reason, seconds)
-        yield* carrierState(named.name, error.reason)
-        return {
-          _tag: "Unavailable" as const,
-          why: `${named.name}: ${error.reason}`,
-          throttled: error.reason === "throttled"
+    // The route's carriers from the `i`th on, after what the ones before came to.
+    const tryFrom = (
+      route: Routes.Route,
+      names: ReadonlyArray<string>,
+      i: number,
+      message: Carrier.Outbound,
+      tried: { readonly unavailable: ReadonlyArray<string>; readonly refused?: Carrier.CarrierRefused }
+    ): Effect.Effect<Carrier.CarrierReceipt, Carrier.CarrierRefused | Carrier.CarrierUnavailable> => {
+      if (i === names.length) {
+        if (tried.unavailable.length === 0 && tried.refused !== undefined) return Effect.fail(tried.refused)
+        const why = tried.unavailable.join(", ")
+        return Effect.zipRight(
+          routeState(route, why),
+          new Carrier.CarrierUnavailable({
+            reason: tried.unavailable.some((w) => w.endsWith(": throttled")) ? "throttled" : "unavailable",
+            message: `No carrier of ${describe(routes, route)} can take the message now (${why}).`
+          })
+        )
+      }
+      return Effect.flatMap(attempt(byName.get(names[i]!)!, message), (outcome) => {
+        switch (outcome._tag) {
+          case "Accepted":
+            return Effect.as(routeState(route, undefined), outcome.receipt)
+          case "Refused":
+            return outcome.error.failover
+              ? tryFrom(route, names, i + 1, message, { ...tried, refused: outcome.error })
+              : Effect.fail(outcome.error)
+          case "Unavailable":
+            return tryFrom(route, names, i + 1, message, { ...tried, unavailable: [...tried.unavailable, outcome.why] })
         }
       })
+    }
 
     const submit = (message: Carrier.Outbound) =>
-      Effect.gen(function*() {
+      Effect.suspend(() => {
         const found = Routes.select(routes, message)
         if (Option.isNone(found)) {
-          return yield* new Carrier.CarrierRefused({
+          return new Carrier.CarrierRefused({
             code: "no_route",
             message: `No route takes a message of ${message.market} to ${message.to} from ${message.senderId}.`
           })
         }
-        const route = found.value
-        const unavailable: Array<string> = []
-        let throttled = false
-        let refused: Carrier.CarrierRefused | undefined
-        for (const name of order(route, message.reference)) {
-          const outcome = yield* attempt(byName.get(name)!, message)
-          switch (outcome._tag) {
-            case "Accepted":
-              yield* routeState(route, undefined)
-              return outcome.receipt
-            case "Refused":
-              if (!outcome.error.failover) return yield* outcome.error
-              refused = outcome.error
-              break
-            case "Unavailable":
-              unavailable.push(outcome.why)
-              throttled ||= outcome.throttled
-          }
-        }
-        if (unavailable.length === 0 && refused !== undefined) return yield* refused
-        yield* routeState(route, unavailable.join(", "))
-        return yield* new Carrier.CarrierUnavailable({
-          reason: throttled ? "throttled" : "unavailable",
-          message: `No carrier of ${describe(routes, route)} can take the message now (${unavailable.join(", ")}).`
-        })
-      }).pipe(Effect.withSpan("Router.submit"))
+        return tryFrom(found.value, order(found.value, message.reference), 0, message, { unavailable: [] })
+      })
 
     // Each pass starts with the next carrier, so that one carrier's flood of reports cannot starve another's.
     let next = 0
