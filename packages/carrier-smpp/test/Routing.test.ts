@@ -43,6 +43,21 @@ const capturingLogs = (lines: Array<string>) =>
     })
   )
 
+/** The two carriers' order in the AU route: weighted 3:1, or acme then backup. */
+const weighted = [{ carrier: "acme", weight: 3 }, { carrier: "backup", weight: 1 }] as const
+const inOrder = [{ carrier: "acme" }, { carrier: "backup" }] as const
+
+/** Two SMSCs, `acme` and `backup` bound to them, and the router over both with one AU route of `carriers`. */
+const acmeAndBackup = (carriers: typeof weighted | typeof inOrder) =>
+  Effect.gen(function*() {
+    const [a, b] = [yield* TestSmsc.start(), yield* TestSmsc.start()]
+    const { carrier } = yield* Router.make({
+      carriers: [yield* named("acme", a), yield* named("backup", b)],
+      routes: [{ market: "AU", carriers }]
+    })
+    return { a, b, carrier }
+  })
+
 const submitAll = (carrier: Router.Named["carrier"], messages: ReadonlyArray<Carrier.Outbound>) =>
   Effect.forEach(messages, (m) => Effect.either(carrier.submit(m)), { concurrency: 16 })
 
@@ -51,11 +66,7 @@ describe("the router over SMPP carriers", () => {
     "weights 3:1 over 4,000 messages split them within 5 % of 3:1, every one accepted once",
     () =>
       Effect.scoped(Effect.gen(function*() {
-        const [a, b] = [yield* TestSmsc.start(), yield* TestSmsc.start()]
-        const { carrier } = yield* Router.make({
-          carriers: [yield* named("acme", a), yield* named("backup", b)],
-          routes: [{ market: "AU", carriers: [{ carrier: "acme", weight: 3 }, { carrier: "backup", weight: 1 }] }]
-        })
+        const { a, b, carrier } = yield* acmeAndBackup(weighted)
         const answers = yield* submitAll(carrier, Array.from({ length: 4000 }, () => outbound()))
         assert.deepStrictEqual(answers.filter(Either.isLeft), [])
         assert.strictEqual(a.submits.length + b.submits.length, 4000)
@@ -71,11 +82,7 @@ describe("the router over SMPP carriers", () => {
     "a carrier answering ESME_RTHROTTLED passes its share to the other without failing a message",
     () =>
       Effect.scoped(Effect.gen(function*() {
-        const [a, b] = [yield* TestSmsc.start(), yield* TestSmsc.start()]
-        const { carrier } = yield* Router.make({
-          carriers: [yield* named("acme", a), yield* named("backup", b)],
-          routes: [{ market: "AU", carriers: [{ carrier: "acme", weight: 3 }, { carrier: "backup", weight: 1 }] }]
-        })
+        const { a, b, carrier } = yield* acmeAndBackup(weighted)
         a.setAnswer(() => ({ status: smpp.errors.ESME_RTHROTTLED! }))
         const answers = yield* submitAll(carrier, Array.from({ length: 200 }, () => outbound()))
         assert.deepStrictEqual(answers.filter(Either.isLeft), [])
@@ -92,11 +99,7 @@ describe("the router over SMPP carriers", () => {
     "a refusal about the recipient fails at the first carrier; one about the sender goes to the next",
     () =>
       Effect.scoped(Effect.gen(function*() {
-        const [a, b] = [yield* TestSmsc.start(), yield* TestSmsc.start()]
-        const { carrier } = yield* Router.make({
-          carriers: [yield* named("acme", a), yield* named("backup", b)],
-          routes: [{ market: "AU", carriers: [{ carrier: "acme" }, { carrier: "backup" }] }]
-        })
+        const { a, b, carrier } = yield* acmeAndBackup(inOrder)
         a.setAnswer((submit) =>
           submit.destinationAddr === "61400000001"
             ? { status: smpp.errors.ESME_RINVDSTADR! }
@@ -117,11 +120,7 @@ describe("the router over SMPP carriers", () => {
     "every carrier refusing about the route fails the message with the last refusal",
     () =>
       Effect.scoped(Effect.gen(function*() {
-        const [a, b] = [yield* TestSmsc.start(), yield* TestSmsc.start()]
-        const { carrier } = yield* Router.make({
-          carriers: [yield* named("acme", a), yield* named("backup", b)],
-          routes: [{ market: "AU", carriers: [{ carrier: "acme" }, { carrier: "backup" }] }]
-        })
+        const { a, b, carrier } = yield* acmeAndBackup(inOrder)
         a.setAnswer(() => ({ status: smpp.errors.ESME_RINVSRCADR! }))
         b.setAnswer(() => ({ status: smpp.errors.ESME_RSUBMITFAIL! }))
         const refused = yield* Effect.flip(carrier.submit(outbound()))
