@@ -17,7 +17,7 @@ export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.St
 /** One field-level problem. @since 0.1.0 @category models */
 export type FieldIssue = typeof FieldIssue.Type
 
-/** The 422 codes of CONTRACT §3, §5, §6 and §7: a well-formed request breaks a rule. @since 0.1.0 @category models */
+/** The 422 codes of CONTRACT §3, §5, §6, §7 and §12: a well-formed request breaks a rule. @since 0.1.0 @category models */
 export const RuleCode = Schema.Literal(
   "invalid_market",
   "unsupported_market",
@@ -41,7 +41,9 @@ export const RuleCode = Schema.Literal(
   "pending_sender_id_limit_reached",
   "webhook_url_not_allowed",
   "unknown_event_type",
-  "webhook_subscription_limit_reached"
+  "webhook_subscription_limit_reached",
+  "recipient_opted_out",
+  "spending_limit_reached"
 )
 /** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type

@@ -5,7 +5,7 @@
  */
 import { Schema } from "effect"
 
-/** Every permission: INTERFACE.md's five plus CONTRACT §2's four. @since 0.1.0 @category models */
+/** Every permission: INTERFACE.md's five, CONTRACT §2's four and §12's two. @since 0.1.0 @category models */
 export const Permission = Schema.Literal(
   "messaging:send",
   "messaging:read",
@@ -15,7 +15,9 @@ export const Permission = Schema.Literal(
   "operator:write",
   "sids:write",
   "sids:read",
-  "webhooks:manage"
+  "webhooks:manage",
+  "opt_outs:read",
+  "opt_outs:write"
 )
 /** A permission an API key may hold. @since 0.1.0 @category models */
 export type Permission = typeof Permission.Type

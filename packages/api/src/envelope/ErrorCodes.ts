@@ -80,6 +80,10 @@ export const table: { readonly [C in Code]: Row } = {
   webhook_subscription_limit_reached: rule(
     "the account has as many webhook subscriptions as it may (active or disabled); delete one first"
   ),
+  recipient_opted_out: rule("the recipient is on the account's opt-out list"),
+  spending_limit_reached: rule(
+    "the message would take the account's spend this month past its limit in the currency (the message names both)"
+  ),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }
