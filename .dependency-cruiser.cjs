@@ -5,13 +5,24 @@
  */
 
 /** Core's capabilities, from the bottom up. */
-const core = ["idempotency", "mail", "accounts", "brands", "senderIds", "messaging", "routing", "webhooks", "admin"]
+const core = [
+  "idempotency",
+  "mail",
+  "accounts",
+  "optOuts",
+  "brands",
+  "senderIds",
+  "messaging",
+  "routing",
+  "webhooks",
+  "admin"
+]
 /** Core's compositions: they put the capabilities together, and nothing in core imports them. */
 const coreCompositions = ["index", "Services", "Stores", "Workers", "Demo", "CachedLookups"]
 /** store-sql's capabilities, named and ordered as core's. */
-const storeSql = ["idempotency", "mail", "accounts", "brands", "senderIds", "messaging", "webhooks"]
+const storeSql = ["idempotency", "mail", "accounts", "optOuts", "brands", "senderIds", "messaging", "webhooks"]
 /** http's endpoint groups: each imports the envelope and the middleware, never `Api.ts` or another group. */
-const httpGroups = ["brands", "senderIds", "messaging", "webhooks", "health", "metrics"]
+const httpGroups = ["brands", "senderIds", "messaging", "webhooks", "optOuts", "health", "metrics"]
 /** api's folders beneath its groups, from the bottom up: the envelope, accounts, the middleware's declarations. */
 const apiLayers = ["envelope", "accounts", "middleware"]
 /** api's groups, named as http's: each one's JSON and endpoints. */

@@ -23,6 +23,23 @@ const parseE164 = (number: string) => {
 /** Whether `number` is E.164, exactly as written, and valid for its numbering plan (any country, any kind of line). @since 0.1.0 @category checks */
 export const isE164 = (number: string): boolean => parseE164(number) !== undefined
 
+/** What `normalise` takes away from a number as written: spaces, dashes, dots and brackets. */
+const separators = /[\s\-.()]/g
+
+/**
+ * `number` in E.164 when, once its spaces, dashes, dots and brackets are taken away, it is E.164
+ * and valid for its numbering plan as `isE164` checks a recipient: `+61 412 345 678` and
+ * `+61412345678` are both `+61412345678`; else `undefined`.
+ *
+ * @since 0.2.0
+ * @category checks
+ */
+export const normalise = (number: string): string | undefined => {
+  if (number.length > 64) return undefined
+  const compact = number.replace(separators, "")
+  return parseE164(compact) === undefined ? undefined : compact
+}
+
 /** Checks `to` for sending in `market`; `undefined` when it passes. @since 0.1.0 @category checks */
 export const check = (to: string, market: string): PhoneProblem | undefined => {
   const phone = parseE164(to)

@@ -1,7 +1,7 @@
 /**
  * Sendline's core: the domain, its ports and its use cases. No I/O of its own. Modules are grouped
  * by capability in their order (docs/architecture.md): what they all share first, then idempotency, mail,
- * accounts, brands, Sender IDs, messaging, webhooks and admin, and the compositions last.
+ * accounts, opt-outs, brands, Sender IDs, messaging, webhooks and admin, and the compositions last.
  *
  * @since 0.1.0
  */
@@ -40,6 +40,11 @@ export * as Permission from "@sendline/api/accounts/Permission"
 export * as Account from "./accounts/Account.js"
 export * as AccountStore from "./accounts/AccountStore.js"
 export * as Auth from "./accounts/Auth.js"
+
+// --- opt-outs: the numbers an account's messages must not reach (sending checks them) -------------
+export * as OptOut from "./optOuts/OptOut.js"
+export * as OptOuts from "./optOuts/OptOuts.js"
+export * as OptOutStore from "./optOuts/OptOutStore.js"
 
 // --- brands: brands, relationships, verification and contacts ------------------------------------
 export * as Brand from "./brands/Brand.js"

@@ -7,7 +7,7 @@
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
  * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`,
- * `0018_sender_id_identities`, `0019_message_carriers`)
+ * `0018_sender_id_identities`, `0019_message_carriers`, `0020_opt_outs`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -166,6 +166,7 @@ export const tables: ReadonlyArray<string> = [
   "sendline_messages",
   table,
   "sendline_operator_registrations",
+  "sendline_opt_outs",
   "sendline_owned_identifiers",
   "sendline_redelivery_requests",
   "sendline_sender_id_holds",
@@ -692,7 +693,24 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
   // The carrier that accepted each message (CONTRACT §11), stored by the Dispatcher's `sent` move:
   // a receipt that names only the carrier's id is matched by carrier and id (two carriers may give
   // one id). Messages sent before it have none and match on the id alone, as before.
-  "0019_message_carriers": () => statements(`ALTER TABLE sendline_messages ADD COLUMN carrier TEXT`)
+  "0019_message_carriers": () => statements(`ALTER TABLE sendline_messages ADD COLUMN carrier TEXT`),
+  // Opt-outs (CONTRACT §12): an account lists a number once, so the key is (account_id, phone),
+  // and a send's check is one lookup of it; the list index reads an account's newest first (in
+  // the direction of each store's list index, `Ddl.listIndex`, the phone breaking ties).
+  "0020_opt_outs": (d) =>
+    statements(
+      `CREATE TABLE sendline_opt_outs (
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      phone TEXT NOT NULL,
+      reason TEXT,
+      source TEXT NOT NULL,
+      created_at ${d.int8} NOT NULL,
+      CONSTRAINT sendline_opt_outs_key PRIMARY KEY (account_id, phone)
+    )${d.keyedTableOptions}`,
+      `CREATE INDEX sendline_opt_outs_list ON sendline_opt_outs (account_id, ${
+        d.listIndex.replace(/\bid\b/g, "phone")
+      })`
+    )
 }
 
 /**

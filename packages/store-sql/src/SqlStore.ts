@@ -1,7 +1,7 @@
 /**
  * Every storage port of `@sendline/core` on one `SqlClient`: migrates the database, then builds
  * each port from its module (`Accounts`, `SenderIds`, `Messages`, `Events`, `Subscriptions`,
- * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`, `Queues`) on one `Database`, and its `Readiness`
+ * `Deliveries`, `IdempotencyKeys`, `Mails`, `Brands`, `OptOuts`, `Queues`) on one `Database`, and its `Readiness`
  * (`check`). Each store passes in its migration and a `Dialect`: the few places where the two
  * databases must differ, with the reason written beside each in the store.
  *
@@ -20,6 +20,7 @@ import {
   IdempotencyStore,
   MailStore,
   MessageStore,
+  OptOutStore,
   QueueDepths,
   Readiness,
   SenderIdStore,
@@ -35,6 +36,7 @@ import * as IdempotencyKeys from "./idempotency/IdempotencyKeys.js"
 import * as Mails from "./mail/Mails.js"
 import * as Messages from "./messaging/Messages.js"
 import * as Migrations from "./Migrations.js"
+import * as OptOuts from "./optOuts/OptOuts.js"
 import * as Queues from "./Queues.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
 import * as Deliveries from "./webhooks/Deliveries.js"
@@ -138,6 +140,7 @@ export const make = (
       idempotencyKeys: IdempotencyKeys.make(db),
       mails: Mails.make(db),
       brands: Brands.make(db),
+      optOuts: OptOuts.make(db),
       queues: Queues.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
@@ -149,6 +152,7 @@ export const make = (
       Context.add(IdempotencyStore.IdempotencyStore, stores.idempotencyKeys),
       Context.add(MailStore.MailStore, stores.mails),
       Context.add(BrandStore.BrandStore, stores.brands),
+      Context.add(OptOutStore.OptOutStore, stores.optOuts),
       Context.add(QueueDepths.QueueDepths, stores.queues),
       Context.add(Readiness.Readiness, Readiness.Readiness.of({ check: check(options.name, sql) }))
     )

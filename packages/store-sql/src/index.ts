@@ -94,6 +94,13 @@ export * as Mails from "./mail/Mails.js"
 export * as Brands from "./brands/Brands.js"
 
 /**
+ * `OptOutStore`: the opt-outs table, keyed by account and number.
+ *
+ * @since 0.2.0
+ */
+export * as OptOuts from "./optOuts/OptOuts.js"
+
+/**
  * `QueueDepths`: the workers' backlogs, read from the partial indexes they claim through.
  *
  * @since 0.1.0

@@ -28,12 +28,17 @@ afterAll(() => {
   }
 })
 
+/** Migration 0020's table: gone before any earlier one is taken back (either chain may take it). */
+const undoOptOuts = `DROP TABLE IF EXISTS sendline_opt_outs`
+
 /**
- * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers). Run just
- * before migrating again, after the test has written its old rows (the store writes the columns).
+ * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers, nor
+ * 0020's opt-outs). Run just before migrating again, after the test has written its old rows (the
+ * store writes the columns).
  */
 const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    undoOptOuts,
     `ALTER TABLE sendline_messages DROP COLUMN carrier`,
     `DROP INDEX sendline_messages_carrier_message_id`,
     `ALTER TABLE sendline_messages DROP COLUMN carrier_message_id`
@@ -50,6 +55,7 @@ const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMe
  */
 const undoSenderIdIdentities = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    undoOptOuts,
     `DROP INDEX sendline_sender_ids_skeleton`,
     `DROP INDEX sendline_sender_ids_status`,
     `CREATE INDEX sendline_sender_ids_held ON sendline_sender_ids (market, lower(sender_id))`,

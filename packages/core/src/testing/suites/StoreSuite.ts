@@ -3,7 +3,7 @@
  * runs it against a real database, so that they all behave alike. The tests of each port live in
  * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `RegistrationStoreSuite`, `MessageStoreSuite`,
  * `EventStoreSuite`, `SubscriptionStoreSuite`, `DeliveryStoreSuite`, `IdempotencyStoreSuite`,
- * `MailStoreSuite`, `BrandStoreSuite`, `QueueDepthsSuite`, `ReadinessSuite`), their fixtures in `Fixtures`.
+ * `MailStoreSuite`, `BrandStoreSuite`, `OptOutStoreSuite`, `QueueDepthsSuite`, `ReadinessSuite`), their fixtures in `Fixtures`.
  *
  * @since 0.1.0
  */
@@ -18,6 +18,7 @@ import * as EventStoreSuite from "./EventStoreSuite.js"
 import * as IdempotencyStoreSuite from "./IdempotencyStoreSuite.js"
 import * as MailStoreSuite from "./MailStoreSuite.js"
 import * as MessageStoreSuite from "./MessageStoreSuite.js"
+import * as OptOutStoreSuite from "./OptOutStoreSuite.js"
 import * as QueueDepthsSuite from "./QueueDepthsSuite.js"
 import * as ReadinessSuite from "./ReadinessSuite.js"
 import * as RegistrationStoreSuite from "./RegistrationStoreSuite.js"
@@ -45,6 +46,7 @@ export const suite = (name: string, store: Layer.Layer<Stores | TableReader, unk
     IdempotencyStoreSuite.tests(it)
     MailStoreSuite.tests(it)
     BrandStoreSuite.tests(it)
+    OptOutStoreSuite.tests(it)
     QueueDepthsSuite.tests(it)
     ReadinessSuite.tests(it)
   })
