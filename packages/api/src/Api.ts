@@ -14,6 +14,7 @@ import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messaging/MessagesApi.js"
 import { MetricsApi } from "./metrics/MetricsApi.js"
 import { apiId } from "./middleware/Pipeline.js"
+import { OptOutsApi } from "./optOuts/OptOutsApi.js"
 import { OperatorRegistrationsApi } from "./senderIds/OperatorRegistrationsApi.js"
 import { SenderIdsApi } from "./senderIds/SenderIdsApi.js"
 import { EventsApi } from "./webhooks/EventsApi.js"
@@ -28,6 +29,7 @@ export class Api extends HttpApi.make(apiId)
   .add(OperatorRegistrationsApi)
   .add(WebhooksApi)
   .add(EventsApi)
+  .add(OptOutsApi)
   .add(HealthApi)
   .add(MetricsApi)
   .annotate(HttpApi.AdditionalSchemas, [ErrorEnvelope])

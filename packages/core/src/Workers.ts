@@ -24,6 +24,7 @@ import * as DeliveryReports from "./messaging/DeliveryReports.js"
 import * as Dispatcher from "./messaging/Dispatcher.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
 import * as Scheduler from "./messaging/Scheduler.js"
+import type { OptOutStore } from "./optOuts/OptOutStore.js"
 import * as ExpiryWatcher from "./senderIds/ExpiryWatcher.js"
 import type { SenderIdStore } from "./senderIds/SenderIdStore.js"
 import type { DeliveryStore } from "./webhooks/DeliveryStore.js"
@@ -56,6 +57,7 @@ export type Workers =
 export type Requirements =
   | MessageStore
   | SenderIdStore
+  | OptOutStore
   | IdempotencyStore
   | MailStore
   | Carrier

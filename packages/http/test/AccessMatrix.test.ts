@@ -82,6 +82,14 @@ const fixtures: Record<
       yield* TestBrands.newBrandOwner(acn)
       return (yield* TestBrands.submitBrand(owner, acn)).relationshipId
     }),
+  // an opt-out of the owner's, named by its number (URL-encoded), a new one each time
+  "/v1/opt-outs": (owner) =>
+    Effect.gen(function*() {
+      const phone = `+6141200${String(++optOutNumbers).padStart(4, "0")}`
+      const added = yield* Http.request("POST", "/v1/opt-outs", { key: owner.key, json: { phone } })
+      assert.strictEqual(added.status, 201, added.text)
+      return encodeURIComponent(phone)
+    }),
   // an active webhook subscription of the owner's
   "/v1/webhooks": (owner) => TestWebhooks.subscribe(owner),
   // the message.queued event of a message the owner sent
@@ -108,6 +116,12 @@ const fixtures: Record<
       }
     )
 }
+
+/** The numbers the opt-out fixtures have listed so far. */
+let optOutNumbers = 0
+
+/** The id of a listed resource; an opt-out's, its number as a path names it. */
+const idOf = (item: { readonly id?: string; readonly phone?: string }) => item.id ?? encodeURIComponent(item.phone!)
 
 const fixtureOf = (path: string) => fixtures[path.split("/:")[0]!]
 
@@ -182,8 +196,8 @@ layer(TestServer.layer())("access matrix", (it) => {
         const everything = "?page_size=100"
         const mine = yield* call(endpoint, endpoint.path + everything, owner.key)
         const theirs = yield* call(endpoint, endpoint.path + everything, stranger.key)
-        assert.include(mine.json.data.map((item: { id: string }) => item.id), id)
-        assert.notInclude(theirs.json.data.map((item: { id: string }) => item.id), id)
+        assert.include(mine.json.data.map(idOf), id)
+        assert.notInclude(theirs.json.data.map(idOf), id)
         // a network's list holds every registration submitted to it, the stranger's fixture's among them
         if (!endpoint.path.startsWith("/v1/operator-registrations")) assert.strictEqual(theirs.json.data.length, 1)
       }))

@@ -1,7 +1,7 @@
 /**
  * The Dispatcher worker (CONTRACT §3): claims `queued` messages and submits them to the carrier.
- * Accepted → `sent` with `sent_at`; refused, or its Sender ID no longer registered → `failed` with
- * `error`; carrier unavailable → left `queued`, tried again when its claim's lease ends.
+ * Accepted → `sent` with `sent_at`; refused, its Sender ID no longer registered, or its recipient
+ * on its account's opt-out list (CONTRACT §12) → `failed` with `error`; carrier unavailable → left `queued`, tried again when its claim's lease ends.
  *
  * @since 0.1.0
  */
@@ -9,6 +9,7 @@ import type { RuleCode, StoreUnavailable } from "@sendline/api/Errors"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import type { IdGenerator } from "../Ids.js"
 import * as Worker from "../internal/worker.js"
+import { OptOutStore } from "../optOuts/OptOutStore.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import * as Carrier from "./Carrier.js"
@@ -37,6 +38,9 @@ type Retry = "retry" | "throttled"
 /** The error code of a message whose Sender ID stopped being registered before dispatch. */
 const senderIdNotRegistered: RuleCode = "sender_id_not_registered"
 
+/** The error code of a message whose recipient opted out before dispatch. */
+const recipientOptedOut: RuleCode = "recipient_opted_out"
+
 /** The Dispatcher worker: a pass claims the messages due now and dispatches them. @since 0.1.0 @category services */
 export class Dispatcher
   extends Context.Tag("@sendline/core/Dispatcher")<Dispatcher, Worker.Worker<StoreUnavailable>>()
@@ -50,12 +54,13 @@ export const make = (
 ): Effect.Effect<
   Context.Tag.Service<Dispatcher>,
   never,
-  MessageStore | SenderIdStore | Carrier.Carrier | IdGenerator
+  MessageStore | SenderIdStore | OptOutStore | Carrier.Carrier | IdGenerator
 > =>
   Effect.gen(function*() {
     const settings = { ...defaults, ...options }
     const messages = yield* MessageStore
     const senderIds = yield* SenderIdStore
+    const optOuts = yield* OptOutStore
     const carrier = yield* Carrier.Carrier
 
     const transition = yield* Transition.make("Dispatcher")
@@ -141,6 +146,20 @@ export const make = (
       )
     }
 
+    // One opt-out lookup per account of the batch: its recipients listed, or the lookup's failure.
+    const optedOut = (claimed: ReadonlyArray<Message>) => {
+      const byAccount = new Map<string, Array<string>>()
+      for (const m of claimed) byAccount.set(m.accountId, [...(byAccount.get(m.accountId) ?? []), m.to])
+      return Effect.map(
+        Effect.forEach(byAccount, ([accountId, phones]) =>
+          Effect.map(
+            Effect.either(optOuts.listed(accountId, phones)),
+            (found) => [accountId, found] as const
+          ), { concurrency: settings.concurrency }),
+        (lookups) => new Map(lookups)
+      )
+    }
+
     // Submissions are interruptible; the answers that came back are recorded even when the worker
     // is being stopped, all in one store call, so that a clean shutdown never leaves an accepted
     // message queued. A failed record leaves its messages queued: they are tried again after the
@@ -151,6 +170,7 @@ export const make = (
         const claimed = yield* restore(messages.claim("dispatch", now, settings.batchSize, now + settings.leaseMillis))
         if (claimed.length === 0) return { taken: 0 }
         const registered = yield* restore(registrations(claimed, now))
+        const listed = yield* restore(optedOut(claimed))
         // Submissions still waiting for the carrier at the lease's deadline stay queued for it.
         const answers: Array<Transition.Change | Retry> = []
         const left: Array<string> = []
@@ -166,6 +186,19 @@ export const make = (
               answers.push(failed(message, {
                 code: senderIdNotRegistered,
                 message: `Sender ID ${message.senderId} is no longer registered to this account for ${message.market}.`
+              }))
+              return Effect.void
+            }
+            const optOut = listed.get(message.accountId)!
+            if (Either.isLeft(optOut)) {
+              answers.push("retry")
+              left.push(message.id)
+              return Effect.logWarning(`Dispatcher: opt-out lookup failed for ${message.id}`, optOut.left)
+            }
+            if (optOut.right.has(message.to)) {
+              answers.push(failed(message, {
+                code: recipientOptedOut,
+                message: `${message.to} opted out of this account's messages before dispatch.`
               }))
               return Effect.void
             }
@@ -210,5 +243,5 @@ export const make = (
 /** `make` as a layer. @since 0.1.0 @category layers */
 export const layer = (
   options: Partial<Options> = {}
-): Layer.Layer<Dispatcher, never, MessageStore | SenderIdStore | Carrier.Carrier | IdGenerator> =>
+): Layer.Layer<Dispatcher, never, MessageStore | SenderIdStore | OptOutStore | Carrier.Carrier | IdGenerator> =>
   Layer.effect(Dispatcher, make(options))

@@ -24,6 +24,7 @@ import * as UseCase from "../internal/useCase.js"
 import type * as Markets from "../Markets.js"
 import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
+import { OptOutStore } from "../optOuts/OptOutStore.js"
 import * as Pagination from "../Pagination.js"
 import * as Phone from "../Phone.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
@@ -168,6 +169,7 @@ export const make = Effect.gen(function*() {
   const messages = yield* MessageStore
   const senderIds = yield* SenderIdStore
   const callbacks = yield* Callbacks
+  const optOuts = yield* OptOutStore
   const markets = yield* MarketsTag
   const ids = yield* IdGenerator
   const config = yield* MessagingConfig
@@ -196,6 +198,14 @@ export const make = Effect.gen(function*() {
       yield* checkReference(input.reference)
       if (input.callbackUrl !== undefined) yield* callbacks.check(principal.accountId, input.callbackUrl)
       yield* checkScheduledAt(input.scheduledAt, now)
+      // CONTRACT §12, last of the rules: one lookup of the store's key, once every other check passed.
+      if ((yield* optOuts.listed(principal.accountId, [input.to])).size > 0) {
+        return yield* rule(
+          "recipient_opted_out",
+          "to",
+          `${input.to} is on your opt-out list: take it off (DELETE /v1/opt-outs/{phone}) to send to it again.`
+        )
+      }
       const message: Message = {
         id: yield* ids.make("msg"),
         accountId: principal.accountId,
@@ -309,5 +319,5 @@ const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => 
 export const layer: Layer.Layer<
   Messaging,
   never,
-  MessageStore | SenderIdStore | Callbacks | MarketsTag | IdGenerator | MessagingConfig
+  MessageStore | SenderIdStore | OptOutStore | Callbacks | MarketsTag | IdGenerator | MessagingConfig
 > = Layer.effect(Messaging, make)

@@ -25,6 +25,7 @@ import * as RouteTemplates from "./RouteTemplates.js"
 /** What the request line and headers alone refuse: a NUL in the path or query; a body too large, or not JSON. */
 const precheck = (request: HttpServerRequest.HttpServerRequest): Refusal | undefined => {
   if (RequestBody.urlHasNul(request.url)) return RequestBody.nulInUrl
+  if (RequestBody.isCsvRoute(request)) return RequestBody.csvPrecheck(request)
   if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
   if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) {
     return RequestBody.notJson

@@ -10,8 +10,9 @@
 import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { type Checked, CheckedBody } from "@sendline/api/middleware/Pipeline"
+import { maxImportBytes } from "@sendline/api/optOuts/OptOutsJson"
 import { Errors } from "@sendline/core"
-import { Effect, Option } from "effect"
+import { Effect, Option, Stream } from "effect"
 import { IncomingMessage } from "node:http"
 import { Refusal } from "../envelope/ApiError.js"
 import * as ExpectContinue from "./ExpectContinue.js"
@@ -58,6 +59,71 @@ export const notJson = new Refusal({
 
 /** A 400 `invalid_request` for a body, saying `message`. */
 const invalid = (message: string) => new Errors.InvalidRequest({ code: "invalid_request", message })
+
+/**
+ * The routes whose body is CSV, read as it streams by their handler (`csvStream`), not by
+ * `CheckBody`: CONTRACT §12's import, with its own limit (`maxCsvBytes`) and type (`text/csv`).
+ *
+ * @since 0.2.0
+ * @category checks
+ */
+export const isCsvRoute = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  request.method === "POST" && request.url.split("?")[0] === "/v1/opt-outs/import"
+
+/** The largest CSV body accepted, 10 MiB (CONTRACT §12). @since 0.2.0 @category constants */
+export const maxCsvBytes = maxImportBytes
+
+const csvType = /^text\/csv\s*(?:;|$)/i
+
+/** Whether a `Content-Type` is CSV (`text/csv`, with or without parameters). @since 0.2.0 @category checks */
+export const isCsvType = (contentType: string): boolean => csvType.test(contentType)
+
+/** 413 for a CSV body over `maxCsvBytes`. @since 0.2.0 @category refusals */
+export const csvTooLarge = new Refusal({
+  code: "payload_too_large",
+  message: `The CSV file exceeds ${maxCsvBytes / 1024 / 1024} MiB.`
+})
+
+/** 415 for an import whose body is not CSV. @since 0.2.0 @category refusals */
+export const notCsv = new Refusal({
+  code: "unsupported_media_type",
+  message: "An import's body must be CSV, sent with Content-Type: text/csv."
+})
+
+/**
+ * What the request line and headers alone refuse of a CSV route, before its key is checked: a body
+ * said to be too large. Its type is checked with the body (`read`), once the key and its
+ * permission passed.
+ *
+ * @since 0.2.0
+ * @category checks
+ */
+export const csvPrecheck = (request: HttpServerRequest.HttpServerRequest): Refusal | undefined =>
+  Number(request.headers["content-length"] ?? 0) > maxCsvBytes ? csvTooLarge : undefined
+
+/**
+ * The CSV body of `request` as text, read as it arrives (a client waiting for `100 Continue` is
+ * sent it first): never held whole. Past `maxCsvBytes` it dies with the 413 refusal (the
+ * connection is closed, the rest unread); a client that went away interrupts it.
+ *
+ * @since 0.2.0
+ * @category reading
+ */
+export const csvStream = (request: HttpServerRequest.HttpServerRequest): Stream.Stream<string> =>
+  Stream.suspend(() => {
+    let size = 0
+    return Stream.concat(
+      Stream.execute(ExpectContinue.release(request)),
+      request.stream.pipe(
+        Stream.catchAll((error) => isGone(error.cause) ? Stream.fromEffect(Effect.interrupt) : Stream.die(malformed)),
+        Stream.mapChunksEffect((chunk) => {
+          for (const bytes of chunk) size += bytes.byteLength
+          return size > maxCsvBytes ? Effect.die(csvTooLarge) : Effect.succeed(chunk)
+        }),
+        Stream.decodeText()
+      )
+    )
+  })
 
 /** 400 for a body that is not UTF-8. @since 0.1.0 @category refusals */
 export const notUtf8 = invalid("The request body is not valid UTF-8.")
@@ -172,6 +238,13 @@ export const isUnread = (request: HttpServerRequest.HttpServerRequest): boolean 
 export const read: Effect.Effect<Checked, Errors.InvalidRequest, HttpServerRequest.HttpServerRequest> = Effect.flatMap(
   HttpServerRequest.HttpServerRequest,
   (request) => {
+    // a CSV route's body is its handler's to read as it streams (`csvStream`): only its type here
+    // (an empty one is shown without it, and imports nothing)
+    if (isCsvRoute(request)) {
+      return !hasBody(request) || isCsvType(request.headers["content-type"] ?? "")
+        ? Effect.succeed({ text: "", json: null })
+        : Effect.die(notCsv)
+    }
     if (!hasBody(request)) return Effect.succeed({ text: "", json: null })
     const chunked = request.headers["content-length"] === undefined
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)

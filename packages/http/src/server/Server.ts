@@ -15,6 +15,7 @@ import type {
   Ids,
   Messaging,
   OperatorReview,
+  OptOuts,
   QueueDepths,
   Readiness,
   SenderIds,
@@ -35,6 +36,7 @@ import * as Middleware from "../middleware/Middleware.js"
 import * as RateLimiter from "../middleware/RateLimiter.js"
 import * as RequestTelemetry from "../middleware/RequestTelemetry.js"
 import * as RouteTemplates from "../middleware/RouteTemplates.js"
+import * as OptOutsHttp from "../optOuts/OptOutsHttp.js"
 import * as OperatorRegistrationsHttp from "../senderIds/OperatorRegistrationsHttp.js"
 import * as SenderIdsHttp from "../senderIds/SenderIdsHttp.js"
 import * as EventsHttp from "../webhooks/EventsHttp.js"
@@ -51,6 +53,7 @@ export type Requirements =
   | Idempotency.Idempotency
   | Webhooks.Webhooks
   | EventLog.EventLog
+  | OptOuts.OptOuts
   | Ids.IdGenerator
   | QueueDepths.QueueDepths
   | Readiness.Readiness
@@ -97,6 +100,7 @@ export const layerApi = (options: Options) =>
           OperatorRegistrationsHttp.layer,
           WebhooksHttp.layer,
           EventsHttp.layer,
+          OptOutsHttp.layer,
           HealthHttp.layer,
           MetricsHttp.layer
         )),
