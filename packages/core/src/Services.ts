@@ -25,6 +25,7 @@ import * as Mailer from "./mail/Mailer.js"
 import * as Markets from "./Markets.js"
 import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
+import * as Spending from "./messaging/Spending.js"
 import * as OperatorReview from "./senderIds/OperatorReview.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
 import type { Stores } from "./Stores.js"
@@ -42,6 +43,7 @@ export type UseCases =
   | Idempotency.Idempotency
   | Webhooks.Webhooks
   | EventLog.EventLog
+  | Spending.Spending
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
@@ -63,7 +65,8 @@ export const layerWithoutDefaults: Layer.Layer<
   Admin.layer,
   Idempotency.layer,
   Webhooks.layer,
-  EventLog.layer
+  EventLog.layer,
+  Spending.layer
 ).pipe(Layer.provide(CachedLookups.layer()))
 
 /**

@@ -23,6 +23,7 @@ import {
   QueueDepths,
   Readiness,
   SenderIdStore,
+  SpendingStore,
   SubscriptionStore
 } from "@sendline/core"
 import type { Scope } from "effect"
@@ -34,6 +35,7 @@ import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./idempotency/IdempotencyKeys.js"
 import * as Mails from "./mail/Mails.js"
 import * as Messages from "./messaging/Messages.js"
+import * as Spending from "./messaging/Spending.js"
 import * as Migrations from "./Migrations.js"
 import * as Queues from "./Queues.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
@@ -138,7 +140,8 @@ export const make = (
       idempotencyKeys: IdempotencyKeys.make(db),
       mails: Mails.make(db),
       brands: Brands.make(db),
-      queues: Queues.make(db)
+      queues: Queues.make(db),
+      spending: Spending.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
       Context.add(SenderIdStore.SenderIdStore, stores.senderIds),
@@ -150,6 +153,7 @@ export const make = (
       Context.add(MailStore.MailStore, stores.mails),
       Context.add(BrandStore.BrandStore, stores.brands),
       Context.add(QueueDepths.QueueDepths, stores.queues),
+      Context.add(SpendingStore.SpendingStore, stores.spending),
       Context.add(Readiness.Readiness, Readiness.Readiness.of({ check: check(options.name, sql) }))
     )
   }).pipe(
