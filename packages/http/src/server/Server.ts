@@ -18,6 +18,7 @@ import type {
   QueueDepths,
   Readiness,
   SenderIds,
+  Spending,
   Webhooks
 } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
@@ -26,6 +27,7 @@ import * as BrandRelationshipsHttp from "../brands/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messaging/MessagesHttp.js"
+import * as UsageHttp from "../messaging/UsageHttp.js"
 import * as MetricsHttp from "../metrics/MetricsHttp.js"
 import * as Prometheus from "../metrics/Prometheus.js"
 import * as Authentication from "../middleware/Authentication.js"
@@ -51,6 +53,7 @@ export type Requirements =
   | Idempotency.Idempotency
   | Webhooks.Webhooks
   | EventLog.EventLog
+  | Spending.Spending
   | Ids.IdGenerator
   | QueueDepths.QueueDepths
   | Readiness.Readiness
@@ -91,6 +94,7 @@ export const layerApi = (options: Options) =>
       HttpApiBuilder.api(Api).pipe(
         Layer.provide(Layer.mergeAll(
           MessagesHttp.layer,
+          UsageHttp.layer,
           BrandsHttp.layer,
           BrandRelationshipsHttp.layer,
           SenderIdsHttp.layer,
