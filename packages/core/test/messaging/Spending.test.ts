@@ -1,9 +1,10 @@
-import { assert, layer } from "@effect/vitest"
-import { Admin, MailStore, Messaging, type Spending } from "@sendline/core"
+import { assert, describe, it as vit, layer } from "@effect/vitest"
+import { Admin, Dispatcher, MailStore, Messaging, type Spending } from "@sendline/core"
 import { Spending as SpendingModule } from "@sendline/core"
 import { Clock, Effect, Either, Option, TestClock } from "effect"
 import * as TestCore from "../TestCore.js"
 import * as TestStores from "../TestStores.js"
+import * as TestWorkers from "../TestWorkers.js"
 
 const hour = 3_600_000
 
@@ -162,5 +163,27 @@ for (const store of TestStores.all) {
         assert.strictEqual(yield* TestCore.outcome(set("AUD", "1.00001")), "invalid_parameter")
         assert.strictEqual(yield* TestCore.outcome(set("AUD", "-1")), "invalid_parameter")
       }))
+  })
+
+  describe(`Spending and the Dispatcher (${store.name})`, () => {
+    vit.effect(
+      "a message the carrier refuses (queued → failed, before dispatch) gives its price back; a sent one keeps it",
+      () =>
+        Effect.gen(function*() {
+          const { principal } = yield* limited("0.10")
+          const messaging = yield* Messaging.Messaging
+          yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to("9999") }) // the mock refuses it
+          yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to("5678") })
+          assert.strictEqual(
+            yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)),
+            "spending_limit_reached"
+          )
+          yield* Effect.flatMap(Dispatcher.Dispatcher, (d) => d.runOnce)
+          const usage = yield* (yield* SpendingModule.Spending).usage(principal)
+          assert.deepStrictEqual([audOf(usage)?.amount, audOf(usage)?.messages, audOf(usage)?.segments], [500, 1, 1])
+          assert.strictEqual(yield* TestCore.outcome(messaging.send(principal, TestCore.auMessage)), "ok")
+        }).pipe(Effect.provide(TestWorkers.layer({}, store))),
+      60_000
+    )
   })
 }
