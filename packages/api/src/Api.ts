@@ -12,6 +12,7 @@ import * as ApiDocs from "./envelope/ApiDocs.js"
 import { ErrorEnvelope } from "./envelope/Envelope.js"
 import { HealthApi } from "./health/HealthApi.js"
 import { MessagesApi } from "./messaging/MessagesApi.js"
+import { UsageApi } from "./messaging/UsageApi.js"
 import { MetricsApi } from "./metrics/MetricsApi.js"
 import { apiId } from "./middleware/Pipeline.js"
 import { OptOutsApi } from "./optOuts/OptOutsApi.js"
@@ -23,6 +24,7 @@ import { WebhooksApi } from "./webhooks/WebhooksApi.js"
 /** The whole API. @since 0.1.0 @category api */
 export class Api extends HttpApi.make(apiId)
   .add(MessagesApi)
+  .add(UsageApi)
   .add(BrandsApi)
   .add(BrandRelationshipsApi)
   .add(SenderIdsApi)

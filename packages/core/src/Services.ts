@@ -25,6 +25,7 @@ import * as Mailer from "./mail/Mailer.js"
 import * as Markets from "./Markets.js"
 import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
+import * as Spending from "./messaging/Spending.js"
 import * as OptOuts from "./optOuts/OptOuts.js"
 import * as OperatorReview from "./senderIds/OperatorReview.js"
 import * as SenderIds from "./senderIds/SenderIds.js"
@@ -44,6 +45,7 @@ export type UseCases =
   | Webhooks.Webhooks
   | EventLog.EventLog
   | OptOuts.OptOuts
+  | Spending.Spending
 
 /**
  * The use cases over a store, without their defaults: the caller provides the markets, the id
@@ -66,7 +68,8 @@ export const layerWithoutDefaults: Layer.Layer<
   Idempotency.layer,
   Webhooks.layer,
   EventLog.layer,
-  OptOuts.layer
+  OptOuts.layer,
+  Spending.layer
 ).pipe(Layer.provide(CachedLookups.layer()))
 
 /**

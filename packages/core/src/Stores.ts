@@ -11,6 +11,7 @@ import type { EventStore } from "./EventStore.js"
 import type { IdempotencyStore } from "./idempotency/IdempotencyStore.js"
 import type { MailStore } from "./mail/MailStore.js"
 import type { MessageStore } from "./messaging/MessageStore.js"
+import type { SpendingStore } from "./messaging/SpendingStore.js"
 import type { OptOutStore } from "./optOuts/OptOutStore.js"
 import type { QueueDepths } from "./QueueDepths.js"
 import type { Readiness } from "./Readiness.js"
@@ -30,5 +31,6 @@ export type Stores =
   | BrandStore
   | MailStore
   | OptOutStore
+  | SpendingStore
   | QueueDepths
   | Readiness

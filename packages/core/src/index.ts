@@ -82,6 +82,8 @@ export * as Messaging from "./messaging/Messaging.js"
 export * as MessagingConfig from "./messaging/MessagingConfig.js"
 export * as Scheduler from "./messaging/Scheduler.js"
 export * as Segments from "./messaging/Segments.js"
+export * as Spending from "./messaging/Spending.js"
+export * as SpendingStore from "./messaging/SpendingStore.js"
 
 // --- routing: routes, and the router that is a carrier built from carriers -----------------------
 export * as Router from "./routing/Router.js"

@@ -7,7 +7,7 @@
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
  * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`,
- * `0018_sender_id_identities`, `0019_message_carriers`, `0020_opt_outs`)
+ * `0018_sender_id_identities`, `0019_message_carriers`, `0020_opt_outs`, `0021_spending`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -171,6 +171,8 @@ export const tables: ReadonlyArray<string> = [
   "sendline_redelivery_requests",
   "sendline_sender_id_holds",
   "sendline_sender_ids",
+  "sendline_spend",
+  "sendline_spending_limits",
   "sendline_webhook_deliveries",
   "sendline_webhook_subscriptions"
 ]
@@ -710,6 +712,30 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       `CREATE INDEX sendline_opt_outs_list ON sendline_opt_outs (account_id, ${
         d.listIndex.replace(/\bid\b/g, "phone")
       })`
+    ),
+  // Spending limits and the month's spend (CONTRACT §12), amounts in integer ten-thousandths.
+  // A month's row is changed only by conditional updates in the transaction of the message that
+  // causes them (see `Spending`); `warned_80` and `warned_100` record the threshold mails, so that
+  // each is written once a month.
+  "0021_spending": (d) =>
+    statements(
+      `CREATE TABLE sendline_spending_limits (
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      currency TEXT NOT NULL,
+      monthly ${d.int8} NOT NULL,
+      PRIMARY KEY (account_id, currency)
+    )${d.keyedTableOptions}`,
+      `CREATE TABLE sendline_spend (
+      account_id TEXT NOT NULL,
+      currency TEXT NOT NULL,
+      month TEXT NOT NULL,
+      amount ${d.int8} NOT NULL,
+      messages ${d.int8} NOT NULL,
+      segments ${d.int8} NOT NULL,
+      warned_80 INTEGER NOT NULL,
+      warned_100 INTEGER NOT NULL,
+      PRIMARY KEY (account_id, month, currency)
+    )${d.keyedTableOptions}`
     )
 }
 

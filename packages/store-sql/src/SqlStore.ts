@@ -24,6 +24,7 @@ import {
   QueueDepths,
   Readiness,
   SenderIdStore,
+  SpendingStore,
   SubscriptionStore
 } from "@sendline/core"
 import type { Scope } from "effect"
@@ -35,6 +36,7 @@ import * as Events from "./Events.js"
 import * as IdempotencyKeys from "./idempotency/IdempotencyKeys.js"
 import * as Mails from "./mail/Mails.js"
 import * as Messages from "./messaging/Messages.js"
+import * as Spending from "./messaging/Spending.js"
 import * as Migrations from "./Migrations.js"
 import * as OptOuts from "./optOuts/OptOuts.js"
 import * as Queues from "./Queues.js"
@@ -141,7 +143,8 @@ export const make = (
       mails: Mails.make(db),
       brands: Brands.make(db),
       optOuts: OptOuts.make(db),
-      queues: Queues.make(db)
+      queues: Queues.make(db),
+      spending: Spending.make(db)
     })
     return Context.make(AccountStore.AccountStore, stores.accounts).pipe(
       Context.add(SenderIdStore.SenderIdStore, stores.senderIds),
@@ -154,6 +157,7 @@ export const make = (
       Context.add(BrandStore.BrandStore, stores.brands),
       Context.add(OptOutStore.OptOutStore, stores.optOuts),
       Context.add(QueueDepths.QueueDepths, stores.queues),
+      Context.add(SpendingStore.SpendingStore, stores.spending),
       Context.add(Readiness.Readiness, Readiness.Readiness.of({ check: check(options.name, sql) }))
     )
   }).pipe(

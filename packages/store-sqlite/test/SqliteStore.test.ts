@@ -32,12 +32,14 @@ afterAll(() => {
 const undoOptOuts = `DROP TABLE IF EXISTS sendline_opt_outs`
 
 /**
- * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers, nor
- * 0020's opt-outs). Run just before migrating again, after the test has written its old rows (the
- * store writes the columns).
+ * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers, 0020's
+ * opt-outs or 0021's spending). Run just before migrating again, after the test has written its
+ * old rows (the store writes the columns).
  */
 const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    `DROP TABLE sendline_spend`, // 0021_spending
+    `DROP TABLE sendline_spending_limits`,
     undoOptOuts,
     `ALTER TABLE sendline_messages DROP COLUMN carrier`,
     `DROP INDEX sendline_messages_carrier_message_id`,
@@ -467,7 +469,14 @@ describe("SqliteStore", () => {
       const { sql, stores } = yield* migratedBefore(
         18,
         (sql) =>
-          Effect.zipRight(sql.unsafe(`ALTER TABLE sendline_messages DROP COLUMN carrier`), undoSenderIdIdentities(sql))
+          Effect.zipRight(
+            Effect.all([
+              sql.unsafe(`DROP TABLE sendline_spend`),
+              sql.unsafe(`DROP TABLE sendline_spending_limits`),
+              sql.unsafe(`ALTER TABLE sendline_messages DROP COLUMN carrier`)
+            ]),
+            undoSenderIdIdentities(sql)
+          )
       )
       const now = yield* Clock.currentTimeMillis
       const brand = (id: string, name: string, identifierType: string, identifierValue: string) =>

@@ -68,6 +68,16 @@ export const ListMessagesQuery = Schema.Struct({
   page_size: Schema.optional(PageSize)
 }).annotations({ parseOptions: { errors: "all" } })
 
+/** A decimal amount with 4 places, as prices are. */
+const Amount = (description: string) => Fields.text({ description, pattern: "^\\d+\\.\\d{4}$", examples: ["0.0500"] })
+
+/** The caller's spend this month in a preview's currency (CONTRACT §12). @since 0.2.0 @category resources */
+export const PreviewSpend = Schema.Struct({
+  amount: Amount("What the account has spent this month (UTC) in the market's currency."),
+  limit: Schema.NullOr(Amount("The account's monthly limit in that currency; null without one.")),
+  remaining: Schema.NullOr(Amount("What remains of the limit this month; null without a limit."))
+}).annotations({ identifier: "PreviewSpend" })
+
 /** What a preview answers. @since 0.1.0 @category resources */
 export const PreviewResult = Schema.Struct({
   encoding: Encoding,
@@ -75,5 +85,6 @@ export const PreviewResult = Schema.Struct({
   characters: Schema.Int,
   units_per_segment: Schema.Int,
   ucs2_characters: Schema.Array(Schema.String),
-  price: Schema.optional(Price)
+  price: Schema.optional(Price),
+  spend: Schema.optional(PreviewSpend)
 }).annotations({ identifier: "Preview" })

@@ -23,6 +23,8 @@ import * as Identifier from "../Identifier.js"
 import { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"
 import { Markets } from "../Markets.js"
+import * as Spending from "../messaging/Spending.js"
+import { type Limit, SpendingStore } from "../messaging/SpendingStore.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { taken } from "../senderIds/SenderIds.js"
@@ -97,7 +99,27 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
   readonly importSenderId: (
     input: ImportSenderId
   ) => Effect.Effect<SenderId.SenderIdRecord, InvalidRequest | RuleViolation | NotFound | Conflict | StoreUnavailable>
+  /**
+   * Sets the account's monthly spending limit in a currency of the configured markets, replacing
+   * the one it had (CONTRACT §12): `monthly` a decimal of up to 4 places ("500.00"); the account's
+   * limits after it, by currency. Since 0.2.0.
+   */
+  readonly setSpendingLimit: (
+    input: SetSpendingLimit
+  ) => Effect.Effect<ReadonlyArray<Limit>, InvalidRequest | NotFound | StoreUnavailable>
+  /** Removes the account's limit in `currency` (not found when it has none); its limits after it. Since 0.2.0. */
+  readonly removeSpendingLimit: (
+    accountId: string,
+    currency: string
+  ) => Effect.Effect<ReadonlyArray<Limit>, NotFound | StoreUnavailable>
 }>() {}
+
+/** A monthly spending limit to set: its currency and amount ("AUD", "500.00"). @since 0.2.0 @category models */
+export interface SetSpendingLimit {
+  readonly accountId: string
+  readonly currency: string
+  readonly monthly: string
+}
 
 /** The account `id`; not found when there is none. */
 const requireAccount = (accounts: Context.Tag.Service<AccountStore>, id: string) =>
@@ -205,6 +227,35 @@ export const make = Effect.gen(function*() {
   const senderIds = yield* SenderIdStore
   const markets = yield* Markets
   const ids = yield* IdGenerator
+  const spending = yield* SpendingStore
+
+  const currencies = [...new Set(markets.all.map((m) => m.currency))].sort()
+  const setSpendingLimit = fn("Admin.setSpendingLimit")(
+    function*(input: SetSpendingLimit) {
+      yield* requireAccount(accounts, input.accountId)
+      if (!currencies.includes(input.currency)) {
+        return yield* invalidParameter("currency", `currency must be one of ${currencies.join(", ")}.`)
+      }
+      const monthly = Spending.toUnits(input.monthly)
+      if (Option.isNone(monthly)) {
+        return yield* invalidParameter(
+          "monthly",
+          "monthly must be an amount with at most 4 decimal places, e.g. 500.00."
+        )
+      }
+      yield* spending.setLimit(input.accountId, { currency: input.currency, monthly: monthly.value })
+      return yield* spending.limits(input.accountId)
+    }
+  )
+
+  const removeSpendingLimit = fn("Admin.removeSpendingLimit")(
+    function*(accountId: string, currency: string) {
+      yield* requireAccount(accounts, accountId)
+      const removed = yield* spending.removeLimit(accountId, currency)
+      if (!removed) return yield* new NotFound({ message: `Account ${accountId} has no ${currency} spending limit.` })
+      return yield* spending.limits(accountId)
+    }
+  )
 
   const createAccount = fn("Admin.createAccount")(
     function*(input: CreateAccount) {
@@ -299,11 +350,12 @@ export const make = Effect.gen(function*() {
     }
   )
 
-  return Admin.of({ createAccount, createKey, revokeKey, importSenderId })
+  return Admin.of({ createAccount, createKey, revokeKey, importSenderId, setSpendingLimit, removeSpendingLimit })
 })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Admin, never, AccountStore | SenderIdStore | Markets | IdGenerator> = Layer.effect(
-  Admin,
-  make
-)
+export const layer: Layer.Layer<Admin, never, AccountStore | SenderIdStore | Markets | IdGenerator | SpendingStore> =
+  Layer.effect(
+    Admin,
+    make
+  )

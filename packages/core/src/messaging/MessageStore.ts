@@ -12,6 +12,7 @@ import { Context } from "effect"
 import type { Event } from "../Event.js"
 import type { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
+import type { Charge, SpendingLimitReached } from "./SpendingStore.js"
 
 /** A carrier's id for a message, with the carrier's name when it is known. @since 0.2.0 @category models */
 export interface CarrierMessageKey {
@@ -24,12 +25,18 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
   /**
    * Inserts a new message and, when given, its event, in one transaction. A message's
    * `idempotencyKey` is unique within its account, across processes: when another message of the
-   * account holds it, nothing is written and the insert fails `IdempotencyKeyTaken`.
+   * account holds it, nothing is written and the insert fails `IdempotencyKeyTaken`. With a
+   * `charge` (since 0.2.0), the month's spend grows by it in the same transaction, only while that
+   * keeps it within the account's limit, checked and changed in one conditional update so that no
+   * number of concurrent inserts, in any number of processes, takes it past; else nothing is
+   * written and the insert fails `SpendingLimitReached`. The charge's mails are written with it
+   * when it takes the spend to 80 % or 100 % of the limit, each once for the month.
    */
   readonly insert: (
     message: Message,
-    event: Option.Option<Event>
-  ) => Effect.Effect<void, IdempotencyKeyTaken | StoreUnavailable>
+    event: Option.Option<Event>,
+    charge?: Charge | undefined
+  ) => Effect.Effect<void, IdempotencyKeyTaken | SpendingLimitReached | StoreUnavailable>
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
   /** The account's newest message sent with this idempotency key and created at or after `since`, if any. */
   readonly findByIdempotencyKey: (
@@ -108,6 +115,11 @@ export interface Move {
   readonly from: MessageStatus
   /** The `message.*` event the change emits, written only if the move happens. */
   readonly event: Option.Option<Event>
+  /**
+   * When true, and the move happens, the message's price, segments and count are taken off its
+   * account's spend of the month it was created in, in the same transaction (since 0.2.0).
+   */
+  readonly refund?: boolean | undefined
 }
 
 /** The kinds of message work a worker claims. @since 0.1.0 @category models */

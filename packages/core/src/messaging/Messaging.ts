@@ -10,11 +10,12 @@ import {
   NotFound,
   type PermissionDenied,
   rule,
-  type RuleViolation,
+  RuleViolation,
   type StoreUnavailable
 } from "@sendline/api/Errors"
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
+import { AccountStore } from "../accounts/AccountStore.js"
 import { requirePermission } from "../accounts/Auth.js"
 import * as FindOrInsert from "../idempotency/FindOrInsert.js"
 import type * as Idempotency from "../idempotency/Idempotency.js"
@@ -35,6 +36,8 @@ import * as MessageEvents from "./MessageEvents.js"
 import { MessageStore } from "./MessageStore.js"
 import { MessagingConfig } from "./MessagingConfig.js"
 import * as Segments from "./Segments.js"
+import * as Spending from "./Spending.js"
+import { type SpendingLimitReached, SpendingStore } from "./SpendingStore.js"
 
 /** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.1.0 @category models */
 export interface SendInput {
@@ -60,6 +63,15 @@ export interface SendInput {
 /** What a preview tells before sending. @since 0.1.0 @category models */
 export interface Preview extends Segments.SegmentInfo {
   readonly price: Option.Option<Markets.Price>
+  /** With a market (since 0.2.0): the caller's spend this month in its currency, in ten-thousandths. */
+  readonly spend: Option.Option<PreviewSpend>
+}
+
+/** The caller's spend of the month in a currency, its limit and what remains of it, in ten-thousandths. @since 0.2.0 @category models */
+export interface PreviewSpend {
+  readonly amount: number
+  readonly limit: Option.Option<number>
+  readonly remaining: Option.Option<number>
 }
 
 /** A list request: filters, an optional cursor and the requested page size (an integer ≥ 1; above the largest is clamped). @since 0.1.0 @category models */
@@ -78,7 +90,7 @@ export class Messaging extends Context.Tag("@sendline/core/Messaging")<Messaging
   readonly preview: (
     principal: Principal,
     input: { readonly body: string; readonly market?: string | undefined }
-  ) => Effect.Effect<Preview, RuleViolation | InvalidRequest | PermissionDenied>
+  ) => Effect.Effect<Preview, RuleViolation | InvalidRequest | PermissionDenied | StoreUnavailable>
   readonly get: (
     principal: Principal,
     id: string
@@ -163,6 +175,15 @@ const checkSchedule = (maxAheadMillis: number) => {
       : Effect.void
 }
 
+/** The refusal of a send that would take the spend past the limit, naming both. */
+const limitReached = (refused: SpendingLimitReached, price: Markets.Price): RuleViolation =>
+  new RuleViolation({
+    code: "spending_limit_reached",
+    message: `This message (${price.amount} ${refused.currency}) would take this month's spend of ` +
+      `${Spending.fromUnits(refused.spend)} ${refused.currency} past the account's monthly limit of ` +
+      `${Spending.fromUnits(refused.limit)} ${refused.currency}.`
+  })
+
 /** Builds the messaging use case on the stores, the markets and the messaging settings. @since 0.1.0 @category constructors */
 export const make = Effect.gen(function*() {
   const fn = yield* UseCase.fn
@@ -173,6 +194,8 @@ export const make = Effect.gen(function*() {
   const markets = yield* MarketsTag
   const ids = yield* IdGenerator
   const config = yield* MessagingConfig
+  const spending = yield* SpendingStore
+  const accounts = yield* AccountStore
   const checkScheduledAt = checkSchedule(config.maxScheduleAheadMillis)
 
   const checkMarket = (code: string) => MarketsModule.check(markets, code, "Sending to")
@@ -226,12 +249,23 @@ export const make = Effect.gen(function*() {
       const event = MessageEvents.isEventful(message)
         ? Option.some(MessageEvents.make(yield* ids.make("evt"), message, now))
         : Option.none()
-      return { created: message, insert: messages.insert(message, event) }
+      // The price joins the month's spend in the insert's transaction, within the limit (CONTRACT §12).
+      const limit = yield* spending.limitOf(principal.accountId, message.price.currency)
+      const charge = yield* Spending.charge(principal.accountId, message.price, message.segments, now, limit).pipe(
+        Effect.provideService(AccountStore, accounts),
+        Effect.provideService(IdGenerator, ids)
+      )
+      const insert = Effect.catchTag(
+        messages.insert(message, event, charge),
+        "SpendingLimitReached",
+        (refused) => Effect.fail(limitReached(refused, message.price))
+      )
+      return { created: message, insert }
     })
 
   // A send with a key answers the account's message sent with it, if any (the send path's second
   // guard, shared with brands: `internal/findOrInsert`).
-  const findOrInsert = FindOrInsert.make({
+  const findOrInsert = FindOrInsert.make<Message, StoreUnavailable | RuleViolation>({
     find: messages.findByIdempotencyKey,
     release: messages.releaseIdempotencyKey
   })
@@ -243,13 +277,32 @@ export const make = Effect.gen(function*() {
     })
   })
 
+  const spendOf = (accountId: string, currency: string) =>
+    Effect.gen(function*() {
+      const month = Spending.monthOf(yield* Clock.currentTimeMillis)
+      const [spends, limit] = yield* Effect.all([
+        spending.spendOf(accountId, month),
+        spending.limitOf(accountId, currency)
+      ])
+      const amount = spends.find((s) => s.currency === currency)?.amount ?? 0
+      const monthly = Option.map(limit, (l) => l.monthly)
+      return {
+        amount,
+        limit: monthly,
+        remaining: Option.map(monthly, (l) => Math.max(0, l - amount))
+      } satisfies PreviewSpend
+    })
+
   const preview = fn("Messaging.preview")(
     function*(principal: Principal, input: { readonly body: string; readonly market?: string | undefined }) {
       yield* requirePermission(principal, "messaging:send")
       const market = input.market === undefined ? Option.none() : Option.some(yield* checkMarket(input.market))
       if (loneSurrogate.test(input.body)) return yield* notWellFormed("body")
       const info = Segments.count(input.body)
-      return { ...info, price: Option.map(market, (m) => price(m, info.segments)) } satisfies Preview
+      const spend = Option.isNone(market)
+        ? Option.none()
+        : Option.some(yield* spendOf(principal.accountId, market.value.currency))
+      return { ...info, price: Option.map(market, (m) => price(m, info.segments)), spend } satisfies Preview
     }
   )
 
@@ -292,7 +345,12 @@ export const make = Effect.gen(function*() {
       const current = yield* find(principal, id)
       if (current.status !== "scheduled") return yield* notCancellable(current.status)
       const cancelled: Message = { ...current, status: "cancelled" }
-      const [moved] = yield* messages.transition([{ next: cancelled, from: "scheduled", event: Option.none() }])
+      const [moved] = yield* messages.transition([{
+        next: cancelled,
+        from: "scheduled",
+        event: Option.none(),
+        refund: true
+      }])
       if (moved) return cancelled
       return yield* notCancellable((yield* find(principal, id)).status)
     }
@@ -319,5 +377,13 @@ const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => 
 export const layer: Layer.Layer<
   Messaging,
   never,
-  MessageStore | SenderIdStore | OptOutStore | Callbacks | MarketsTag | IdGenerator | MessagingConfig
+  | MessageStore
+  | SenderIdStore
+  | OptOutStore
+  | Callbacks
+  | MarketsTag
+  | IdGenerator
+  | MessagingConfig
+  | SpendingStore
+  | AccountStore
 > = Layer.effect(Messaging, make)

@@ -46,7 +46,13 @@ export const make = (worker: string): Effect.Effect<Transition, never, MessageSt
       changes.length === 0 ? Effect.void : Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const moves = yield* Effect.forEach(changes, ({ from, next }) =>
-          Effect.map(ids.make("evt"), (id) => ({ next, from, event: Option.some(MessageEvents.make(id, next, now)) })))
+          Effect.map(ids.make("evt"), (id) => ({
+            next,
+            from,
+            event: Option.some(MessageEvents.make(id, next, now)),
+            // A message that fails before it is dispatched (CONTRACT §3: from queued) costs nothing (§12).
+            refund: next.status === "failed"
+          })))
         const done = yield* messages.transition(moves)
         for (const [i, { from, next }] of changes.entries()) {
           if (done[i]) {

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import type { PreviewResult } from "@sendline/api/messaging/MessagesJson"
-import type { Messaging } from "@sendline/core"
+import { type Messaging, Spending } from "@sendline/core"
 import { Option } from "effect"
 
 export * from "@sendline/api/messaging/MessagesJson"
@@ -17,5 +17,14 @@ export const preview = (p: Messaging.Preview): typeof PreviewResult.Encoded => (
   characters: p.characters,
   units_per_segment: p.unitsPerSegment,
   ucs2_characters: p.ucs2Characters,
-  ...(Option.isSome(p.price) ? { price: p.price.value } : {})
+  ...(Option.isSome(p.price) ? { price: p.price.value } : {}),
+  ...(Option.isSome(p.spend)
+    ? {
+      spend: {
+        amount: Spending.fromUnits(p.spend.value.amount),
+        limit: Option.match(p.spend.value.limit, { onNone: () => null, onSome: Spending.fromUnits }),
+        remaining: Option.match(p.spend.value.remaining, { onNone: () => null, onSome: Spending.fromUnits })
+      }
+    }
+    : {})
 })

@@ -61,6 +61,16 @@ const createAccount = Command.make("create", {
   Command.withDescription("Create an account (organisation) and print it")
 )
 
+const limitAccount = Command.make("limit", {
+  account: accountOption,
+  monthly: Options.optional(
+    text("monthly", "CURRENCY:AMOUNT", "Set (or replace) the monthly spending limit in a currency, e.g. AUD:500.00")
+  ),
+  remove: Options.optional(text("remove", "CURRENCY", "Remove the monthly spending limit in a currency, e.g. AUD"))
+}, (options) => lazily(() => import("./cli/Admin.js"), (Admin) => Admin.limitAccount(options))).pipe(
+  Command.withDescription("Set or remove an account's monthly spending limit and print its limits")
+)
+
 const createKey = Command.make("create", {
   account: accountOption,
   permissions: text("permissions", "LIST", "Comma-separated, e.g. messaging:send,messaging:read"),
@@ -127,9 +137,9 @@ export const command = Command.make(
       Command.withDescription("Check the carriers and routes of a routes file (ROUTES_FILE)"),
       Command.withSubcommands([checkRoutes])
     ),
-    Command.make("accounts", {}, () => noCommand("sendline accounts", ["create"])).pipe(
-      Command.withDescription("Create accounts (organisations)"),
-      Command.withSubcommands([createAccount])
+    Command.make("accounts", {}, () => noCommand("sendline accounts", ["create", "limit"])).pipe(
+      Command.withDescription("Create accounts (organisations) and set their spending limits"),
+      Command.withSubcommands([createAccount, limitAccount])
     ),
     Command.make("keys", {}, () => noCommand("sendline keys", ["create", "revoke"])).pipe(
       Command.withDescription("Create and revoke API keys"),

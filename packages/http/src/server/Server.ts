@@ -19,6 +19,7 @@ import type {
   QueueDepths,
   Readiness,
   SenderIds,
+  Spending,
   Webhooks
 } from "@sendline/core"
 import { Deferred, Effect, Layer, type Scope } from "effect"
@@ -27,6 +28,7 @@ import * as BrandRelationshipsHttp from "../brands/BrandRelationshipsHttp.js"
 import * as BrandsHttp from "../brands/BrandsHttp.js"
 import * as HealthHttp from "../health/HealthHttp.js"
 import * as MessagesHttp from "../messaging/MessagesHttp.js"
+import * as UsageHttp from "../messaging/UsageHttp.js"
 import * as MetricsHttp from "../metrics/MetricsHttp.js"
 import * as Prometheus from "../metrics/Prometheus.js"
 import * as Authentication from "../middleware/Authentication.js"
@@ -54,6 +56,7 @@ export type Requirements =
   | Webhooks.Webhooks
   | EventLog.EventLog
   | OptOuts.OptOuts
+  | Spending.Spending
   | Ids.IdGenerator
   | QueueDepths.QueueDepths
   | Readiness.Readiness
@@ -94,6 +97,7 @@ export const layerApi = (options: Options) =>
       HttpApiBuilder.api(Api).pipe(
         Layer.provide(Layer.mergeAll(
           MessagesHttp.layer,
+          UsageHttp.layer,
           BrandsHttp.layer,
           BrandRelationshipsHttp.layer,
           SenderIdsHttp.layer,

@@ -36,7 +36,8 @@ layer(TestServer.layer())("POST /v1/messaging/preview", (it) => {
         characters: 10,
         units_per_segment: 70,
         ucs2_characters: ["’"],
-        price: { amount: "0.0500", currency: "AUD" }
+        price: { amount: "0.0500", currency: "AUD" },
+        spend: { amount: "0.0000", limit: null, remaining: null }
       })
     }))
 

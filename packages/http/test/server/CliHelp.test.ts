@@ -37,6 +37,7 @@ const commands: ReadonlyArray<ReadonlyArray<string>> = [
   ["routes", "check"],
   ["accounts"],
   ["accounts", "create"],
+  ["accounts", "limit"],
   ["keys"],
   ["keys", "create"],
   ["keys", "revoke"],

@@ -10,8 +10,8 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
+import type { Event, SpendingStore } from "@sendline/core"
 import { Markets, Message, MessageMetrics, MessageStore } from "@sendline/core"
-import type { Event } from "@sendline/core"
 import type { Context, Scope } from "effect"
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import * as Batcher from "../Batcher.js"
@@ -19,6 +19,7 @@ import * as Database from "../Database.js"
 import * as Events from "../Events.js"
 import * as Migrations from "../Migrations.js"
 import * as Rows from "../Rows.js"
+import * as Spending from "./Spending.js"
 
 /**
  * `sendline_messages`: a message per row, its price and error as JSON. `claimed_until`, the
@@ -174,13 +175,18 @@ const transitions = (
           (rows): Effect.Effect<void, SqlError> => {
             const moved = new Set(rows.map((row) => row.id))
             const events: Array<Event.Event> = []
+            const refunded: Array<Message.Message> = []
             for (const i of indexes) {
               const { event, next } = moves[i]!
               if (!moved.has(next.id)) continue
               results[i] = true
               if (Option.isSome(event)) events.push(event.value)
+              if (moves[i]!.refund === true) refunded.push(next)
             }
-            return events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events))
+            return Effect.zipRight(
+              events.length === 0 ? Effect.void : Effect.asVoid(Events.insert(sql, events)),
+              refunded.length === 0 ? Effect.void : Spending.refund(sql, refunded)
+            )
           }
         ), { discard: true }),
       results
@@ -190,7 +196,11 @@ const transitions = (
 interface NewMessage {
   readonly message: Message.Message
   readonly event: Option.Option<Event.Event>
+  readonly charge: SpendingStore.Charge | undefined
 }
+
+const chargeKey = ({ charge: c }: NewMessage) =>
+  c === undefined ? "" : `${c.accountId}\u0000${c.month}\u0000${c.currency}`
 
 /**
  * `MessageStore` on `db`; its batcher of inserts lives as long as the scope.
@@ -205,15 +215,44 @@ export const make = (
     // The messages and events of many concurrent sends in one write (group commit): atomic for the
     // batch, and when a batch fails the Batcher runs each of its items alone, so that one bad row
     // fails only its own caller.
+    // A batch with charges runs them first, in one transaction with its inserts: those refused for
+    // the spending limit are left out, and only their own submitters fail.
+    const insertAll = (batch: ReadonlyArray<NewMessage>): Effect.Effect<void, SqlError> => {
+      const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
+      const insertMessages = insert(sql, batch.map(({ message }) => message))
+      return Effect.asVoid(
+        events.length === 0 ? insertMessages : dialect.insertWithEvents(insertMessages, Events.insert(sql, events))
+      )
+    }
+    const chargeAndInsert = (
+      batch: ReadonlyArray<NewMessage>
+    ): Effect.Effect<Array<SpendingStore.SpendingLimitReached | undefined>, SqlError> =>
+      Effect.gen(function*() {
+        const refusals: Array<SpendingStore.SpendingLimitReached | undefined> = batch.map(() => undefined)
+        // In key order: two transactions never wait on each other's rows (no deadlock).
+        const order = batch.map((_, i) => i).sort((a, b) => {
+          const [ka, kb] = [chargeKey(batch[a]!), chargeKey(batch[b]!)]
+          return ka < kb ? -1 : ka > kb ? 1 : a - b
+        })
+        for (const i of order) {
+          const c = batch[i]!.charge
+          if (c === undefined) continue
+          refusals[i] = Option.getOrUndefined(yield* Spending.charge(sql, c))
+        }
+        const accepted = batch.filter((_, i) => refusals[i] === undefined)
+        if (accepted.length > 0) yield* insertAll(accepted)
+        return refusals
+      })
+
     const inserts = yield* Batcher.make({
       name: "MessageStore.insert",
       maxBatch: Database.batchLimit,
       run: (batch: ReadonlyArray<NewMessage>) => {
-        const events = batch.flatMap(({ event }) => (Option.isSome(event) ? [event.value] : []))
-        const insertMessages = insert(sql, batch.map(({ message }) => message))
-        return dialect.write(
-          events.length === 0 ? insertMessages : dialect.insertWithEvents(insertMessages, Events.insert(sql, events))
-        ).pipe(
+        const charged = batch.some(({ charge }) => charge !== undefined)
+        const written: Effect.Effect<ReadonlyArray<SpendingStore.SpendingLimitReached | undefined>, SqlError> = charged
+          ? sql.withTransaction(chargeAndInsert(batch))
+          : Effect.as(dialect.write(insertAll(batch)), batch.map(() => undefined))
+        return written.pipe(
           Effect.mapError((error) => {
             // A batch of several that fails is run again item by item: alone, a duplicate key is its own.
             const { accountId, idempotencyKey } = batch[0]!.message
@@ -223,9 +262,11 @@ export const make = (
               : unavailable(error)
           }),
           // Every status a message enters is committed here or by `transition`: the one place to count it.
-          Effect.map(() => {
-            for (const { message } of batch) MessageMetrics.messageEntered(message.status)
-            return batch.map(() => undefined)
+          Effect.map((refusals) => {
+            batch.forEach(({ message }, i) =>
+              refusals[i] === undefined && MessageMetrics.messageEntered(message.status)
+            )
+            return refusals
           })
         )
       }
@@ -277,7 +318,11 @@ export const make = (
       )
 
     return MessageStore.MessageStore.of({
-      insert: (message, event) => inserts.submit({ message, event }),
+      insert: (message, event, charge) =>
+        Effect.flatMap(
+          inserts.submit({ message, event, charge }),
+          (refused) => refused === undefined ? Effect.void : Effect.fail(refused)
+        ),
       findById: (accountId, id) =>
         read(Effect.flatMap(
           sql`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
@@ -314,8 +359,11 @@ export const make = (
       transition: (moves) =>
         moves.length === 0 ?
           Effect.succeed([]) :
-          Effect.tap(transaction(transitions(sql, moves)), (moved) =>
-            Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && MessageMetrics.messageEntered(next.status)))),
+          Effect.tap(
+            transaction(transitions(sql, moves)),
+            (moved) =>
+              Effect.sync(() => moves.forEach(({ next }, i) => moved[i] && MessageMetrics.messageEntered(next.status)))
+          ),
       claim: (work, now, limit, leaseUntil) =>
         write(Effect.map(
           Effect.flatMap(dialect.claim(messages.name, due(sql, work, now, limit), leaseUntil), messages.decode),

@@ -1,11 +1,11 @@
 /**
- * The administration commands: `accounts create`, `keys create`, `keys revoke`, `sids import`. Each
+ * The administration commands: `accounts create`, `accounts limit`, `keys create`, `keys revoke`, `sids import`. Each
  * prints what it made as one JSON object on stdout (the API's field names); a refusal fails with the
  * core's error, which the executable prints on stderr led by its CONTRACT code.
  *
  * @since 0.1.0
  */
-import { type Account, Admin, Errors, Permission, Timestamp } from "@sendline/core"
+import { type Account, Admin, Errors, Permission, Spending, type SpendingStore, Timestamp } from "@sendline/core"
 import { Console, Effect, Option, Schema } from "effect"
 import * as UseCases from "./UseCases.js"
 
@@ -66,6 +66,40 @@ export const createAccount = (o: {
       identifiers
     })
     yield* printJson(accountJson(account))
+  }))
+
+/**
+ * `accounts limit`: `--monthly CURRENCY:AMOUNT` sets (or replaces) a limit, `--remove CURRENCY`
+ * removes one; exactly one of them. Prints the account's limits after it.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const limitAccount = (o: {
+  readonly account: string
+  readonly monthly: Option.Option<string>
+  readonly remove: Option.Option<string>
+}) =>
+  UseCases.provide(Effect.gen(function*() {
+    const admin = yield* Admin.Admin
+    let limits: ReadonlyArray<SpendingStore.Limit>
+    if (Option.isSome(o.monthly) === Option.isSome(o.remove)) {
+      return yield* Errors.invalidParameter("monthly", "Give either --monthly CURRENCY:AMOUNT or --remove CURRENCY.")
+    }
+    if (Option.isSome(o.monthly)) {
+      const [currency = "", amount = ""] = o.monthly.value.split(":")
+      if (currency === "" || amount === "") {
+        return yield* Errors.invalidParameter(
+          "monthly",
+          `--monthly ${o.monthly.value} must be CURRENCY:AMOUNT, e.g. AUD:500.00.`
+        )
+      }
+      limits = yield* admin.setSpendingLimit({ accountId: o.account, currency, monthly: amount })
+    } else limits = yield* admin.removeSpendingLimit(o.account, Option.getOrThrow(o.remove))
+    yield* printJson({
+      account_id: o.account,
+      limits: limits.map((l) => ({ currency: l.currency, monthly: Spending.fromUnits(l.monthly) }))
+    })
   }))
 
 /**
