@@ -14,6 +14,7 @@ import {
   type RuleViolation,
   type StoreUnavailable
 } from "@sendline/api/Errors"
+import type { Stream } from "effect"
 import { Clock, Context, Effect, Either, Layer, Option } from "effect"
 import type { Account, AccountType, ApiKey, OwnedIdentifier } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
@@ -25,6 +26,8 @@ import * as UseCase from "../internal/useCase.js"
 import { Markets } from "../Markets.js"
 import * as Spending from "../messaging/Spending.js"
 import { type Limit, SpendingStore } from "../messaging/SpendingStore.js"
+import * as OptOuts from "../optOuts/OptOuts.js"
+import type { OptOutStore } from "../optOuts/OptOutStore.js"
 import * as SenderId from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { taken } from "../senderIds/SenderIds.js"
@@ -112,6 +115,15 @@ export class Admin extends Context.Tag("@sendline/core/Admin")<Admin, {
     accountId: string,
     currency: string
   ) => Effect.Effect<ReadonlyArray<Limit>, NotFound | StoreUnavailable>
+  /**
+   * Imports a CSV of numbers into the account's opt-out list exactly as `POST /v1/opt-outs/import`
+   * does (`OptOuts.importCsv`: streamed, in chunks, idempotent); not found when there is no such
+   * account. Since 0.2.0.
+   */
+  readonly importOptOuts: <E>(
+    accountId: string,
+    csv: Stream.Stream<string, E>
+  ) => Effect.Effect<OptOuts.Imported, E | NotFound | StoreUnavailable>
 }>() {}
 
 /** A monthly spending limit to set: its currency and amount ("AUD", "500.00"). @since 0.2.0 @category models */
@@ -228,6 +240,7 @@ export const make = Effect.gen(function*() {
   const markets = yield* Markets
   const ids = yield* IdGenerator
   const spending = yield* SpendingStore
+  const optOuts = yield* OptOuts.make
 
   const currencies = [...new Set(markets.all.map((m) => m.currency))].sort()
   const setSpendingLimit = fn("Admin.setSpendingLimit")(
@@ -350,12 +363,33 @@ export const make = Effect.gen(function*() {
     }
   )
 
-  return Admin.of({ createAccount, createKey, revokeKey, importSenderId, setSpendingLimit, removeSpendingLimit })
+  // The administrator imports for the account as a key of its with `opt_outs:write` would.
+  const importOptOuts = <E>(accountId: string, csv: Stream.Stream<string, E>) =>
+    Effect.flatMap(
+      requireAccount(accounts, accountId),
+      () =>
+        optOuts.importCsv({ accountId, keyId: "admin", permissions: new Set(["opt_outs:write"]) }, csv).pipe(
+          Effect.catchTag("PermissionDenied", (denied) => Effect.die(denied))
+        )
+    ).pipe(Effect.withSpan("Admin.importOptOuts"))
+
+  return Admin.of({
+    createAccount,
+    createKey,
+    revokeKey,
+    importSenderId,
+    setSpendingLimit,
+    removeSpendingLimit,
+    importOptOuts
+  })
 })
 
 /** `make` as a layer. @since 0.1.0 @category layers */
-export const layer: Layer.Layer<Admin, never, AccountStore | SenderIdStore | Markets | IdGenerator | SpendingStore> =
-  Layer.effect(
-    Admin,
-    make
-  )
+export const layer: Layer.Layer<
+  Admin,
+  never,
+  AccountStore | SenderIdStore | Markets | IdGenerator | SpendingStore | OptOutStore
+> = Layer.effect(
+  Admin,
+  make
+)

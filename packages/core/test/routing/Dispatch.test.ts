@@ -177,6 +177,11 @@ for (const store of TestStores.all) {
           const messaging = yield* Messaging.Messaging
           const stuck = yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to("9000") })
           const running = yield* Effect.fork((yield* Dispatcher.Dispatcher).run)
+          // its first pass takes the stuck message alone, before any other is sent
+          yield* TestWorkers.advanceUntil(
+            "the stuck message left queued",
+            Effect.sync(() => lines.some((line) => line.startsWith("INFO Dispatcher: 1 of 1 messages stay queued")))
+          )
           for (let i = 0; i < 12; i++) {
             yield* messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to(`${5600 + i}`) })
             yield* TestWorkers.advanceBy("10 seconds")

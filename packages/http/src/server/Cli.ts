@@ -101,6 +101,15 @@ const importSid = Command.make("import", {
   Command.withDescription("Record a Sender ID registered elsewhere as registered")
 )
 
+const importOptOuts = Command.make("import", {
+  account: accountOption,
+  file: Args.text({ name: "FILE" }).pipe(
+    Args.withDescription("A CSV file: a number in the first column of each line; a header and blank lines ignored")
+  )
+}, (options) => lazily(() => import("./cli/Admin.js"), (Admin) => Admin.importOptOuts(options))).pipe(
+  Command.withDescription("Add the numbers of a CSV file to an account's opt-out list")
+)
+
 const checkRoutes = Command.make("check", {
   file: Args.text({ name: "FILE" }).pipe(
     Args.withDescription("The routes file (default: ROUTES_FILE; unset, what the server routes by)"),
@@ -127,7 +136,7 @@ const noCommand = (group: string, commands: ReadonlyArray<string>) =>
 export const command = Command.make(
   "sendline",
   {},
-  () => noCommand("sendline", ["serve", "migrate", "routes", "accounts", "keys", "sids"])
+  () => noCommand("sendline", ["serve", "migrate", "routes", "accounts", "keys", "sids", "opt-outs"])
 ).pipe(
   Command.withDescription("Embeddable outbound SMS through registered Sender IDs: serve the API, administer it"),
   Command.withSubcommands([
@@ -148,6 +157,10 @@ export const command = Command.make(
     Command.make("sids", {}, () => noCommand("sendline sids", ["import"])).pipe(
       Command.withDescription("Record Sender IDs registered elsewhere"),
       Command.withSubcommands([importSid])
+    ),
+    Command.make("opt-outs", {}, () => noCommand("sendline opt-outs", ["import"])).pipe(
+      Command.withDescription("Administer accounts' opt-out lists"),
+      Command.withSubcommands([importOptOuts])
     )
   ])
 )

@@ -216,7 +216,7 @@ describe("sendline CLI", () => {
         ],
         [
           [],
-          "sendline: invalid_request: sendline needs a command: serve, migrate, routes, accounts, keys, sids (sendline --help says more).\n"
+          "sendline: invalid_request: sendline needs a command: serve, migrate, routes, accounts, keys, sids, opt-outs (sendline --help says more).\n"
         ],
         [
           ["keys"],

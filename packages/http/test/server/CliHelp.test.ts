@@ -42,7 +42,9 @@ const commands: ReadonlyArray<ReadonlyArray<string>> = [
   ["keys", "create"],
   ["keys", "revoke"],
   ["sids"],
-  ["sids", "import"]
+  ["sids", "import"],
+  ["opt-outs"],
+  ["opt-outs", "import"]
 ]
 
 describe("sendline --help", () => {
@@ -70,10 +72,12 @@ describe("sendline --help", () => {
         const optional = described.some((text) => text.includes("This setting is optional."))
         expect(usage.includes(`[${line}]`), `${name}: ${line} in ${usage}`).toBe(optional)
       })
-      // each command a group lists has its description on the next line
+      // each command a group lists has its description: beside its usage when every entry fits
+      // the width, else on the next line (HelpText.fit)
       const listed = section(help.stdout, "COMMANDS")
       listed.forEach((line, i) => {
         if (!line.startsWith("  - ")) return
+        if (/^ {2}- \S.*? {2,}[A-Z]/.test(line)) return
         const rest = listed.slice(i + 1)
         const description = rest.find((next) => !next.startsWith("        "))
         expect(description, `${name}: ${line}`).toMatch(/^ {4}[A-Z]/)

@@ -1,12 +1,15 @@
 /**
- * The administration commands: `accounts create`, `accounts limit`, `keys create`, `keys revoke`, `sids import`. Each
+ * The administration commands: `accounts create`, `accounts limit`, `keys create`, `keys revoke`, `sids import`,
+ * `opt-outs import`. Each
  * prints what it made as one JSON object on stdout (the API's field names); a refusal fails with the
  * core's error, which the executable prints on stderr led by its CONTRACT code.
  *
  * @since 0.1.0
  */
+import { NodeStream } from "@effect/platform-node"
 import { type Account, Admin, Errors, Permission, Spending, type SpendingStore, Timestamp } from "@sendline/core"
-import { Console, Effect, Option, Schema } from "effect"
+import { Console, Effect, Option, Schema, Stream } from "effect"
+import { createReadStream } from "node:fs"
 import * as UseCases from "./UseCases.js"
 
 const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
@@ -186,4 +189,26 @@ export const importSid = (o: {
       registered_at: record.registeredAt === undefined ? null : Timestamp.format(record.registeredAt),
       expires_at: record.expiresAt === undefined ? null : Timestamp.format(record.expiresAt)
     })
+  }))
+
+/**
+ * `opt-outs import`: the numbers of a CSV file (the first column; a header and blank lines
+ * ignored) added to the account's opt-out list as the API's import adds them, read as the file
+ * streams; prints `{imported, already_listed, invalid}`.
+ *
+ * @since 0.2.0
+ * @category commands
+ */
+export const importOptOuts = (o: { readonly account: string; readonly file: string }) =>
+  UseCases.provide(Effect.gen(function*() {
+    const csv = Stream.decodeText(NodeStream.fromReadable(
+      () => createReadStream(o.file),
+      (cause) =>
+        new Errors.InvalidRequest({
+          code: "invalid_request",
+          message: `Cannot read ${o.file}: ${String((cause as Error).message ?? cause)}`
+        })
+    ))
+    const result = yield* (yield* Admin.Admin).importOptOuts(o.account, csv)
+    yield* printJson({ imported: result.imported, already_listed: result.alreadyListed, invalid: result.invalid })
   }))
