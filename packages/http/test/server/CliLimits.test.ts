@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { sendline } from "../support/Processes.js"
+import { createAccount, sendline } from "../support/Processes.js"
 import { startupPatience } from "../support/Waiting.js"
 
 describe("sendline accounts limit", () => {
@@ -14,18 +14,7 @@ describe("sendline accounts limit", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it("sets, replaces and removes an account's monthly limit, printing its limits; refuses what is wrong", async () => {
-    const account = await sendline(
-      env,
-      "accounts",
-      "create",
-      "--name",
-      "Acme",
-      "--type",
-      "cpaas",
-      "--admin-email",
-      "ops@acme.test"
-    )
-    const acct = JSON.parse(account.stdout).id as string
+    const acct = await createAccount(env)
     const limit = (...args: Array<string>) => sendline(env, "accounts", "limit", "--account", acct, ...args)
 
     const set = await limit("--monthly", "AUD:500.00")

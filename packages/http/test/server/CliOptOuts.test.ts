@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "@effect/vitest"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { sendline } from "../support/Processes.js"
+import { createAccount, sendline } from "../support/Processes.js"
 import { startupPatience } from "../support/Waiting.js"
 
 describe("sendline opt-outs import", () => {
@@ -15,18 +15,7 @@ describe("sendline opt-outs import", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it("adds a file's numbers to the account's list, reports the bad lines, and again adds nothing", async () => {
-    const account = await sendline(
-      env,
-      "accounts",
-      "create",
-      "--name",
-      "Acme",
-      "--type",
-      "cpaas",
-      "--admin-email",
-      "ops@acme.test"
-    )
-    const acct = JSON.parse(account.stdout).id as string
+    const acct = await createAccount(env)
     const file = join(dir, "opt-outs.csv")
     writeFileSync(
       file,

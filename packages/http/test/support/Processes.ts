@@ -38,6 +38,23 @@ export const sendline = (env: Record<string, string>, ...args: Array<string>) =>
       done({ code: error === null ? 0 : Number(error.code ?? 1), stdout, stderr }))
   })
 
+/** Creates a cpaas account "Acme" (ops@acme.test) with `sendline accounts create`; its id, or the run's stderr thrown. */
+export const createAccount = async (env: Record<string, string>): Promise<string> => {
+  const run = await sendline(
+    env,
+    "accounts",
+    "create",
+    "--name",
+    "Acme",
+    "--type",
+    "cpaas",
+    "--admin-email",
+    "ops@acme.test"
+  )
+  if (run.code !== 0) throw new Error(`sendline accounts create failed: ${run.stderr}`)
+  return JSON.parse(run.stdout).id as string
+}
+
 /** A running `serve --demo`. */
 export interface Server {
   readonly origin: string
