@@ -103,8 +103,11 @@ export const csvPrecheck = (request: HttpServerRequest.HttpServerRequest): Refus
 
 /**
  * The CSV body of `request` as text, read as it arrives (a client waiting for `100 Continue` is
- * sent it first): never held whole. Past `maxCsvBytes` it dies with the 413 refusal (the
- * connection is closed, the rest unread); a client that went away interrupts it.
+ * sent it first): never one string. It is read off the connection as fast as the client sends it,
+ * its bytes kept until their rows are taken (at most `maxCsvBytes`), so that the server's deadline
+ * for a whole request measures the client and not the pace the rows are written at. Past
+ * `maxCsvBytes` it dies with the 413 refusal (the connection is closed, the rest unread); a client
+ * that went away interrupts it.
  *
  * @since 0.2.0
  * @category reading
@@ -120,6 +123,7 @@ export const csvStream = (request: HttpServerRequest.HttpServerRequest): Stream.
           for (const bytes of chunk) size += bytes.byteLength
           return size > maxCsvBytes ? Effect.die(csvTooLarge) : Effect.succeed(chunk)
         }),
+        Stream.buffer({ capacity: "unbounded" }),
         Stream.decodeText()
       )
     )
