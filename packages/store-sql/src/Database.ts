@@ -50,9 +50,10 @@ export interface Dialect {
    */
   readonly skipLocked: Statement.Fragment
   /**
-   * A FROM clause: the rows of `outer` (a CTE) beside the rows of `table` (aliased `picked`, keyed
-   * by `id`) whose ids `pick` selects for each of them; `pick` names the outer row `outer`, and ends
-   * in its LIMIT. PostgreSQL joins it LATERAL; SQLite, which has no LATERAL, looks the ids up.
+   * A FROM clause: the rows of `outer` (a CTE) beside the rows of `table` that `pick` selects for
+   * each of them, as `picked` (with at least the columns `pick` selects, `id` among them); `pick`
+   * names the outer row `outer`, and ends in its LIMIT. PostgreSQL joins it LATERAL; SQLite, which
+   * has no LATERAL, looks the ids it selects up by key.
    */
   readonly joinEach: (
     outer: string,

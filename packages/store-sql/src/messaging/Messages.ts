@@ -184,7 +184,7 @@ export const fairShare = (limit: number, accounts: number): number =>
  * accounts than `limit` (a share of one each), the pass takes the oldest of a random `limit` of them, so
  * that none waits behind the others' backlogs: each is served every `accounts / limit` passes or
  * so. Index-backed on both stores: the accounts by a loose index scan (`queuedAccounts`), each
- * one's oldest by an index range (`0001`'s `sendline_messages_status`), the rest by `0002`'s
+ * one's oldest by an index range (`0023`'s, or `0001`'s `sendline_messages_status`), the rest by `0002`'s
  * `sendline_messages_dispatch`: about `2 × limit + accounts` rows read, whatever the backlogs. Its
  * picks skip rows another claimer is taking (`Dialect.skipLocked`), and its last level is a plain
  * SELECT of the table that repeats the conditions of a claimable row, for PostgreSQL's claim to
@@ -204,9 +204,12 @@ export const fairDue = (
     sql`${sql(alias)}.status = 'queued' AND (${sql(alias)}.claimed_until IS NULL OR ${
       sql(alias)
     }.claimed_until <= ${now})`
-  const pick = sql`SELECT q.id FROM sendline_messages q
+  // In the order of `0023`'s index, `account_id` first (one value here): so the planner reads that
+  // index from the account's first row rather than the FIFO index filtered by account, through the
+  // whole backlog to the newest account's.
+  const pick = sql`SELECT q.id, q.created_at FROM sendline_messages q
     WHERE ${claimable("q")} AND q.account_id = accounts.account_id
-    ORDER BY q.created_at, q.id LIMIT ${fairShare(limit, accounts)} ${dialect.skipLocked}`
+    ORDER BY q.account_id, q.created_at, q.id LIMIT ${fairShare(limit, accounts)} ${dialect.skipLocked}`
   return sql`SELECT id FROM sendline_messages
     WHERE id IN (
       WITH RECURSIVE ${queuedAccounts(sql)}, shares AS (
