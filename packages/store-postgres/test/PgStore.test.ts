@@ -244,6 +244,11 @@ if (Option.isNone(database)) {
           }))
           assert.match(text, /Index Only Scan using sendline_messages_dispatch_accounts/, text)
           assert.match(text, /Index Scan using sendline_messages_\w+ on sendline_messages q\b/, text)
+          assert.match(
+            text,
+            /Index Cond: \(\(account_id >= accounts(_\d+)?\.account_id\) AND \(account_id <= accounts(_\d+)?\.account_id\)/,
+            text
+          )
           assert.match(text, /Index Scan using sendline_messages_dispatch on sendline_messages f\b/, text)
           assert.notMatch(text, /Seq Scan/, text)
         }

@@ -697,7 +697,11 @@ describe("SqliteStore", () => {
           details
         )
         // each account's oldest by its index range, the rest of the limit by the FIFO index
-        assert.match(details, /SEARCH q USING (COVERING )?INDEX sendline_messages_\w+ \(account_id=\?/, details)
+        assert.match(
+          details,
+          /SEARCH q USING (COVERING )?INDEX sendline_messages_\w+ \(account_id>\? AND account_id<\?\)/,
+          details
+        )
         assert.match(details, /SCAN f USING INDEX sendline_messages_dispatch\b/, details)
         // no table scan: every SCAN of a table reads an index (the CTEs' own rows aside)
         for (const scan of details.matchAll(/SCAN (\w+)\b(?! USING)/g)) {

@@ -204,11 +204,13 @@ export const fairDue = (
     sql`${sql(alias)}.status = 'queued' AND (${sql(alias)}.claimed_until IS NULL OR ${
       sql(alias)
     }.claimed_until <= ${now})`
-  // In the order of `0023`'s index, `account_id` first (one value here): so the planner reads that
-  // index from the account's first row rather than the FIFO index filtered by account, through the
-  // whole backlog to the newest account's.
+  // The account as a range of one value, in the order of `0023`'s index, `account_id` first: only
+  // an index that starts with the account gives that order, so the planner reads the account's own
+  // rows. (Written `account_id = …`, PostgreSQL drops the column from the order, and with few
+  // accounts in its statistics reads the FIFO index filtering by account instead: through the whole
+  // backlog to reach the newest account's message, 150 ms at 100,000 queued.)
   const pick = sql`SELECT q.id, q.created_at FROM sendline_messages q
-    WHERE ${claimable("q")} AND q.account_id = accounts.account_id
+    WHERE ${claimable("q")} AND q.account_id >= accounts.account_id AND q.account_id <= accounts.account_id
     ORDER BY q.account_id, q.created_at, q.id LIMIT ${fairShare(limit, accounts)} ${dialect.skipLocked}`
   return sql`SELECT id FROM sendline_messages
     WHERE id IN (
