@@ -1,9 +1,10 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `oplist`, `webhooks`, `smpp`, `cli`).
+ * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`).
  */
 import { runCliBench } from "./cli.js"
+import { runDispatchBench } from "./dispatch.js"
 import { runLifecycleBench } from "./lifecycle.js"
 import { runOperatorListBench } from "./oplist.js"
 import { runSegmentsBench } from "./segments.js"
@@ -17,6 +18,7 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["segments", "SMS segment counting", runSegmentsBench],
   ["send", "Send throughput (HTTP)", runSendBench],
   ["lifecycle", "Send to delivered (core API and workers)", runLifecycleBench],
+  ["dispatch", "Dispatch under one account's backlog of 100,000, fair per account", runDispatchBench],
   ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench],
   ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench],
   ["smpp", "SMPP carrier to a local SMSC (windows 1 and 10, beside the simulated carrier)", runSmppBench],

@@ -112,6 +112,12 @@ export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
       UPDATE ${sql(table)} AS claimed SET claimed_until = ${leaseUntil}
       FROM due WHERE claimed.id = due.id
       RETURNING claimed.*`,
+  // Locks the rows a claim picks as it reads them, skipping those another claimer holds: two
+  // claims at once pick different rows, rather than the second finding the first's all locked.
+  skipLocked: sql.literal("FOR UPDATE SKIP LOCKED"),
+  // LATERAL: an index scan of `pick` for each outer row, its rows as it reads them (no join back to
+  // the table, which the planner may make a scan of it).
+  joinEach: (outer, _table, pick) => sql`${sql(outer)} CROSS JOIN LATERAL (${pick}) AS picked`,
   // node-postgres' error carries the SQLSTATE (23505: unique_violation) and the name of the
   // violated constraint, here the unique index (SQLite names its columns instead).
   isUniqueViolation: (error, index) => {

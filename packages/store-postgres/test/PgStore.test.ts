@@ -8,7 +8,7 @@ import { Fixtures } from "@sendline/core/testing"
 import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing/suites"
 import { PgPool, PgStore } from "@sendline/store-postgres"
 import { FreezingProxy, TestDatabase } from "@sendline/store-postgres/testing"
-import { Migrations } from "@sendline/store-sql"
+import { Messages, Migrations } from "@sendline/store-sql"
 import { Clock, Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import * as net from "node:net"
 import { afterAll } from "vitest"
@@ -183,7 +183,7 @@ if (Option.isNone(database)) {
       assert.isBelow(millis("queryTimeout"), 10_000)
     })
 
-    it.effect("the message list and the claims of messages and mails read an index for every filter, never a sort", () =>
+    it.effect("the message list and the claims of messages and mails read an index for every filter, never a sort (the fair claim: of its candidates only)", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         const plan = (query: string) =>
@@ -231,6 +231,26 @@ if (Option.isNone(database)) {
           const text = yield* plan(`SELECT id FROM ${table} WHERE ${where} LIMIT 10 FOR UPDATE SKIP LOCKED`)
           assert.match(text, new RegExp(`Index Scan using ${index}`), text)
           assert.notMatch(text, /Sort|Seq Scan/, text)
+        }
+        // the fair dispatch claim: the accounts by a loose index scan (one seek each), each one's
+        // oldest by an index range, the rest by the FIFO index; a sort of its candidates only
+        for (const accounts of [2, 500]) {
+          const [due, params] = Messages.fairDue(sql, PgStore.dialect(sql), 5, 100, accounts).compile()
+          const text = yield* sql.withTransaction(Effect.gen(function*() {
+            yield* sql`SET LOCAL enable_seqscan = off`
+            yield* sql`SET LOCAL enable_bitmapscan = off`
+            const rows = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${due} FOR UPDATE SKIP LOCKED`, params)
+            return rows.map((row) => row["QUERY PLAN"]).join("\n")
+          }))
+          assert.match(text, /Index Only Scan using sendline_messages_dispatch_accounts/, text)
+          assert.match(text, /Index Scan using sendline_messages_\w+ on sendline_messages q\b/, text)
+          assert.match(
+            text,
+            /Index Cond: \(\(account_id >= accounts(_\d+)?\.account_id\) AND \(account_id <= accounts(_\d+)?\.account_id\)/,
+            text
+          )
+          assert.match(text, /Index Scan using sendline_messages_dispatch on sendline_messages f\b/, text)
+          assert.notMatch(text, /Seq Scan/, text)
         }
       }).pipe(Effect.provide(OnSuiteClient)))
 

@@ -44,6 +44,22 @@ export interface Dialect {
     due: Statement.Statement<{ readonly id: string }>,
     leaseUntil: number
   ) => Effect.Effect<ReadonlyArray<unknown>, SqlError>
+  /**
+   * What ends a SELECT of rows a claim picks, so that concurrent claimers skip the rows another one
+   * is taking (PostgreSQL's `FOR UPDATE SKIP LOCKED`); nothing where one writer claims at a time.
+   */
+  readonly skipLocked: Statement.Fragment
+  /**
+   * A FROM clause: the rows of `outer` (a CTE) beside the rows of `table` that `pick` selects for
+   * each of them, as `picked` (with at least the columns `pick` selects, `id` among them); `pick`
+   * names the outer row `outer`, and ends in its LIMIT. PostgreSQL joins it LATERAL; SQLite, which
+   * has no LATERAL, looks the ids it selects up by key.
+   */
+  readonly joinEach: (
+    outer: string,
+    table: string,
+    pick: Statement.Fragment
+  ) => Statement.Fragment
   /** Whether `error` is a write refused for a duplicate in `index` (each driver says so its own way). */
   readonly isUniqueViolation: (error: SqlError, index: Migrations.UniqueIndex) => boolean
   /** The operator of a LIKE that ignores case, the pattern's `\` its escape character. */

@@ -8,7 +8,7 @@
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
  * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`,
  * `0018_sender_id_identities`, `0019_message_carriers`, `0020_opt_outs`, `0021_spending`,
- * `0022_batches`)
+ * `0022_batches`, `0023_claim_fairness`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -777,6 +777,14 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
         WHERE batch_id IS NOT NULL`,
       `CREATE INDEX sendline_messages_batch_status ON sendline_messages (batch_id, status)
         WHERE batch_id IS NOT NULL`
+    ),
+  // The Dispatcher's claim, fair per account (`Messages.due`): the accounts with queued messages,
+  // found one index seek each (a loose index scan), and each one's oldest. Partial, as 0002's: it
+  // holds only the queued rows, so that an account's millions of sent messages are never walked.
+  "0023_claim_fairness": () =>
+    statements(
+      `CREATE INDEX sendline_messages_dispatch_accounts ON sendline_messages (account_id, created_at, id)
+        WHERE status = 'queued'`
     )
 }
 

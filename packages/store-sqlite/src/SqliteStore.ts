@@ -117,6 +117,12 @@ export const dialect = (sql: SqlClient.SqlClient): Database.Dialect => ({
   // another claimer's, so no row lock is needed (PostgreSQL's needs FOR UPDATE SKIP LOCKED).
   claim: (table, due, leaseUntil) =>
     sql`UPDATE ${sql(table)} SET claimed_until = ${leaseUntil} WHERE id IN (${due}) RETURNING *`,
+  // Nothing to lock: one writer claims at a time.
+  skipLocked: sql.literal(""),
+  // No LATERAL: the rows of the ids `pick` gives for each outer row looked up by key (a correlated
+  // IN list, computed once per outer row).
+  joinEach: (outer, table, pick) =>
+    sql`${sql(outer)} JOIN ${sql(table)} AS picked ON picked.id IN (SELECT picks.id FROM (${pick}) AS picks)`,
   // SQLite's error (SQLITE_CONSTRAINT_UNIQUE) names the columns of the unique index, not the index
   // (PostgreSQL's names the index): "UNIQUE constraint failed: sendline_messages.account_id, …".
   // Its message is SQLite's own whatever the driver, which may put its code before it.

@@ -6,7 +6,7 @@ import type { Account, Message } from "@sendline/core"
 import { AccountStore, Errors, MessageStore, Readiness, SenderId, SenderIdStore } from "@sendline/core"
 import { Fixtures } from "@sendline/core/testing"
 import { SharedDatabaseSuite, StoreSuite } from "@sendline/core/testing/suites"
-import { Accounts, Migrations, Rows, SenderIds } from "@sendline/store-sql"
+import { Accounts, Messages, Migrations, Rows, SenderIds } from "@sendline/store-sql"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Cause, Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -28,6 +28,9 @@ afterAll(() => {
   }
 })
 
+/** Migration 0023's index: gone before any earlier one is taken back (either chain may take it). */
+const undoClaimFairness = `DROP INDEX IF EXISTS sendline_messages_dispatch_accounts`
+
 /** Migration 0020's table: gone before any earlier one is taken back (either chain may take it). */
 const undoOptOuts = `DROP TABLE IF EXISTS sendline_opt_outs`
 
@@ -44,7 +47,7 @@ const undoBatches = (sql: SqlClient.SqlClient) =>
 
 /**
  * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers, 0020's
- * opt-outs or 0021's spending). Run just before migrating again, after the test has written its
+ * opt-outs, 0021's spending or 0023's index). Run just before migrating again, after the test has written its
  * old rows (the store writes the columns).
  */
 const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
@@ -52,6 +55,7 @@ const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
     undoBatches(sql),
     Effect.forEach(
       [
+        undoClaimFairness,
         `DROP TABLE sendline_spend`, // 0021_spending
         `DROP TABLE sendline_spending_limits`,
         undoOptOuts,
@@ -74,6 +78,7 @@ const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMe
  */
 const undoSenderIdIdentities = (sql: SqlClient.SqlClient) =>
   Effect.forEach([
+    undoClaimFairness,
     undoOptOuts,
     `DROP INDEX sendline_sender_ids_skeleton`,
     `DROP INDEX sendline_sender_ids_status`,
@@ -694,6 +699,36 @@ describe("SqliteStore", () => {
         yield* sql`UPDATE sendline_accounts SET type = 'cpaas', markets = '["AU"]' WHERE id = ${account.id}`
       }
     }).pipe(Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))))
+
+  it.effect("the fair dispatch claim reads indexes only: the accounts one seek each, never a scan of the queued messages", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      for (const accounts of [2, 500]) {
+        const [text, params] = Messages.fairDue(sql, SqliteStore.dialect(sql), 5, 100, accounts).compile()
+        const plan = yield* sql.unsafe<{ detail: string }>(`EXPLAIN QUERY PLAN ${text}`, params)
+        const details = plan.map((row) => row.detail).join(" | ")
+        // the loose index scan: the first account, then each next one by a seek past the last
+        assert.match(details, /SCAN \w+ USING COVERING INDEX sendline_messages_dispatch_accounts/, details)
+        assert.match(
+          details,
+          /SEARCH \w+ USING COVERING INDEX sendline_messages_dispatch_accounts \(account_id>\?\)/,
+          details
+        )
+        // each account's oldest by its index range, the rest of the limit by the FIFO index
+        assert.match(
+          details,
+          /SEARCH q USING (COVERING )?INDEX sendline_messages_\w+ \(account_id>\? AND account_id<\?\)/,
+          details
+        )
+        assert.match(details, /SCAN f USING INDEX sendline_messages_dispatch\b/, details)
+        // no table scan: every SCAN of a table reads an index (the CTEs' own rows aside)
+        for (const scan of details.matchAll(/SCAN (\w+)\b(?! USING)/g)) {
+          assert.include(["accounts", "candidates", "shares", "oldest", "CONSTANT"], scan[1], details)
+        }
+      }
+    }).pipe(
+      Effect.provide(SqliteStore.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: ":memory:" }))))
+    ))
 
   it.effect("the message list uses an index for every filter, never a sort or a table scan", () =>
     Effect.gen(function*() {

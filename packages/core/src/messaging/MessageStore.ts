@@ -111,9 +111,13 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
   readonly transition: (moves: ReadonlyArray<Move>) => Effect.Effect<ReadonlyArray<boolean>, StoreUnavailable>
   /**
    * Claims up to `limit` messages due for `work` at `now` that no live claim holds, and holds them
-   * until `leaseUntil`, oldest first: `dispatch` takes `queued` messages, `schedule` takes
-   * `scheduled` ones whose `scheduledAt` has come. Two claimers, in one process or several, never
-   * get the same message while its lease lasts; a claimer that dies loses it when the lease ends.
+   * until `leaseUntil`: `schedule` takes `scheduled` ones whose `scheduledAt` has come, the most
+   * overdue first; `dispatch` takes `queued` messages fairly per account: each account with queued
+   * messages its share of `limit` first (its oldest), the rest oldest first, so that one account's
+   * backlog never holds back another's later message for more than a claim; they come in turns,
+   * each account's oldest, then each one's second… Each account's are taken oldest first. Two
+   * claimers, in one process or several, never get the same message while its lease lasts; a
+   * claimer that dies loses it when the lease ends.
    */
   readonly claim: (
     work: ClaimWork,

@@ -51,6 +51,38 @@ for (const store of TestStores.all) {
         assert.strictEqual(yield* dispatch, 0, "nothing left to dispatch")
       }).pipe(Effect.provide(storeLayer())))
 
+    it.effect("a backlog of 5,000 queued by one account: another account's later send goes in the first pass, not after them", () =>
+      Effect.gen(function*() {
+        const messages = yield* MessageStore.MessageStore
+        const ids = yield* Ids.IdGenerator
+        // 5,000 queued by one account (written straight to the store, as a batch's accepted messages are)
+        const first = yield* sendTo("5678")
+        const backlog = [
+          first,
+          ...(yield* Effect.forEach(
+            Array.from({ length: 4_999 }),
+            (_, i) => Effect.map(ids.make("msg"), (id) => ({ ...first, id, createdAt: first.createdAt + 1 + i }))
+          ))
+        ]
+        yield* Effect.forEach(backlog.slice(1), (m) => messages.insert(m, Option.none()), {
+          concurrency: 256,
+          discard: true
+        })
+        yield* TestClock.adjust("10 seconds")
+        const single = yield* sendTo("5679")
+        assert.notStrictEqual(single.accountId, first.accountId)
+
+        assert.strictEqual(yield* dispatch, 100, "a pass of the default batch")
+        assert.strictEqual((yield* TestWorkers.load(single)).status, "sent", "the later send in the first pass")
+        // the rest of the pass went to the backlog's oldest (its 300 oldest read back)
+        const statuses = Effect.forEach(backlog.slice(0, 300), (m) => Effect.map(TestWorkers.load(m), (s) => s.status))
+        const sentFirst = (count: number) => [...Array(count).fill("sent"), ...Array(300 - count).fill("queued")]
+        assert.deepStrictEqual(yield* statuses, sentFirst(99))
+        // and it goes on, a pass of 100 at a time, in its order
+        assert.strictEqual(yield* dispatch, 100)
+        assert.deepStrictEqual(yield* statuses, sentFirst(199))
+      }).pipe(Effect.provide(storeLayer())))
+
     it.effect("carrier refusal → failed with the carrier's code and message.failed", () =>
       Effect.gen(function*() {
         const message = yield* sendTo("9999")
@@ -220,9 +252,16 @@ for (const store of TestStores.all) {
 
     it.effect("a pass in which the carrier took nothing waits a poll before the next", () =>
       Effect.gen(function*() {
-        yield* sendTo("7777")
-        yield* sendTo("7777")
-        const rest = [yield* sendTo("5679")]
+        // one account's: its two oldest, which the carrier cannot take, fill the first pass
+        const { principal } = yield* TestCore.seedAccount()
+        const send = (suffix: string) =>
+          Effect.flatMap(
+            Messaging.Messaging,
+            (messaging) => messaging.send(principal, { ...TestCore.auMessage, to: TestWorkers.to(suffix) })
+          )
+        yield* send("7777")
+        yield* send("7777")
+        const rest = [yield* send("5679")]
         const dispatcher = yield* Dispatcher.make({ batchSize: 2, pollMillis: 60_000 })
         const running = yield* Effect.fork(dispatcher.run)
         yield* TestWorkers.eventually(

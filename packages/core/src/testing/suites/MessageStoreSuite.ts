@@ -622,6 +622,87 @@ export const tests = (it: Vitest.MethodsNonLive<Stores | TableReader>): void => 
       assert.deepStrictEqual([...concurrent, ...rest].sort(), ids(all).sort(), "every message claimed exactly once")
     }))
 
+  it.effect("MessageStore: a dispatch claim is fair per account: another account's later send is in the first claim, each account oldest first", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      yield* drainAllClaims
+      const busy = yield* freshAccount
+      const other = yield* freshAccount
+      // one account's backlog queued first, then another account's single send
+      const backlog = Array.from({ length: 30 }, (_, i) => makeMessage(busy, fresh("msg"), { createdAt: T + 1 + i }))
+      const single = makeMessage(other, fresh("msg"), { createdAt: T + 100 })
+      for (const m of [...backlog, single]) yield* messages.insert(m, Option.none())
+      const now = T + 1_000
+      const lease = now + 30_000
+
+      const first = yield* messages.claim("dispatch", now, 10, lease)
+      assert.deepStrictEqual(
+        ids(first),
+        [backlog[0]!.id, single.id, ...ids(backlog.slice(1, 9))],
+        "the later send in the first claim, worked in turns: each account's oldest first"
+      )
+      assert.deepStrictEqual(yield* storedClaim(single.id), Option.some(lease), "held under the claim's lease")
+      // the backlog goes on oldest first, and nothing claimed is claimed again within its lease
+      assert.deepStrictEqual(ids(yield* messages.claim("dispatch", now, 10, lease)), ids(backlog.slice(9, 19)))
+      const late = makeMessage(other, fresh("msg"), { createdAt: T + 200 })
+      yield* messages.insert(late, Option.none())
+      assert.deepStrictEqual(
+        ids(yield* messages.claim("dispatch", now, 10, lease)),
+        [backlog[19]!.id, late.id, ...ids(backlog.slice(20, 28))]
+      )
+      assert.deepStrictEqual(ids(yield* messages.claim("dispatch", now, 10, lease)), ids(backlog.slice(28)))
+      assert.deepStrictEqual(yield* messages.claim("dispatch", now + 29_999, 10, lease), [], "all held")
+      // once the lease ends, they are due again, fairly again
+      assert.deepStrictEqual(
+        ids(yield* messages.claim("dispatch", lease, 3, lease + 30_000)),
+        [backlog[0]!.id, single.id, backlog[1]!.id]
+      )
+    }))
+
+  it.effect("MessageStore: a dispatch claim of fewer than the accounts queued takes one message each, their oldest", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      yield* drainAllClaims
+      const accounts = [yield* freshAccount, yield* freshAccount, yield* freshAccount]
+      // each account's messages all older than the next one's: oldest first would take the first's two
+      const queued = accounts.flatMap((accountId, a) =>
+        Array.from({ length: 3 }, (_, i) => makeMessage(accountId, fresh("msg"), { createdAt: T + 10 * a + i }))
+      )
+      for (const m of queued) yield* messages.insert(m, Option.none())
+      const now = T + 1_000
+      const oldestOf = new Map(
+        accounts.map((accountId) => [accountId, queued.find((m) => m.accountId === accountId)!.id])
+      )
+
+      const claimed = yield* messages.claim("dispatch", now, 2, now + 30_000)
+      assert.strictEqual(new Set(claimed.map((m) => m.accountId)).size, 2, "two accounts, one message each")
+      for (const m of claimed) assert.strictEqual(m.id, oldestOf.get(m.accountId), "each its account's oldest")
+      const rest = ids(yield* messages.claim("dispatch", now, 100, now + 30_000))
+      assert.deepStrictEqual([...ids(claimed), ...rest].sort(), ids(queued).sort(), "every message claimed once")
+    }))
+
+  it.effect("MessageStore: concurrent fair claimers never get the same message", () =>
+    Effect.gen(function*() {
+      const messages = yield* MessageStore
+      yield* drainAllClaims
+      const accounts = [yield* freshAccount, yield* freshAccount, yield* freshAccount]
+      const all = Array.from(
+        { length: 30 },
+        (_, i) => makeMessage(accounts[i % 3]!, fresh("msg"), { createdAt: T + i })
+      )
+      for (const m of all) yield* messages.insert(m, Option.none())
+      const now = T + 1_000
+      const claims = yield* Effect.all(
+        Array.from({ length: 8 }, () => messages.claim("dispatch", now, 4, now + 30_000)),
+        { concurrency: "unbounded" }
+      )
+      for (const claim of claims) assert.isAtMost(claim.length, 4)
+      const concurrent = claims.flat().map((m) => m.id)
+      assert.strictEqual(new Set(concurrent).size, concurrent.length, "no message claimed twice")
+      const rest = ids(yield* messages.claim("dispatch", now, 100, now + 30_000))
+      assert.deepStrictEqual([...concurrent, ...rest].sort(), ids(all).sort(), "every message claimed exactly once")
+    }))
+
   it.effect("MessageStore: a transitioned message is no longer claimable for its old work", () =>
     Effect.gen(function*() {
       const messages = yield* MessageStore
