@@ -31,7 +31,8 @@
  * TEST_DATABASE_URL for the PostgreSQL runs (skipped with one line when no server answers);
  * diagnostics: BENCH_WEBHOOK_BREAKDOWN=1 (the transport alone, and the deliverer with an in-process
  * transport answering at once and with one of bare `node:http`), BENCH_WEBHOOK_SQL_TIMES=1 (the time
- * of each SQLite statement of the throughput phase, by its text).
+ * of each SQLite statement of the throughput phase, by its text), BENCH_WEBHOOK_LATENCY=0 (the
+ * throughput phases alone, for repeated runs).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
@@ -83,6 +84,7 @@ const SECONDS = numberFromEnv("BENCH_WEBHOOK_SECONDS", 10)
 const STORES = (process.env["BENCH_WEBHOOK_STORES"] ?? "sqlite,pg").split(",").map((s) => s.trim())
 const BREAKDOWN = process.env["BENCH_WEBHOOK_BREAKDOWN"] === "1"
 const SQL_TIMES = process.env["BENCH_WEBHOOK_SQL_TIMES"] === "1"
+const LATENCY = process.env["BENCH_WEBHOOK_LATENCY"] !== "0"
 const RATE = 100
 const WARMUP_SECONDS = 1
 
@@ -779,7 +781,7 @@ export async function runWebhooksBench(): Promise<{
           breakdown.push(await inPhase(other, throughput(other, receiver, events, transport), transport))
         }
       }
-      for (const beside of ["nothing", "healthy", "stuck"] as const) {
+      for (const beside of LATENCY ? ["nothing", "healthy", "stuck"] as const : []) {
         const phase = await make()
         const measured = await inPhase(phase, latency(phase, receiver, beside))
         latencies.push(measured)
@@ -814,10 +816,12 @@ export async function runWebhooksBench(): Promise<{
     for (const r of breakdown) printThroughput(r)
   }
 
-  console.log(`\nCommit → first attempt of account A's events at ${RATE}/s, ms\n`)
-  console.log(
-    "  store            beside                events     p50     p95     p99     max   missing   stuck connections"
-  )
+  if (latencies.length > 0) {
+    console.log(`\nCommit → first attempt of account A's events at ${RATE}/s, ms\n`)
+    console.log(
+      "  store            beside                events     p50     p95     p99     max   missing   stuck connections"
+    )
+  }
   for (const r of latencies) {
     const beside = r.beside === "nothing" ? "nothing" : `a ${r.beside} receiver`
     console.log(

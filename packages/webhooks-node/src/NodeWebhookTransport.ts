@@ -1,6 +1,6 @@
 /**
- * The Node `WebhookTransport` of `@sendline/core`, on `@effect/platform`'s `HttpClient` over undici
- * (`@effect/platform-node`'s `NodeHttpClient.makeUndici`).
+ * The Node `WebhookTransport` of `@sendline/core`, on undici's `request` (a dispatcher's, with a
+ * callback: no `HttpClient`, no stream, no fiber per post).
  *
  * Each post checks the URL against the URL policy, resolves its host name through the
  * `HostResolver`, checks every address it resolves to (one blocked address refuses the delivery,
@@ -10,18 +10,16 @@
  * next posts to the same name while it resolves to the same addresses (keep-alive: no connection,
  * nor TLS handshake, per delivery); the 256 most recently used are kept. The `Host` header and TLS
  * SNI (and the certificate check) stay the URL's name. A whole post (the resolution, the
- * connection, the answer and its body) has 10 seconds by default (`timeout`); a 3xx is not followed
+ * connection, the answer and its body) has 10 seconds by default (`timeout`), kept by one timer
+ * that aborts the request (and the fiber's interruption aborts it too); a 3xx is not followed
  * (`redirect`); the answer's body is read up to 64 KiB (`maxBodyBytes`), the rest dropped with the
  * connection, and its first 4 KiB kept. No span and no `traceparent` go with a post.
  *
  * @since 0.1.0
  */
-import type { HttpClientError } from "@effect/platform"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpClient } from "@effect/platform-node"
 import { UrlPolicy, WebhookTransport } from "@sendline/core"
-import type { ConfigError, Scope } from "effect"
-import { Clock, Config, Data, Duration, Effect, Either, Layer, Stream } from "effect"
+import type { ConfigError } from "effect"
+import { Config, Data, Duration, Effect, Layer } from "effect"
 import type { LookupFunction } from "node:net"
 import { isIP } from "node:net"
 import * as Undici from "undici"
@@ -104,23 +102,19 @@ const pinnedLookup =
   }
 
 /**
- * How many pinned clients are kept, each for one host name and the addresses checked for it: the
+ * How many pinned pools are kept, each for one host name and the addresses checked for it: the
  * least recently used beyond it is closed once its posts can have ended (after the timeout).
  */
-const maxClients = 256
+const maxPools = 256
 
-/** A client whose request lasts as long as the scope it runs in. */
-type ScopedClient = HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope>
+/** Whether `headers` has a `Content-Type`, whatever its case. */
+const hasContentType = (headers: Readonly<Record<string, string>>): boolean =>
+  Object.keys(headers).some((name) => name.toLowerCase() === "content-type")
 
-/** A pinned client and the dispatcher (connection pool) under it. */
-interface Pinned {
-  readonly client: ScopedClient
-  readonly dispatcher: Undici.Dispatcher
-}
-
-/** The `Content-Type` among `headers`, whatever its case. */
-const contentTypeOf = (headers: Readonly<Record<string, string>>): string | undefined =>
-  Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1]
+/** What one exchange ended with, before its duration is known. */
+type Exchange =
+  | { readonly _tag: "Answered"; readonly status: number; readonly body: string }
+  | { readonly _tag: "Failed"; readonly problem: Problem }
 
 /**
  * A `WebhookTransport` under `options`, resolving names through the `HostResolver`.
@@ -132,150 +126,184 @@ export const make = (options: Options) =>
   Effect.gen(function*() {
     const resolver = yield* HostResolver.HostResolver
     const timeout = Duration.decode(options.timeout ?? defaultTimeout)
+    const timeoutMillis = Duration.toMillis(timeout)
     const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
     const { policy } = options
 
-    // A client per host name and set of checked addresses, over a connection pool of its own whose
-    // `lookup` answers with exactly those addresses, its connections kept alive between posts: a
-    // name that resolves as before reuses them, one that resolves elsewhere (a rebinding) gets
-    // another pool, checked as every resolution is. Least recently used first in the map's order;
-    // every pool is closed with the layer.
-    const clients = new Map<string, Pinned>()
+    // A connection pool per host name and set of checked addresses, whose `lookup` answers with
+    // exactly those addresses, its connections kept alive between posts: a name that resolves as
+    // before reuses them, one that resolves elsewhere (a rebinding) gets another pool, checked as
+    // every resolution is. Least recently used first in the map's order; every pool is closed with
+    // the layer.
+    const pools = new Map<string, Undici.Dispatcher>()
     yield* Effect.addFinalizer(() =>
-      Effect.promise(() => Promise.all([...clients.values()].map(({ dispatcher }) => dispatcher.destroy())))
+      Effect.promise(() => Promise.all([...pools.values()].map((pool) => pool.destroy())))
     )
-    const clientFor = (host: string, addresses: ReadonlyArray<HostResolver.ResolvedAddress>): ScopedClient => {
-      const key = `${host} ${addresses.map(({ address }) => address).sort().join(" ")}`
-      const kept = clients.get(key)
+    const poolFor = (host: string, addresses: ReadonlyArray<HostResolver.ResolvedAddress>): Undici.Dispatcher => {
+      const key = addresses.length === 1
+        ? `${host} ${addresses[0]!.address}`
+        : `${host} ${addresses.map(({ address }) => address).sort().join(" ")}`
+      const kept = pools.get(key)
       if (kept !== undefined) {
-        clients.delete(key)
-        clients.set(key, kept)
-        return kept.client
+        pools.delete(key)
+        pools.set(key, kept)
+        return kept
       }
-      const dispatcher = new Undici.Agent({ connect: { lookup: pinnedLookup(addresses) } })
-      // no span per request and no `traceparent` to the receiver: a delivery tells it nothing of ours
-      const client = NodeHttpClient.makeUndici(dispatcher).pipe(
-        HttpClient.withTracerDisabledWhen(() => true),
-        HttpClient.withTracerPropagation(false),
-        HttpClient.withScope
-      )
-      clients.set(key, { client, dispatcher })
-      for (const [oldest, evicted] of clients) {
-        if (clients.size <= maxClients) break
-        clients.delete(oldest)
+      const pool = new Undici.Agent({ connect: { lookup: pinnedLookup(addresses) } })
+      pools.set(key, pool)
+      for (const [oldest, evicted] of pools) {
+        if (pools.size <= maxPools) break
+        pools.delete(oldest)
         // its posts in flight end within the timeout; then its connections close
-        setTimeout(() => void evicted.dispatcher.destroy(), Duration.toMillis(timeout) + 1_000).unref()
+        setTimeout(() => void evicted.destroy(), timeoutMillis + 1_000).unref()
       }
-      return client
+      return pool
     }
 
-    /** The addresses `url` may be reached at: its IP, or all its name resolves to, each allowed. */
-    const checkedAddresses = (url: URL) =>
-      Effect.gen(function*() {
-        const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
-        const addresses = isIP(host) !== 0
-          ? [{ address: host, family: HostResolver.familyOf(host) }]
-          : yield* Effect.mapError(
-            resolver.resolve(host),
-            (error) => new Problem({ reason: "dns", message: error.message, cause: error })
-          )
-        const blocked = policy.allowPrivate
-          ? undefined
-          : addresses.find(({ address }) => UrlPolicy.isPrivateHost(address))
-        if (blocked !== undefined) {
-          return yield* new Problem({
-            reason: "blocked_address",
-            message: `${host} resolves to ${blocked.address}, which the URL policy does not allow`
-          })
-        }
-        return addresses
-      })
+    /** The addresses a host name resolves to, each allowed by the policy, within `millis`. */
+    const resolved = (host: string, millis: number) =>
+      resolver.resolve(host).pipe(
+        Effect.mapError((error) => new Problem({ reason: "dns", message: error.message, cause: error })),
+        Effect.timeoutFail({
+          duration: Duration.millis(millis),
+          onTimeout: () =>
+            new Problem({ reason: "timeout", message: `no whole answer within ${Duration.format(timeout)}` })
+        })
+      )
 
-    /** Reads up to `maxBodyBytes` of `body`, keeping the first 4 KiB; the rest is never read. */
-    const readBody = <E>(body: Stream.Stream<Uint8Array, E>) =>
-      Effect.gen(function*() {
-        const kept: Array<Uint8Array> = []
-        let keptBytes = 0
-        let read = 0
-        yield* Stream.runForEachWhile(body, (chunk) =>
-          Effect.sync(() => {
+    /** The first address of `addresses` the policy does not allow, as the failure it causes. */
+    const blockedAmong = (
+      host: string,
+      addresses: ReadonlyArray<HostResolver.ResolvedAddress>
+    ): Problem | undefined => {
+      if (policy.allowPrivate) return undefined
+      const blocked = addresses.find(({ address }) => UrlPolicy.isPrivateHost(address))
+      return blocked === undefined ? undefined : new Problem({
+        reason: "blocked_address",
+        message: `${host} resolves to ${blocked.address}, which the URL policy does not allow`
+      })
+    }
+
+    /**
+     * One POST to the checked addresses, through the pool pinned to them, with `millis` left for it
+     * whole: one timer aborts it (the answer's body included) when they have passed, as does the
+     * fiber's interruption. The answer's body is read up to `maxBodyBytes`, its first 4 KiB kept;
+     * then the rest is dropped with the connection.
+     */
+    const exchange = (
+      request: WebhookTransport.WebhookRequest,
+      url: URL,
+      addresses: ReadonlyArray<HostResolver.ResolvedAddress>,
+      millis: number
+    ) =>
+      Effect.async<Exchange>((resume) => {
+        const controller = new AbortController()
+        let timedOut = false
+        let done = false
+        const end = (exchange: Exchange) => {
+          if (done) return
+          done = true
+          clearTimeout(timer)
+          resume(Effect.succeed(exchange))
+        }
+        const failed = (error: unknown) =>
+          end({
+            _tag: "Failed",
+            problem: timedOut
+              ? new Problem({ reason: "timeout", message: `no whole answer within ${Duration.format(timeout)}` })
+              : new Problem({ reason: reasonOf(error), message: describe(error), cause: error })
+          })
+        const timer = setTimeout(() => {
+          timedOut = true
+          controller.abort()
+        }, Math.max(0, millis))
+        const headers = hasContentType(request.headers)
+          ? request.headers
+          : { ...request.headers, "content-type": "application/json" }
+        poolFor(url.hostname, addresses).request({
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: "POST",
+          headers,
+          body: request.body,
+          signal: controller.signal
+        }, (error, response) => {
+          if (error !== null) return failed(error)
+          const { body, statusCode: status } = response
+          const kept: Array<Buffer> = []
+          let keptBytes = 0
+          let read = 0
+          if (status >= 300 && status < 400) {
+            // not followed, nor read: the connection goes with the body
+            body.on("error", () => {})
+            body.destroy()
+            const location = response.headers["location"]
+            return end({
+              _tag: "Failed",
+              problem: new Problem({
+                reason: "redirect",
+                message: `answered ${status}${location === undefined ? "" : ` to ${String(location)}`}, not followed`,
+                status
+              })
+            })
+          }
+          const finish = () => {
+            const bytes = kept.length === 1 ? kept[0]! : Buffer.concat(kept)
+            end({ _tag: "Answered", status, body: bytes.length === 0 ? "" : WebhookTransport.keptBody(bytes) })
+          }
+          body.on("error", failed)
+          body.on("end", finish)
+          body.on("data", (chunk: Buffer) => {
             if (keptBytes < WebhookTransport.keptBodyBytes) {
               const part = chunk.subarray(0, WebhookTransport.keptBodyBytes - keptBytes)
               kept.push(part)
               keptBytes += part.length
             }
             read += chunk.length
-            return read < maxBodyBytes
-          }))
-        return WebhookTransport.keptBody(Buffer.concat(kept))
+            if (read >= maxBodyBytes) {
+              // the rest is never read: the connection goes with it
+              body.destroy()
+              finish()
+            }
+          })
+        })
+        return Effect.sync(() => {
+          if (done) return
+          done = true
+          clearTimeout(timer)
+          controller.abort()
+        })
       })
 
-    /** One post to the checked addresses, through the client pinned to them; its request ends with the scope. */
-    const send = (
-      request: WebhookTransport.WebhookRequest,
-      url: URL,
-      addresses: ReadonlyArray<HostResolver.ResolvedAddress>
-    ) =>
-      Effect.gen(function*() {
-        const client = clientFor(url.hostname, addresses)
-        const response = yield* client.execute(
-          HttpClientRequest.post(request.url).pipe(
-            HttpClientRequest.bodyText(request.body, contentTypeOf(request.headers) ?? "application/json"),
-            HttpClientRequest.setHeaders(request.headers)
-          )
-        )
-        if (response.status >= 300 && response.status < 400) {
-          const location = response.headers["location"]
-          return yield* new Problem({
-            reason: "redirect",
-            message: `answered ${response.status}${location === undefined ? "" : ` to ${location}`}, not followed`,
-            status: response.status
-          })
+    const post = (request: WebhookTransport.WebhookRequest): Effect.Effect<
+      WebhookTransport.WebhookResponse,
+      WebhookTransport.TransportFailure
+    > =>
+      Effect.clockWith((clock) => {
+        const start = clock.unsafeCurrentTimeMillis()
+        const settle = (exchange: Exchange) => {
+          const durationMillis = clock.unsafeCurrentTimeMillis() - start
+          if (exchange._tag === "Answered") {
+            return Effect.succeed({ status: exchange.status, durationMillis, body: exchange.body })
+          }
+          const { cause, message, reason, status } = exchange.problem
+          return Effect.fail(WebhookTransport.failure(reason, message, durationMillis, { status, cause }))
         }
-        // An answer that says its length, within the bound, is read whole (the common case, and
-        // ~0.3 ms cheaper than a stream); any other is read as a stream up to the bound.
-        const length = Number(response.headers["content-length"] ?? Number.NaN)
-        const body = length <= maxBodyBytes
-          ? WebhookTransport.keptBody(new Uint8Array(yield* response.arrayBuffer))
-          : yield* readBody(response.stream)
-        return { status: response.status, body }
-      }).pipe(
-        Effect.catchTags({
-          RequestError: (error) =>
-            Effect.fail(new Problem({ reason: reasonOf(error.cause), message: describe(error), cause: error })),
-          ResponseError: (error) =>
-            Effect.fail(new Problem({ reason: reasonOf(error.cause), message: describe(error), cause: error }))
-        }),
-        Effect.scoped
-      )
-
-    const attempt = (request: WebhookTransport.WebhookRequest) =>
-      Effect.gen(function*() {
+        const failWith = (problem: Problem) => settle({ _tag: "Failed", problem })
         if (!UrlPolicy.allows(request.url, policy)) {
-          return yield* new Problem({ reason: "blocked_address", message: "the URL policy does not allow this URL" })
+          return failWith(new Problem({ reason: "blocked_address", message: "the URL policy does not allow this URL" }))
         }
         const url = new URL(request.url)
-        const addresses = yield* checkedAddresses(url)
-        return yield* send(request, url, addresses)
-      })
-
-    const post = (request: WebhookTransport.WebhookRequest) =>
-      Effect.gen(function*() {
-        const start = yield* Clock.currentTimeMillis
-        const result = yield* attempt(request).pipe(
-          Effect.timeoutFail({
-            duration: timeout,
-            onTimeout: () =>
-              new Problem({ reason: "timeout", message: `no whole answer within ${Duration.format(timeout)}` })
-          }),
-          Effect.either
-        )
-        const durationMillis = (yield* Clock.currentTimeMillis) - start
-        return yield* Either.match(result, {
-          onLeft: ({ cause, message, reason, status }) =>
-            Effect.fail(WebhookTransport.failure(reason, message, durationMillis, { status, cause })),
-          onRight: ({ body, status }) => Effect.succeed({ status, durationMillis, body })
-        })
+        const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+        const send = (addresses: ReadonlyArray<HostResolver.ResolvedAddress>) => {
+          const blocked = blockedAmong(host, addresses)
+          if (blocked !== undefined) return failWith(blocked)
+          const left = timeoutMillis - (clock.unsafeCurrentTimeMillis() - start)
+          return Effect.flatMap(exchange(request, url, addresses, left), settle)
+        }
+        return isIP(host) !== 0
+          ? send([{ address: host, family: HostResolver.familyOf(host) }])
+          : Effect.matchEffect(resolved(host, timeoutMillis), { onFailure: failWith, onSuccess: send })
       })
 
     return WebhookTransport.WebhookTransport.of({ post })

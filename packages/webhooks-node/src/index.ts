@@ -1,6 +1,6 @@
 /**
- * The Node `WebhookTransport` of Sendline: one POST per delivery on `@effect/platform`'s
- * `HttpClient`, connected to the very addresses the URL policy checked.
+ * The Node `WebhookTransport` of Sendline: one POST per delivery on undici's `request`, connected
+ * to the very addresses the URL policy checked.
  *
  * @since 0.1.0
  */

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { UrlPolicy, WebhookTransport } from "@sendline/core"
 import { HostResolver, NodeWebhookTransport } from "@sendline/webhooks-node"
 import type { Duration } from "effect"
-import { Deferred, Effect, Either, Layer } from "effect"
+import { Deferred, Effect, Either, Fiber, Layer } from "effect"
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -191,6 +191,62 @@ describe("NodeWebhookTransport against local receivers", () => {
       const answer = answerOf(yield* post(`http://${name}:${server.port}/hooks`, { timeout: "20 seconds" }))
       assert.strictEqual(answer.body, "c".repeat(4096))
       yield* Deferred.await(closed).pipe(Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => "still open" }))
+    }).pipe(Effect.scoped))
+
+  it.live("a body that comes too slowly: `timeout`, the body's read counted in the whole post", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver((_, response) => {
+        response.writeHead(200, { "Content-Length": "10" })
+        response.write("slow") // and the rest never comes
+      })
+      const failure = failureOf(yield* post(`http://${name}:${server.port}/hooks`, { timeout: "300 millis" }))
+      assert.strictEqual(failure.reason, "timeout")
+      assert.isAtLeast(failure.durationMillis, 290)
+    }).pipe(Effect.scoped))
+
+  it.live("keep-alive: posts to a name that resolves as before share its connections; resolved elsewhere, they go there", () =>
+    Effect.gen(function*() {
+      const server = yield* receiver((_, response) => response.writeHead(200).end("ok"))
+      let answer = ["127.0.0.1"]
+      const transport = yield* WebhookTransport.WebhookTransport.pipe(
+        Effect.provide(
+          NodeWebhookTransport.layerWithoutResolver({ policy: reachable }).pipe(
+            Layer.provide(HostResolver.layerTest(() => answer))
+          )
+        )
+      )
+      const url = `http://${name}:${server.port}/hooks`
+      for (let i = 0; i < 8; i++) {
+        assert.strictEqual(answerOf(yield* Effect.either(transport.post({ url, headers, body }))).status, 200)
+      }
+      assert.strictEqual(server.requests.length, 8)
+      // one after the other, 8 posts: undici may open a second connection while the first one's
+      // answer is being completed, never one per post
+      const kept = server.connections.length
+      assert.isAtMost(kept, 2)
+      assert.isTrue(server.connections.every((peer) => peer === "127.0.0.1"))
+      // the name now resolves to another (allowed) address, where nothing listens: the post goes
+      // there, through a pool pinned to it, not through the kept connections
+      answer = ["127.0.0.2"]
+      const moved = failureOf(yield* Effect.either(transport.post({ url, headers, body })))
+      assert.strictEqual(moved.reason, "connection_refused")
+      assert.include(moved.message, "127.0.0.2")
+      assert.strictEqual(server.requests.length, 8)
+      assert.strictEqual(server.connections.length, kept)
+    }).pipe(Effect.scoped))
+
+  it.live("an interrupted post aborts its request: the connection is closed", () =>
+    Effect.gen(function*() {
+      const arrived = yield* Deferred.make<void>()
+      const closed = yield* Deferred.make<void>()
+      const server = yield* receiver((request) => {
+        request.socket.on("close", () => Deferred.unsafeDone(closed, Effect.void))
+        Deferred.unsafeDone(arrived, Effect.void) // and never answers
+      })
+      const posting = yield* Effect.fork(post(`http://${name}:${server.port}/hooks`, { timeout: "20 seconds" }))
+      yield* Deferred.await(arrived)
+      yield* Fiber.interrupt(posting)
+      yield* Deferred.await(closed).pipe(Effect.timeoutFail({ duration: "10 seconds", onTimeout: () => "still open" }))
     }).pipe(Effect.scoped))
 
   it.live("the kept 4 KiB are text: a character cut at the limit is dropped", () =>
