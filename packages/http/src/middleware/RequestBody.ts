@@ -103,7 +103,7 @@ export const csvPrecheck = (request: HttpServerRequest.HttpServerRequest): Refus
 
 /**
  * The CSV body of `request` as text, read as it arrives (a client waiting for `100 Continue` is
- * sent it first): never held whole. Past `maxCsvBytes` it dies with the 413 refusal (the
+ * sent it first), ahead of its reader: never held whole unless the reader lags that far behind. Past `maxCsvBytes` it dies with the 413 refusal (the
  * connection is closed, the rest unread); a client that went away interrupts it.
  *
  * @since 0.2.0
@@ -120,6 +120,10 @@ export const csvStream = (request: HttpServerRequest.HttpServerRequest): Stream.
           for (const bytes of chunk) size += bytes.byteLength
           return size > maxCsvBytes ? Effect.die(csvTooLarge) : Effect.succeed(chunk)
         }),
+        // Received as fast as it arrives, whatever the pace of the parse: Node's request timeout
+        // (`Listener.timeouts.request`) counts until the body is in, and a large import parses
+        // for longer than that. What waits here is at most `maxCsvBytes`.
+        Stream.buffer({ capacity: "unbounded" }),
         Stream.decodeText()
       )
     )
