@@ -27,7 +27,7 @@ export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url))
 /** The send endpoint. */
 export const SEND_PATH = "/v1/messaging/messages"
 /** The number every bench send goes to. */
-export const SEND_TO = "+61412345678"
+const SEND_TO = "+61412345678"
 const SEND_BODY = JSON.stringify({ to: SEND_TO, sender_id: "Sendline", body: "Bench message", market: "AU" })
 
 export const secondsFromEnv = (name: string, fallback: number): number => {
