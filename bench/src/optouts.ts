@@ -14,7 +14,8 @@
  *    sends answered. Every send must succeed (the listed numbers are not the one sent to). Target:
  *    the median of the rounds' ratios with ÷ without ≤ 1.05 on SQLite; PostgreSQL reported.
  *
- * Environment: BENCH_OPTOUT_ROUNDS (rounds of each part, default 2), BENCH_SECONDS (each measured
+ * Environment: BENCH_OPTOUT_ROUNDS (rounds of each part, default 2), BENCH_OPTOUT_PARTS (`import`,
+ * `cpu`, or both, the default), BENCH_SECONDS (each measured
  * send run, default 10), BENCH_WARMUP_SECONDS (default 2), TEST_DATABASE_URL.
  */
 import type autocannon from "autocannon"
@@ -59,6 +60,8 @@ const IMPORT_PATH = "/v1/opt-outs/import"
 const PROBED_OPT_OUT = "+61430000000"
 
 const rounds = Number(process.env["BENCH_OPTOUT_ROUNDS"] ?? 2)
+/** Which parts run: `import`, `cpu`, or both (the default). */
+const parts = (process.env["BENCH_OPTOUT_PARTS"] ?? "import,cpu").split(",")
 
 /** `count` distinct Australian mobile numbers, none of them the one the bench sends to, under a header line. */
 const optOutCsv = (count: number): string => {
@@ -344,42 +347,45 @@ export async function runOptOutsBench(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "sendline-bench-optouts-"))
   let files = 0
   const sqliteFile = (): Storage => ({ sqlitePath: join(dataDir, `sendline-${files++}.sqlite`) })
-  const imports: Array<ImportRun> = []
-  const pairs: Array<CpuPair> = []
   try {
-    for (let round = 0; round < rounds; round++) imports.push(await importRun("SQLite", line, sqliteFile(), csv))
-    await withPostgresSchemas("The opt-outs import on PostgreSQL", rounds, async (urls) => {
-      for (const url of urls) imports.push(await importRun("PostgreSQL", line, { databaseUrl: url }, csv))
-    })
-    printImports(imports)
-
-    console.log(
-      `\nThe send (${SEND_PATH}, ${load.connections} connections, ${load.warmupSeconds} s warm-up, ${load.durationSeconds} s measured) ` +
-        `with ${
-          format.rate(LISTED)
-        } other numbers listed beside none; the server's CPU over the measured run ÷ the sends answered.`
-    )
-    for (let round = 0; round < rounds; round++) {
-      pairs.push(await cpuPair("SQLite", round, line, [sqliteFile(), sqliteFile()], load, csv))
-    }
-    await withPostgresSchemas("The send with opt-outs on PostgreSQL", 2 * rounds, async (urls) => {
-      for (let round = 0; round < rounds; round++) {
-        pairs.push(
-          await cpuPair(
-            "PostgreSQL",
-            round,
-            line,
-            [{ databaseUrl: urls[2 * round]! }, {
-              databaseUrl: urls[2 * round + 1]!
-            }],
-            load,
-            csv
-          )
-        )
-      }
-    })
-    printPairs(pairs)
+    if (parts.includes("import")) await importPart(line, sqliteFile, csv)
+    if (parts.includes("cpu")) await cpuPart(line, sqliteFile, load, csv)
   } finally {
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+/** Part 1 on each store, its table printed once measured (so that a later failure keeps it). */
+async function importPart(line: NodeLine, sqliteFile: () => Storage, csv: string) {
+  const sqliteImports: Array<ImportRun> = []
+  for (let round = 0; round < rounds; round++) sqliteImports.push(await importRun("SQLite", line, sqliteFile(), csv))
+  printImports(sqliteImports)
+  await withPostgresSchemas("The opt-outs import on PostgreSQL", rounds, async (urls) => {
+    const runs: Array<ImportRun> = []
+    for (const url of urls) runs.push(await importRun("PostgreSQL", line, { databaseUrl: url }, csv))
+    printImports(runs)
+  })
+}
+
+/** Part 2 on each store, its table printed once measured. */
+async function cpuPart(line: NodeLine, sqliteFile: () => Storage, load: LoadSpec, csv: string) {
+  console.log(
+    `\nThe send (${SEND_PATH}, ${load.connections} connections, ${load.warmupSeconds} s warm-up, ${load.durationSeconds} s measured) ` +
+      `with ${
+        format.rate(LISTED)
+      } other numbers listed beside none; the server's CPU over the measured run ÷ the sends answered.`
+  )
+  const sqlitePairs: Array<CpuPair> = []
+  for (let round = 0; round < rounds; round++) {
+    sqlitePairs.push(await cpuPair("SQLite", round, line, [sqliteFile(), sqliteFile()], load, csv))
+  }
+  printPairs(sqlitePairs)
+  await withPostgresSchemas("The send with opt-outs on PostgreSQL", 2 * rounds, async (urls) => {
+    const pairs: Array<CpuPair> = []
+    for (let round = 0; round < rounds; round++) {
+      const storages = [{ databaseUrl: urls[2 * round]! }, { databaseUrl: urls[2 * round + 1]! }] as const
+      pairs.push(await cpuPair("PostgreSQL", round, line, storages, load, csv))
+    }
+    printPairs(pairs)
+  })
 }
