@@ -16,7 +16,7 @@
  *
  * Environment: BENCH_OPTOUT_ROUNDS (rounds of each part, default 2), BENCH_OPTOUT_PARTS (`import`,
  * `cpu`, or both, the default), BENCH_SECONDS (each measured
- * send run, default 10), BENCH_WARMUP_SECONDS (default 2), TEST_DATABASE_URL.
+ * send run, default 10), BENCH_WARMUP_SECONDS (default 2), BENCH_READY_SECONDS, TEST_DATABASE_URL.
  */
 import type autocannon from "autocannon"
 import { mkdtempSync, rmSync } from "node:fs"

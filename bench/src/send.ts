@@ -23,7 +23,7 @@
  *
  * Environment: BENCH_SECONDS (measured run, default 10), BENCH_WARMUP_SECONDS (default 2),
  * BENCH_CPU_PROF_DIR (when set, the SQLite Sendline child runs with `--cpu-prof` and writes its profile there),
- * TEST_DATABASE_URL.
+ * BENCH_READY_SECONDS (a server's start-up, at most; default 30), TEST_DATABASE_URL.
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
