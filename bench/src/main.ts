@@ -1,12 +1,13 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`).
+ * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`, `optouts`).
  */
 import { runCliBench } from "./cli.js"
 import { runDispatchBench } from "./dispatch.js"
 import { runLifecycleBench } from "./lifecycle.js"
 import { runOperatorListBench } from "./oplist.js"
+import { runOptOutsBench } from "./optouts.js"
 import { runSegmentsBench } from "./segments.js"
 import { runSendBench } from "./send.js"
 import { runSmppBench } from "./smpp.js"
@@ -22,7 +23,12 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench],
   ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench],
   ["smpp", "SMPP carrier to a local SMSC (windows 1 and 10, beside the simulated carrier)", runSmppBench],
-  ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench]
+  ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench],
+  [
+    "optouts",
+    "Opt-outs: an import of 100,000 numbers beside other requests, and the send with 100,000 listed",
+    runOptOutsBench
+  ]
 ]
 
 const only = process.argv.slice(2)

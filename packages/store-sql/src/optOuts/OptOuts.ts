@@ -28,6 +28,9 @@ export const optOuts = Rows.table<OptOut.OptOut>()(
 
 const columns = "account_id, phone, reason, source, created_at"
 
+// `Arr.dedupe` compares every pair with `Equal.equals`: 1,000 numbers cost ~20 ms that a Set does in 0.1.
+const distinct = (phones: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(phones)]
+
 /**
  * `OptOutStore` on `db`.
  *
@@ -69,7 +72,7 @@ export const make = (
       }),
     addMany: (accountId, phones, source, createdAt) =>
       phones.length === 0 ? Effect.succeed(0) : transaction(Effect.map(
-        Effect.forEach(Arr.chunksOf(Arr.dedupe(phones), Database.batchLimit), (chunk) =>
+        Effect.forEach(Arr.chunksOf(distinct(phones), Database.batchLimit), (chunk) =>
           sql<{ readonly phone: string }>`INSERT INTO sendline_opt_outs ${
             sql.insert(chunk.map((phone) =>
               optOuts.encode({ accountId, phone, reason: null, source, createdAt })
@@ -82,7 +85,7 @@ export const make = (
       phones.length === 0
         ? Effect.succeed(new Set())
         : read(Effect.map(
-          Effect.forEach(Arr.chunksOf(Arr.dedupe(phones), Database.batchLimit), (chunk) =>
+          Effect.forEach(Arr.chunksOf(distinct(phones), Database.batchLimit), (chunk) =>
             chunk.length === 1
               ? sql<{ readonly phone: string }>`SELECT phone FROM sendline_opt_outs
                   WHERE account_id = ${accountId} AND phone = ${chunk[0]!}`
