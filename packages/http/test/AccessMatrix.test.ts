@@ -104,6 +104,23 @@ const fixtures: Record<
       assert.isDefined(event, events.text)
       return event!.id
     }),
+  // a batch of one scheduled message of the owner's
+  "/v1/messaging/batches": (owner) =>
+    Effect.map(
+      Http.request("POST", "/v1/messaging/batches", {
+        key: owner.key,
+        json: {
+          messages: [{
+            ...TestMessages.validSend,
+            scheduled_at: new Date(TestServer.start + 3_600_000).toISOString()
+          }]
+        }
+      }),
+      (reply) => {
+        assert.strictEqual(reply.status, 201, reply.text)
+        return reply.json.data.id as string
+      }
+    ),
   "/v1/messaging/messages": (owner) =>
     Effect.map(
       TestMessages.send({

@@ -162,6 +162,7 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
       const resource = (path: string) => path.split("/")[path.startsWith("/v1/messaging/") ? 3 : 2]
       const expected: Record<string, string> = {
         messages: "msg",
+        batches: "bat",
         brands: "brand",
         "brand-relationships": "rel",
         sids: "sid",
@@ -169,7 +170,7 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
         webhooks: "wh",
         events: "evt"
       }
-      assert.strictEqual(Object.keys(prefixes).length, 21)
+      assert.strictEqual(Object.keys(prefixes).length, 22)
       for (const [operation, prefix] of Object.entries(prefixes)) {
         assert.strictEqual(prefix, expected[resource(operation.split(" ")[1]!)!], operation)
       }
@@ -190,7 +191,9 @@ layer(TestServer.layer())("OpenAPI document and health", (it) => {
         "get /v1/messaging/messages": "Needs the messaging:read permission.",
         "post /v1/messaging/preview": "Needs the messaging:send permission.",
         "get /v1/messaging/messages/{id}": "Needs the messaging:read permission.",
-        "post /v1/messaging/messages/{id}/cancel": "Needs the messaging:send permission."
+        "post /v1/messaging/messages/{id}/cancel": "Needs the messaging:send permission.",
+        "post /v1/messaging/batches": "Needs the messaging:send permission.",
+        "get /v1/messaging/batches/{id}": "Needs the messaging:read permission."
       })
     }))
 

@@ -147,6 +147,8 @@ export const csvStream = (request: HttpServerRequest.HttpServerRequest): Stream.
           return size > maxCsvBytes ? Effect.die(csvTooLarge) : Effect.succeed(chunk)
         }),
         Stream.buffer({ capacity: "unbounded" }),
+        // the refusal as soon as the body is found too large, not after the rows read before it
+        Stream.mapChunksEffect((chunk) => size > maxCsvBytes ? Effect.die(csvTooLarge) : Effect.succeed(chunk)),
         Stream.decodeText()
       )
     )
