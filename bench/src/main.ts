@@ -1,8 +1,9 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `oplist`, `webhooks`, `smpp`, `cli`).
+ * `lifecycle`, `oplist`, `webhooks`, `smpp`, `cli`, `batch`, `batch-e2e`, `msglist`).
  */
+import { runBatchBench } from "./batch.js"
 import { runCliBench } from "./cli.js"
 import { runLifecycleBench } from "./lifecycle.js"
 import { runOperatorListBench } from "./oplist.js"
@@ -20,7 +21,8 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["oplist", "Operator registration list (10k vs 1M rows)", runOperatorListBench],
   ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench],
   ["smpp", "SMPP carrier to a local SMSC (windows 1 and 10, beside the simulated carrier)", runSmppBench],
-  ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench]
+  ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench],
+  ["batch", "Batches: messages accepted a second, beside the single send and the driver alone", runBatchBench]
 ]
 
 const only = process.argv.slice(2)

@@ -27,20 +27,25 @@
  */
 import { PgStore } from "@sendline/store-postgres"
 import { TestDatabase } from "@sendline/store-postgres/testing"
-import autocannon from "autocannon"
+import type autocannon from "autocannon"
 import { Effect, Option, Redacted } from "effect"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { execFileSync } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import {
+  type LoadSpec,
+  REPO_ROOT,
+  type RequestSpec,
+  type RunningServer,
+  runServerBench,
+  secondsFromEnv,
+  type ServerFigures,
+  type ServerSpec
+} from "./servers.js"
 
 const CONNECTIONS = 32
-const READY_TIMEOUT_MS = 30_000
-const STOP_TIMEOUT_MS = 10_000
-const OUTPUT_LIMIT = 64 * 1024
 /** Sendline (SQLite) as served, req/s ÷ the HttpApi row's of the same run: at least this. */
 const TARGET_SERVED = 0.5
 /** Sendline (SQLite) with its workers asleep, req/s ÷ the HttpApi row's: at least this. */
@@ -48,69 +53,9 @@ const TARGET_ASLEEP = 0.7
 // how far apart the bare server's first and last runs may be for the run's ratios to be judged
 const MAX_DRIFT = 0.25
 
-const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url))
-const SEND_PATH = "/v1/messaging/messages"
+/** The path of the single send. */
+export const SEND_PATH = "/v1/messaging/messages"
 const SEND_BODY = JSON.stringify({ to: "+61412345678", sender_id: "Sendline", body: "Bench message", market: "AU" })
-
-const secondsFromEnv = (name: string, fallback: number): number => {
-  const raw = process.env[name]
-  if (raw === undefined || raw.trim() === "") return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, got ${raw}`)
-  return value
-}
-
-/** A server to bench: the command and arguments that start it, run from the repository root. */
-interface ServerSpec {
-  /** Shown in the results table. */
-  readonly name: string
-  readonly command: string
-  readonly args: ReadonlyArray<string>
-  /** Merged over `process.env`; `undefined` removes a variable. `PORT` and `HOST` are set by the runner. */
-  readonly env: Readonly<Record<string, string | undefined>>
-}
-
-/** A started server child: its origin, its output so far, and how to stop it. */
-interface RunningServer {
-  readonly name: string
-  /** e.g. `http://127.0.0.1:40123` */
-  readonly origin: string
-  /** Everything the child has written to stdout so far (the last 64 KiB). */
-  readonly stdout: () => string
-  /** Resolves with the first match of `pattern` in stdout, waiting up to `timeoutMs` for it. */
-  readonly waitForStdout: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>
-  /** SIGTERM, then SIGKILL if it has not exited within 10 s; resolves once it has exited. */
-  readonly stop: () => Promise<void>
-}
-
-/** The request autocannon repeats, on the server's origin. */
-interface RequestSpec {
-  readonly method: "GET" | "POST"
-  readonly path: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly body?: string
-}
-
-/** Load shape: connections, warm-up and measured durations in seconds. */
-interface LoadSpec {
-  readonly connections: number
-  readonly warmupSeconds: number
-  readonly durationSeconds: number
-}
-
-/** One server's figures from the measured run. */
-interface ServerFigures {
-  readonly name: string
-  /** Mean of autocannon's per-second request counts. */
-  readonly requestsPerSecond: number
-  readonly p50Ms: number
-  readonly p99Ms: number
-  readonly non2xx: number
-  readonly errors: number
-  readonly timeouts: number
-  readonly completed2xx: number
-  readonly summary: autocannon.Result
-}
 
 /** What `runSendBench` measured. */
 interface SendBenchResult {
@@ -145,169 +90,8 @@ interface SendBenchResult {
   readonly node24: Node24Figures
 }
 
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error("could not find a free port"))))
-    })
-  })
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
-const tail = (text: string, lines = 20) => text.trimEnd().split("\n").slice(-lines).join("\n")
-
-// Children still running when the bench process exits (e.g. on an uncaught error) are killed.
-const live = new Set<ChildProcess>()
-process.on("exit", () => {
-  for (const child of live) child.kill("SIGKILL")
-})
-
-/** Spawns `spec` on a free port and resolves once `GET /health` answers 2xx (fails after ~30 s or if it exits). */
-async function startServer(spec: ServerSpec): Promise<RunningServer> {
-  const port = await freePort()
-  const host = "127.0.0.1"
-  const origin = `http://${host}:${port}`
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries({ ...process.env, ...spec.env, PORT: String(port), HOST: host })) {
-    if (v !== undefined) env[k] = v
-  }
-  const child = spawn(spec.command, [...spec.args], { cwd: REPO_ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
-  live.add(child)
-  let stdout = ""
-  let stderr = ""
-  const waiters = new Set<() => void>()
-  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-    stdout = (stdout + chunk).slice(-OUTPUT_LIMIT)
-    for (const wake of waiters) wake()
-  })
-  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-    stderr = (stderr + chunk).slice(-OUTPUT_LIMIT)
-  })
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
-  const exited = new Promise<void>((resolve) => {
-    child.once("exit", (code, signal) => {
-      exit = { code, signal }
-      live.delete(child)
-      for (const wake of waiters) wake()
-      resolve()
-    })
-  })
-  let spawnError: Error | undefined
-  child.once("error", (error) => {
-    spawnError = error
-    live.delete(child)
-  })
-
-  const describeFailure = (what: string) =>
-    new Error(
-      `${spec.name}: ${what}` +
-        (exit === undefined ? "" : ` (exited with ${exit.signal ?? `code ${exit.code}`})`) +
-        `\n--- stdout (tail) ---\n${tail(stdout)}\n--- stderr (tail) ---\n${tail(stderr)}`
-    )
-
-  const stop = async () => {
-    if (exit !== undefined || spawnError !== undefined) return
-    child.kill("SIGTERM")
-    const killed = await Promise.race([exited.then(() => false), sleep(STOP_TIMEOUT_MS).then(() => true)])
-    if (killed) {
-      child.kill("SIGKILL")
-      await exited
-    }
-  }
-
-  const waitForStdout = (pattern: RegExp, timeoutMs = 5_000) =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const check = () => {
-        const match = stdout.match(pattern)
-        if (match !== null) return done(() => resolve(match))
-        if (exit !== undefined) return done(() => reject(describeFailure(`no ${pattern} in its output`)))
-      }
-      const timer = setTimeout(
-        () => done(() => reject(describeFailure(`no ${pattern} in its output within ${timeoutMs} ms`))),
-        timeoutMs
-      )
-      const done = (settle: () => void) => {
-        clearTimeout(timer)
-        waiters.delete(check)
-        settle()
-      }
-      waiters.add(check)
-      check()
-    })
-
-  try {
-    const deadline = Date.now() + READY_TIMEOUT_MS
-    for (;;) {
-      if (spawnError !== undefined) throw describeFailure(`could not start: ${spawnError.message}`)
-      if (exit !== undefined) throw describeFailure("exited before it was ready")
-      try {
-        const response = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(1_000) })
-        await response.arrayBuffer()
-        if (response.ok) break
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) {
-        throw describeFailure(`GET /health did not answer 2xx within ${READY_TIMEOUT_MS / 1000} s`)
-      }
-      await sleep(200)
-    }
-  } catch (error) {
-    await stop()
-    throw error
-  }
-  return { name: spec.name, origin, stdout: () => stdout, waitForStdout, stop }
-}
-
-const figures = (name: string, summary: autocannon.Result): ServerFigures => ({
-  name,
-  requestsPerSecond: summary.requests.mean,
-  p50Ms: summary.latency.p50,
-  p99Ms: summary.latency.p99,
-  non2xx: summary.non2xx,
-  errors: summary.errors,
-  timeouts: summary.timeouts,
-  completed2xx: summary["2xx"],
-  summary
-})
-
-/** Runs autocannon against `origin`: a warm-up whose figures are discarded, then the measured run. */
-async function measure(origin: string, request: RequestSpec, load: LoadSpec): Promise<autocannon.Result> {
-  const options = {
-    url: `${origin}${request.path}`,
-    connections: load.connections,
-    method: request.method,
-    headers: request.headers,
-    ...(request.body === undefined ? {} : { body: request.body })
-  }
-  if (load.warmupSeconds > 0) await autocannon({ ...options, duration: load.warmupSeconds })
-  return autocannon({ ...options, duration: load.durationSeconds })
-}
-
-/** Starts `spec`, builds its request (`prepare`), measures it under `load`, runs `verify`, and always stops it. */
-async function runServerBench(
-  spec: ServerSpec,
-  load: LoadSpec,
-  prepare: (server: RunningServer) => Promise<RequestSpec>,
-  verify?: (server: RunningServer, request: RequestSpec, summary: autocannon.Result) => Promise<void>
-): Promise<ServerFigures> {
-  const server = await startServer(spec)
-  try {
-    const request = await prepare(server)
-    const summary = await measure(server.origin, request, load)
-    if (verify !== undefined) await verify(server, request, summary)
-    return figures(spec.name, summary)
-  } finally {
-    await server.stop()
-  }
-}
-
 /** The request the send bench repeats, authorised with `key`. */
-const sendRequest = (key: string): RequestSpec => ({
+export const sendRequest = (key: string): RequestSpec => ({
   method: "POST",
   path: SEND_PATH,
   headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -315,13 +99,13 @@ const sendRequest = (key: string): RequestSpec => ({
 })
 
 /** `prepare` for `sendline serve --demo`: reads the demo key from its output. */
-const demoKeyRequest = async (server: RunningServer): Promise<RequestSpec> => {
+export const demoKeyRequest = async (server: RunningServer): Promise<RequestSpec> => {
   const match = await server.waitForStdout(/Demo API key \(all permissions\): (sk_\S+)/)
   return sendRequest(match[1]!)
 }
 
 /** `verify` for a Sendline send run: no non-2xx or socket errors, and the messages are listed afterwards. */
-const verifyStored = async (
+export const verifyStored = async (
   server: RunningServer,
   request: RequestSpec,
   summary: autocannon.Result
