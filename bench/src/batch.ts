@@ -19,6 +19,7 @@
  * Environment: BENCH_SECONDS (measured, default 10), BENCH_WARMUP_SECONDS (default 2),
  * BENCH_BATCH_STORES (`sqlite`, `pg`, default both), TEST_DATABASE_URL.
  */
+import { Demo } from "@sendline/core"
 import {
   batchBody,
   BATCHES_PATH,
@@ -202,8 +203,7 @@ const driver = (target: StoreTarget, load: LoadSpec): Promise<Row> =>
       ? sqliteWriter(db.location)
       : await pgWriter(db.location, CLIENTS)
     try {
-      const [account] = await writer.query("SELECT id FROM sendline_accounts ORDER BY created_at LIMIT 1")
-      const accountId = String(account!["id"])
+      const accountId = Demo.accountId
       const clients = target.name === "SQLite" ? 1 : CLIENTS
       return await closedLoop(
         `driver, ${BATCH_SIZE.toLocaleString("en-US")} a transaction`,

@@ -6,6 +6,7 @@
 import { runBatchBench } from "./batch.js"
 import { runCliBench } from "./cli.js"
 import { runLifecycleBench } from "./lifecycle.js"
+import { runMessageListBench } from "./msglist.js"
 import { runOperatorListBench } from "./oplist.js"
 import { runSegmentsBench } from "./segments.js"
 import { runSendBench } from "./send.js"
@@ -22,7 +23,8 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
   ["webhooks", "Webhook delivery (deliverer, transport, receiver)", runWebhooksBench],
   ["smpp", "SMPP carrier to a local SMSC (windows 1 and 10, beside the simulated carrier)", runSmppBench],
   ["cli", "The sendline executable's start-up (built and transpiled)", runCliBench],
-  ["batch", "Batches: messages accepted a second, beside the single send and the driver alone", runBatchBench]
+  ["batch", "Batches: messages accepted a second, beside the single send and the driver alone", runBatchBench],
+  ["msglist", "Message list with each filter, batch_id too (10k vs 1M rows)", runMessageListBench]
 ]
 
 const only = process.argv.slice(2)

@@ -180,6 +180,10 @@ export interface Writer {
   readonly write: (writes: ReadonlyArray<Write>) => Promise<void>
   /** Runs `text` and returns its rows. */
   readonly query: (text: string) => Promise<ReadonlyArray<Record<string, unknown>>>
+  /** Runs `text`, a statement that returns no rows (DDL, an INSERT … SELECT). */
+  readonly run: (text: string) => Promise<void>
+  /** The columns of `table`, in order (the store's own `claimed_until` and `fanned_out_at` too). */
+  readonly columns: (table: string) => Promise<ReadonlyArray<string>>
   readonly close: () => Promise<void>
 }
 
@@ -194,10 +198,9 @@ export const sqliteWriter = (filename: string): Writer => {
   db.pragma("synchronous = NORMAL")
   db.pragma("busy_timeout = 5000")
   db.pragma("foreign_keys = ON")
-  const columnsOf = (table: string) =>
-    db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all().map((r) => String(r["name"])).filter((c) =>
-      !storeOnly.has(c)
-    )
+  const allColumns = (table: string) =>
+    db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all().map((r) => String(r["name"]))
+  const columnsOf = (table: string) => allColumns(table).filter((c) => !storeOnly.has(c))
   const columns: Columns = {
     messages: columnsOf(tables.messages),
     events: columnsOf(tables.events),
@@ -228,6 +231,10 @@ export const sqliteWriter = (filename: string): Writer => {
       }
     },
     query: async (text) => db.prepare(text).all(),
+    run: async (text) => {
+      db.exec(text)
+    },
+    columns: async (table) => allColumns(table),
     close: async () => db.close()
   }
 }
@@ -252,12 +259,13 @@ export const pgWriter = async (url: string, connections: number): Promise<Writer
     Pool: new(config: { connectionString: string; max: number }) => PgPool
   }
   const pool = new pg.Pool({ connectionString: url, max: connections })
-  const columnsOf = async (table: string) =>
+  const allColumns = async (table: string) =>
     (await pool.query(
       `SELECT column_name FROM information_schema.columns
         WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position`,
       [table]
-    )).rows.map((r) => String(r["column_name"])).filter((c) => !storeOnly.has(c))
+    )).rows.map((r) => String(r["column_name"]))
+  const columnsOf = async (table: string) => (await allColumns(table)).filter((c) => !storeOnly.has(c))
   const columns: Columns = {
     messages: await columnsOf(tables.messages),
     events: await columnsOf(tables.events),
@@ -289,6 +297,10 @@ export const pgWriter = async (url: string, connections: number): Promise<Writer
       for (const w of writes) await writeOne(w)
     },
     query: async (text) => (await pool.query(text)).rows,
+    run: async (text) => {
+      await pool.query(text)
+    },
+    columns: allColumns,
     close: () => pool.end()
   }
 }
