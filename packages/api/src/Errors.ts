@@ -17,7 +17,7 @@ export const FieldIssue = Schema.Struct({ field: Schema.String, issue: Schema.St
 /** One field-level problem. @since 0.1.0 @category models */
 export type FieldIssue = typeof FieldIssue.Type
 
-/** The 422 codes of CONTRACT §3, §5, §6, §7 and §12: a well-formed request breaks a rule. @since 0.1.0 @category models */
+/** The 422 codes of CONTRACT §3, §5, §6, §7, §12 and §13: a well-formed request breaks a rule. @since 0.1.0 @category models */
 export const RuleCode = Schema.Literal(
   "invalid_market",
   "unsupported_market",
@@ -43,15 +43,28 @@ export const RuleCode = Schema.Literal(
   "unknown_event_type",
   "webhook_subscription_limit_reached",
   "recipient_opted_out",
-  "spending_limit_reached"
+  "spending_limit_reached",
+  "missing_variable",
+  "batch_rejected"
 )
 /** One of the 422 codes of `RuleCode`. @since 0.1.0 @category models */
 export type RuleCode = typeof RuleCode.Type
 
-/** A well-formed request that breaks a business rule (422). @since 0.1.0 @category errors */
+/**
+ * A well-formed request that breaks a business rule (422); `details` (since 0.3.0) lists the rule
+ * each part broke when there are several (a batch none of whose messages was valid).
+ *
+ * @since 0.1.0
+ * @category errors
+ */
 export class RuleViolation extends Schema.TaggedError<RuleViolation>("@sendline/api/RuleViolation")(
   "RuleViolation",
-  { code: RuleCode, message: Schema.String, field: Schema.optional(Schema.String) }
+  {
+    code: RuleCode,
+    message: Schema.String,
+    field: Schema.optional(Schema.String),
+    details: Schema.optional(Schema.Array(FieldIssue))
+  }
 ) {}
 
 /** A malformed request: bad shape, bad query parameter or bad cursor (400). @since 0.1.0 @category errors */

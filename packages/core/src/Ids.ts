@@ -6,7 +6,20 @@
 import { Clock, Context, Effect, Layer } from "effect"
 
 /** The prefixes Sendline issues. @since 0.1.0 @category models */
-export type Prefix = "msg" | "brand" | "opreg" | "evt" | "req" | "acct" | "key" | "sid" | "rel" | "wh" | "dlv" | "mail"
+export type Prefix =
+  | "msg"
+  | "brand"
+  | "opreg"
+  | "evt"
+  | "req"
+  | "acct"
+  | "key"
+  | "sid"
+  | "rel"
+  | "wh"
+  | "dlv"
+  | "mail"
+  | "bat"
 
 /** Makes identifiers and secret tokens. @since 0.1.0 @category ports */
 export class IdGenerator extends Context.Tag("@sendline/core/IdGenerator")<IdGenerator, {

@@ -23,6 +23,7 @@ import * as Idempotency from "./idempotency/Idempotency.js"
 import * as Ids from "./Ids.js"
 import * as Mailer from "./mail/Mailer.js"
 import * as Markets from "./Markets.js"
+import * as Batches from "./messaging/Batches.js"
 import * as Messaging from "./messaging/Messaging.js"
 import * as MessagingConfig from "./messaging/MessagingConfig.js"
 import * as Spending from "./messaging/Spending.js"
@@ -36,6 +37,7 @@ import * as Webhooks from "./webhooks/Webhooks.js"
 /** The use cases. @since 0.1.0 @category models */
 export type UseCases =
   | Messaging.Messaging
+  | Batches.Batches
   | Brands.Brands
   | SenderIds.SenderIds
   | OperatorReview.OperatorReview
@@ -60,7 +62,7 @@ export const layerWithoutDefaults: Layer.Layer<
   never,
   Stores | Markets.Markets | Ids.IdGenerator | MessagingConfig.MessagingConfig | BrandVerifier.BrandVerifier
 > = Layer.mergeAll(
-  Layer.provide(Messaging.layer, Webhooks.layerCallbacks),
+  Layer.provide(Layer.merge(Messaging.layer, Batches.layer), Webhooks.layerCallbacks),
   Layer.provideMerge(SenderIds.layer, Brands.layer),
   OperatorReview.layer,
   Auth.layer,

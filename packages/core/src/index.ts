@@ -68,6 +68,8 @@ export * as SenderIds from "./senderIds/SenderIds.js"
 export * as SenderIdStore from "./senderIds/SenderIdStore.js"
 
 // --- messaging: messages, segments, the carrier, its delivery reports and the message workers ----
+export * as Batch from "./messaging/Batch.js"
+export * as Batches from "./messaging/Batches.js"
 export * as Callbacks from "./messaging/Callbacks.js"
 export * as Carrier from "./messaging/Carrier.js"
 export * as DeliveryReportInbox from "./messaging/DeliveryReportInbox.js"
@@ -82,8 +84,10 @@ export * as Messaging from "./messaging/Messaging.js"
 export * as MessagingConfig from "./messaging/MessagingConfig.js"
 export * as Scheduler from "./messaging/Scheduler.js"
 export * as Segments from "./messaging/Segments.js"
+export * as SendChecks from "./messaging/SendChecks.js"
 export * as Spending from "./messaging/Spending.js"
 export * as SpendingStore from "./messaging/SpendingStore.js"
+export * as Template from "./messaging/Template.js"
 
 // --- routing: routes, and the router that is a carrier built from carriers -----------------------
 export * as Router from "./routing/Router.js"

@@ -7,7 +7,8 @@
  * `0008_mails`, `0009_brands`, `0010_brand_idempotency_keys`, `0011_sender_id_holds`,
  * `0012_sender_id_registrations`, `0013_registration_text_statistics`, `0014_webhook_subscriptions`,
  * `0015_webhook_deliveries`, `0016_carrier_message_ids`, `0017_webhook_limits`,
- * `0018_sender_id_identities`, `0019_message_carriers`, `0020_opt_outs`, `0021_spending`)
+ * `0018_sender_id_identities`, `0019_message_carriers`, `0020_opt_outs`, `0021_spending`,
+ * `0022_batches`)
  * and the statements are those every existing database was migrated with: change neither, add a migration (and list its tables in `tables`). `ids` and `tables` are what both
  * stores' tests expect of a migrated database.
  *
@@ -94,6 +95,19 @@ export const messageIdempotencyKeys: UniqueIndex = {
 }
 
 /**
+ * One idempotency key per account among its batches (created by `0022`: never change it, add a
+ * migration).
+ *
+ * @since 0.3.0
+ * @category constants
+ */
+export const batchIdempotencyKeys: UniqueIndex = {
+  name: "sendline_batches_idempotency_key_unique",
+  table: "sendline_batches",
+  columns: ["account_id", "idempotency_key"]
+}
+
+/**
  * One owner per legal identifier: the primary key of `sendline_owned_identifiers` (created by
  * `0007`: never change it, add a migration).
  *
@@ -158,6 +172,7 @@ const warningMillisOf0012 = 2_592_000_000
 export const tables: ReadonlyArray<string> = [
   "sendline_accounts",
   "sendline_api_keys",
+  "sendline_batches",
   "sendline_brand_relationships",
   "sendline_brands",
   "sendline_events",
@@ -736,6 +751,32 @@ const migrations: Record<string, (d: Ddl) => Effect.Effect<void, SqlError, SqlCl
       warned_100 INTEGER NOT NULL,
       PRIMARY KEY (account_id, month, currency)
     )${d.keyedTableOptions}`
+    ),
+  // Batches (CONTRACT §13): a batch's record with what each of its messages came to (`results`,
+  // JSON: the answer an idempotent retry is given again), its key unique per account as a
+  // message's is. Each message keeps its batch: the list filter's index ends in (created_at, id) as
+  // the other filters' do, and the batch's counts by status are read from an index of
+  // (batch_id, status) alone. Both partial: the messages sent one by one are in neither.
+  "0022_batches": (d) =>
+    statements(
+      `CREATE TABLE sendline_batches (
+      id ${d.textKey},
+      account_id TEXT NOT NULL REFERENCES sendline_accounts (id),
+      accepted INTEGER NOT NULL,
+      rejected INTEGER NOT NULL,
+      results TEXT NOT NULL,
+      idempotency_key TEXT,
+      request_digest TEXT,
+      created_at ${d.int8} NOT NULL
+    )${d.tableOptions}`,
+      `CREATE UNIQUE INDEX ${batchIdempotencyKeys.name}
+        ON ${batchIdempotencyKeys.table} (${batchIdempotencyKeys.columns.join(", ")})
+        WHERE idempotency_key IS NOT NULL`,
+      `ALTER TABLE sendline_messages ADD COLUMN batch_id TEXT`,
+      `CREATE INDEX sendline_messages_batch ON sendline_messages (account_id, batch_id, created_at, id)
+        WHERE batch_id IS NOT NULL`,
+      `CREATE INDEX sendline_messages_batch_status ON sendline_messages (batch_id, status)
+        WHERE batch_id IS NOT NULL`
     )
 }
 

@@ -31,21 +31,38 @@ afterAll(() => {
 /** Migration 0020's table: gone before any earlier one is taken back (either chain may take it). */
 const undoOptOuts = `DROP TABLE IF EXISTS sendline_opt_outs`
 
+/** Back to a database before migration 0022: no batches (its table, indexes and column, each if there). */
+const undoBatches = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    yield* sql.unsafe(`DROP TABLE IF EXISTS sendline_batches`)
+    yield* sql.unsafe(`DROP INDEX IF EXISTS sendline_messages_batch`)
+    yield* sql.unsafe(`DROP INDEX IF EXISTS sendline_messages_batch_status`)
+    const [column] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM pragma_table_info('sendline_messages')
+      WHERE name = 'batch_id'`
+    if (column !== undefined && column.n > 0) yield* sql.unsafe(`ALTER TABLE sendline_messages DROP COLUMN batch_id`)
+  })
+
 /**
  * Back to a database before migration 0016: no carrier message ids (nor 0019's carriers, 0020's
  * opt-outs or 0021's spending). Run just before migrating again, after the test has written its
  * old rows (the store writes the columns).
  */
 const undoCarrierMessageIds = (sql: SqlClient.SqlClient) =>
-  Effect.forEach([
-    `DROP TABLE sendline_spend`, // 0021_spending
-    `DROP TABLE sendline_spending_limits`,
-    undoOptOuts,
-    `ALTER TABLE sendline_messages DROP COLUMN carrier`,
-    `DROP INDEX sendline_messages_carrier_message_id`,
-    `ALTER TABLE sendline_messages DROP COLUMN carrier_message_id`
-  ], (statement) =>
-    sql.unsafe(statement), { discard: true })
+  Effect.zipRight(
+    undoBatches(sql),
+    Effect.forEach(
+      [
+        `DROP TABLE sendline_spend`, // 0021_spending
+        `DROP TABLE sendline_spending_limits`,
+        undoOptOuts,
+        `ALTER TABLE sendline_messages DROP COLUMN carrier`,
+        `DROP INDEX sendline_messages_carrier_message_id`,
+        `ALTER TABLE sendline_messages DROP COLUMN carrier_message_id`
+      ],
+      (statement) => sql.unsafe(statement),
+      { discard: true }
+    )
+  )
 
 /** Migrates again what a test took back, from before 0016 at least. */
 const migrateAgain = (sql: SqlClient.SqlClient) => Effect.zipRight(undoCarrierMessageIds(sql), SqliteStore.make)
@@ -471,6 +488,7 @@ describe("SqliteStore", () => {
         (sql) =>
           Effect.zipRight(
             Effect.all([
+              undoBatches(sql),
               sql.unsafe(`DROP TABLE sendline_spend`),
               sql.unsafe(`DROP TABLE sendline_spending_limits`),
               sql.unsafe(`ALTER TABLE sendline_messages DROP COLUMN carrier`)

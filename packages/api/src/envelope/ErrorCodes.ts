@@ -84,6 +84,10 @@ export const table: { readonly [C in Code]: Row } = {
   spending_limit_reached: rule(
     "the message would take the account's spend this month past its limit in the currency (the message names both)"
   ),
+  missing_variable: rule(
+    "the body has a {{placeholder}} that the message's variables do not fill (the message names it)"
+  ),
+  batch_rejected: rule("no message of the batch is valid; details names each message's field and code"),
   rate_limited: { status: 429, description: "too many requests; retry after Retry-After seconds" },
   internal_error: { status: 500, description: "something went wrong on our side; it has been logged" },
   unavailable: { status: 503, description: "the store is unavailable; retry after Retry-After seconds" }

@@ -43,7 +43,13 @@ export const SendMessage = Schema.Struct({
 /** Body of `POST /v1/messaging/preview`. @since 0.1.0 @category requests */
 export const PreviewMessage = Schema.Struct({
   body: Fields.text({ description: "The text to count and price.", examples: ["It’s 10:00 😀"] }),
-  market: optionalNullable(Fields.market("The market to price it in; without it, no price."))
+  market: optionalNullable(Fields.market("The market to price it in; without it, no price.")),
+  variables: optionalNullable(
+    Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
+      description:
+        "The values of the body's {{placeholders}}, as a batch's message gives them: the body is counted once filled (a placeholder without its variable: 422 missing_variable). Without variables, the body is counted as written."
+    })
+  )
 }).annotations({ identifier: "PreviewMessage", parseOptions: { errors: "all" } })
 
 /** Query of `GET /v1/messaging/messages`. @since 0.1.0 @category requests */
@@ -53,6 +59,13 @@ export const ListMessagesQuery = Schema.Struct({
   sender_id: Schema.optional(Fields.senderId("Only messages from this Sender ID.")),
   reference: Schema.optional(
     Fields.text({ description: "Only messages with this reference.", examples: ["order-1234"] })
+  ),
+  batch_id: Schema.optional(
+    Fields.text({
+      description: "Only messages of this batch.",
+      pattern: "^bat_[0-9a-hjkmnp-tv-z]{26}$",
+      examples: ["bat_01m810vyc01pfjhmv720etbcd0"]
+    })
   ),
   from: Schema.optional(
     DateFilter(false).annotations({

@@ -311,7 +311,7 @@ const checkAndMake = (
     const insert = brands.insert(brand, relationship, Option.toArray(event), mails, limit).pipe(
       Effect.catchTag("SubmissionLimitReached", (reached) => Effect.fail(tooMany(limits, now)(reached)))
     )
-    return { created, insert }
+    return { insert: Effect.as(insert, created) }
   })
 
 /** `given` for an immutable field: refused when it differs from `stored`. */

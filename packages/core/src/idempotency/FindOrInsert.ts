@@ -24,10 +24,13 @@ export interface Holders<A, E> {
   readonly release: (accountId: string, key: string, before: number) => Effect.Effect<void, E>
 }
 
-/** What a creation made, and how to write it (failing `IdempotencyKeyTaken` when its key is held). */
+/**
+ * How to write what a creation made: the record as written (failing `IdempotencyKeyTaken` when its
+ * key is held). A batch is known whole only once written (its spending limit is consumed in the
+ * store), so the insert answers the record.
+ */
 interface Created<A, E> {
-  readonly created: A
-  readonly insert: Effect.Effect<void, IdempotencyKeyTaken | E>
+  readonly insert: Effect.Effect<A, IdempotencyKeyTaken | E>
 }
 
 /** Creates under an optional idempotency key: `accountId`'s record held by `key`, if any, or a new one. */
@@ -56,7 +59,6 @@ export const make = <A, E>(holders: Holders<A, E>): FindOrInsert<A, E> => {
     mayRelease: boolean
   ): Effect.Effect<A, E | E1 | Conflict> =>
     made.insert.pipe(
-      Effect.as(made.created),
       Effect.catchIf(isTaken, ({ accountId, key }) =>
         Effect.flatMap(holders.find(accountId, key, since), (held): Effect.Effect<A, E | E1 | Conflict> =>
           Option.isSome(held)

@@ -56,6 +56,11 @@ export interface Answer {
   readonly status: number
   readonly body: string
   readonly recompute?: AnswerMeta | undefined
+  /**
+   * The most bytes this endpoint's answer is kept whole up to, over `maxKeptBytes` (since 0.3.0): a
+   * batch's answer, which names each of up to 1,000 messages, is kept whole and replayed byte for byte.
+   */
+  readonly maxKeptBytes?: number | undefined
 }
 
 const digest = (body: string): string => createHash("sha256").update(body).digest("hex")
@@ -69,7 +74,9 @@ export const isRecomputed = (
 /** What a key keeps of `answer`: at most `maxKeptBytes`, the one place that bound is applied. */
 const keep = (answer: Answer): Effect.Effect<StoredResponse> => {
   const bytes = Buffer.byteLength(answer.body)
-  if (bytes <= maxKeptBytes) return Effect.succeed({ _tag: "Body", status: answer.status, body: answer.body })
+  if (bytes <= Math.max(maxKeptBytes, answer.maxKeptBytes ?? 0)) {
+    return Effect.succeed({ _tag: "Body", status: answer.status, body: answer.body })
+  }
   if (answer.recompute === undefined) {
     return Effect.dieMessage(
       `An answer of ${bytes} bytes from an endpoint with effects cannot be kept for replay (at most ${maxKeptBytes}).`

@@ -42,7 +42,9 @@ export const Message = Schema.Struct({
   /** The name of the carrier that accepted it (CONTRACT §11): receipts are matched by it; not shown in the API. */
   carrier: Schema.optional(Schema.String),
   /** The `Idempotency-Key` it was sent with: a retry of that send finds it instead of sending again. */
-  idempotencyKey: Schema.optional(Schema.String)
+  idempotencyKey: Schema.optional(Schema.String),
+  /** The batch `bat_…` it was sent in (since 0.3.0), if any. */
+  batchId: Schema.optional(Schema.String)
 })
 /** A message `msg_…`. @since 0.1.0 @category models */
 export type Message = typeof Message.Type
@@ -53,6 +55,8 @@ export interface MessageFilter {
   readonly status?: MessageStatus | undefined
   readonly senderId?: string | undefined
   readonly reference?: string | undefined
+  /** Only the messages of this batch (since 0.3.0). */
+  readonly batchId?: string | undefined
   /** The first `createdAt` listed. */
   readonly from?: number | undefined
   /** The last `createdAt` listed (not the recipient, which is `Message.to`). */

@@ -11,6 +11,7 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { Event } from "../Event.js"
 import type { IdempotencyKeyTaken } from "../idempotency/Idempotency.js"
+import type { Batch, NewBatch, StatusCounts } from "./Batch.js"
 import type { Keyset, Message, MessageFilter, MessageStatus } from "./Message.js"
 import type { Charge, SpendingLimitReached } from "./SpendingStore.js"
 
@@ -37,6 +38,34 @@ export class MessageStore extends Context.Tag("@sendline/core/MessageStore")<Mes
     event: Option.Option<Event>,
     charge?: Charge | undefined
   ) => Effect.Effect<void, IdempotencyKeyTaken | SpendingLimitReached | StoreUnavailable>
+  /**
+   * Writes a batch (since 0.3.0, CONTRACT §13) in one transaction: each valid entry's charge is
+   * applied in request order (per currency), as `insert` applies one, and an entry the limit
+   * refuses is answered `batch.refused`; then the valid messages that remain, their events and the
+   * batch's record (`Batch.recordOf`). When none remains, nothing is written and the record answered
+   * has no accepted message. A batch's `idempotencyKey` is unique within its account: when another
+   * batch holds it, nothing is written and it fails `IdempotencyKeyTaken`. All or nothing, a crash too.
+   */
+  readonly insertBatch: (batch: NewBatch) => Effect.Effect<Batch, IdempotencyKeyTaken | StoreUnavailable>
+  /** The account's batch `id`, if any (since 0.3.0). */
+  readonly findBatch: (accountId: string, id: string) => Effect.Effect<Option.Option<Batch>, StoreUnavailable>
+  /** The account's newest batch sent with this idempotency key and created at or after `since`, if any (since 0.3.0). */
+  readonly findBatchByIdempotencyKey: (
+    accountId: string,
+    key: string,
+    since: number
+  ) => Effect.Effect<Option.Option<Batch>, StoreUnavailable>
+  /** Takes the idempotency key `key` off the account's batches created before `before` (since 0.3.0). */
+  readonly releaseBatchIdempotencyKey: (
+    accountId: string,
+    key: string,
+    before: number
+  ) => Effect.Effect<void, StoreUnavailable>
+  /**
+   * How many of batch `batchId`'s messages are in each status now (since 0.3.0), counted from an
+   * index of the batch's messages by status, not by reading them.
+   */
+  readonly countBatch: (batchId: string) => Effect.Effect<StatusCounts, StoreUnavailable>
   readonly findById: (accountId: string, id: string) => Effect.Effect<Option.Option<Message>, StoreUnavailable>
   /** The account's newest message sent with this idempotency key and created at or after `since`, if any. */
   readonly findByIdempotencyKey: (

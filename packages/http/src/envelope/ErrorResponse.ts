@@ -37,9 +37,8 @@ export const render = (error: ApiError): Effect.Effect<HttpServerResponse.HttpSe
 const fromCore = (error: Errors.SendlineError): ApiError => {
   switch (error._tag) {
     case "InvalidRequest":
-      return { code: error.code, message: error.message, field: error.field, details: error.details }
     case "RuleViolation":
-      return { code: error.code, message: error.message, field: error.field }
+      return { code: error.code, message: error.message, field: error.field, details: error.details }
     case "Unauthenticated":
       return { code: error.code, message: error.message, headers: { "www-authenticate": "Bearer" } }
     case "RateLimited":
@@ -67,11 +66,18 @@ const describeIssue = (path: string, message: string, inQuery: boolean): string 
   return message.length <= maxIssueLength ? message : `${message.slice(0, maxIssueLength - 1)}…`
 }
 
+/** A decoder's path as a field is named: `messages[3].to`, an array's index in brackets. */
+const fieldOf = (path: ReadonlyArray<PropertyKey>): string =>
+  path.reduce<string>(
+    (at, key) => typeof key === "number" ? `${at}[${key}]` : at === "" ? String(key) : `${at}.${String(key)}`,
+    ""
+  )
+
 const decodeError = (error: HttpApiError.HttpApiDecodeError, method: string): ApiError => {
   const inQuery = method === "GET" || method === "DELETE"
   // One issue per field: a nullable optional field that fails reports each union member, keep the first.
   const details = error.issues.map((issue) => {
-    const at = issue.path.map(String).join(".")
+    const at = fieldOf(issue.path)
     return { field: at, issue: describeIssue(at, issue.message, inQuery) }
   })
     .filter((detail, i, all) => all.findIndex((d) => d.field === detail.field) === i)

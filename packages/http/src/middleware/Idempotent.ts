@@ -26,6 +26,11 @@ export interface Options {
    * bytes (preview): an answer too large to keep is computed again on replay.
    */
   readonly withoutEffect?: boolean | undefined
+  /**
+   * The most bytes its answer is kept whole up to, when more than `Idempotency.maxKeptBytes` (a
+   * batch's answer): replayed byte for byte as any other.
+   */
+  readonly maxKeptBytes?: number | undefined
 }
 
 /** An answer: its body, and the headers of a refusal. */
@@ -145,7 +150,9 @@ export const run = <E, R>(
     const answering = answer(request, body(key.value))
     const result = yield* (meta === undefined ? answering : Effect.locally(answering, RequestContext.current, meta))
       .pipe(
-        Effect.tap(({ done }) => idempotency.complete(begun.reservation, { ...done, recompute: meta })),
+        Effect.tap(({ done }) =>
+          idempotency.complete(begun.reservation, { ...done, recompute: meta, maxKeptBytes: options.maxKeptBytes })
+        ),
         Effect.onExit((exit) =>
           Exit.isSuccess(exit) ? Effect.void : Effect.ignore(idempotency.release(begun.reservation))
         )

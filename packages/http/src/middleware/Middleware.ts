@@ -26,7 +26,8 @@ import * as RouteTemplates from "./RouteTemplates.js"
 const precheck = (request: HttpServerRequest.HttpServerRequest): Refusal | undefined => {
   if (RequestBody.urlHasNul(request.url)) return RequestBody.nulInUrl
   if (RequestBody.isCsvRoute(request)) return RequestBody.csvPrecheck(request)
-  if (Number(request.headers["content-length"] ?? 0) > RequestBody.maxBytes) return RequestBody.tooLarge
+  const limit = RequestBody.limitOf(request)
+  if (Number(request.headers["content-length"] ?? 0) > limit.bytes) return limit.refusal
   if (RequestBody.hasBody(request) && !RequestBody.isJsonType(request.headers["content-type"] ?? "")) {
     return RequestBody.notJson
   }

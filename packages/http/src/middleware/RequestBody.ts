@@ -1,5 +1,5 @@
 /**
- * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB, nested no
+ * What a request body may be (CONTRACT §1): JSON in UTF-8 (RFC 8259), at most 64 KiB (a batch 1 MiB, §13), nested no
  * deeper than the decoder can walk safely, its strings well-formed; what a body that is not is
  * told; and the body read and checked once (`read`, run by `CheckBody` after the key and its
  * permission pass), provided as `CheckedBody`, which the routes see as the request's JSON
@@ -9,6 +9,7 @@
  */
 import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
+import { maxBatchBytes } from "@sendline/api/messaging/BatchesJson"
 import { type Checked, CheckedBody } from "@sendline/api/middleware/Pipeline"
 import { maxImportBytes } from "@sendline/api/optOuts/OptOutsJson"
 import { Errors } from "@sendline/core"
@@ -50,6 +51,28 @@ export const tooLarge = new Refusal({
   code: "payload_too_large",
   message: `The request body exceeds ${maxBytes / 1024} KiB.`
 })
+
+/**
+ * The route whose JSON body may be larger: CONTRACT §13's batch, up to `maxBatchBytes` (1 MiB),
+ * the other exception to §1's 64 KiB.
+ *
+ * @since 0.3.0
+ * @category checks
+ */
+export const isBatchRoute = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  request.method === "POST" && request.url.split("?")[0] === "/v1/messaging/batches"
+
+/** 413 for a batch over `maxBatchBytes`. @since 0.3.0 @category refusals */
+export const batchTooLarge = new Refusal({
+  code: "payload_too_large",
+  message: `A batch's request body exceeds ${maxBatchBytes / 1024 / 1024} MiB.`
+})
+
+/** The largest JSON body `request`'s route accepts, and the refusal of a larger one. @since 0.3.0 @category checks */
+export const limitOf = (
+  request: HttpServerRequest.HttpServerRequest
+): { readonly bytes: number; readonly refusal: Refusal } =>
+  isBatchRoute(request) ? { bytes: maxBatchBytes, refusal: batchTooLarge } : { bytes: maxBytes, refusal: tooLarge }
 
 /** 415 for a body that is not JSON. @since 0.1.0 @category refusals */
 export const notJson = new Refusal({
@@ -250,20 +273,27 @@ export const read: Effect.Effect<Checked, Errors.InvalidRequest, HttpServerReque
         : Effect.die(notCsv)
     }
     if (!hasBody(request)) return Effect.succeed({ text: "", json: null })
+    const limit = limitOf(request)
     const chunked = request.headers["content-length"] === undefined
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    // a chunked body is read up to 16 times the limit of 64 KiB (past that the connection is dropped)
+    const readLimit = chunked ? Math.max(16 * maxBytes, limit.bytes) : limit.bytes
     const bytes: Effect.Effect<ArrayBuffer | Uint8Array, Errors.InvalidRequest> = incoming instanceof IncomingMessage
-      ? readIncoming(incoming, chunked ? 16 * maxBytes : maxBytes)
+      ? readIncoming(incoming, readLimit, limit.refusal)
       : (chunked
-        ? HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(16 * maxBytes))
+        ? HttpIncomingMessage.withMaxBodySize(request.arrayBuffer, Option.some(readLimit))
         : request.arrayBuffer)
         .pipe(
           Effect.catchAll((error) =>
-            isGone(error.cause) ? Effect.interrupt : isTooLarge(error) ? Effect.die(tooLarge) : Effect.fail(malformed)
+            isGone(error.cause)
+              ? Effect.interrupt
+              : isTooLarge(error)
+              ? Effect.die(limit.refusal)
+              : Effect.fail(malformed)
           )
         )
     return Effect.zipRight(ExpectContinue.release(request), bytes).pipe(
-      Effect.flatMap((buffer) => chunked && buffer.byteLength > maxBytes ? Effect.die(tooLarge) : check(buffer))
+      Effect.flatMap((buffer) => chunked && buffer.byteLength > limit.bytes ? Effect.die(limit.refusal) : check(buffer))
     )
   }
 )
@@ -283,7 +313,11 @@ const isGone = (cause: unknown): boolean => {
  * failure to read is the client's fault. The error listener stays, as the platform's does, so
  * that a late error of the stream has a listener.
  */
-const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<Uint8Array, Errors.InvalidRequest> =>
+const readIncoming = (
+  incoming: IncomingMessage,
+  limit: number,
+  refusal: Refusal
+): Effect.Effect<Uint8Array, Errors.InvalidRequest> =>
   Effect.async((resume) => {
     const chunks: Array<Buffer> = []
     let size = 0
@@ -298,7 +332,7 @@ const readIncoming = (incoming: IncomingMessage, limit: number): Effect.Effect<U
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size <= limit) return void chunks.push(chunk)
-      finish(Effect.die(tooLarge))
+      finish(Effect.die(refusal))
       incoming.destroy()
     }
     const onEnd = () => finish(Effect.succeed(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))

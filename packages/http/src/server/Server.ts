@@ -9,6 +9,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Api } from "@sendline/api/Api"
 import type {
   Auth,
+  Batches,
   Brands,
   EventLog,
   Idempotency,
@@ -48,6 +49,7 @@ import * as Listener from "./Listener.js"
 /** What the API needs from the core. @since 0.1.0 @category models */
 export type Requirements =
   | Messaging.Messaging
+  | Batches.Batches
   | Brands.Brands
   | SenderIds.SenderIds
   | OperatorReview.OperatorReview

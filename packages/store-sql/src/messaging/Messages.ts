@@ -19,6 +19,7 @@ import * as Database from "../Database.js"
 import * as Events from "../Events.js"
 import * as Migrations from "../Migrations.js"
 import * as Rows from "../Rows.js"
+import * as Batches from "./Batches.js"
 import * as Spending from "./Spending.js"
 
 /**
@@ -50,7 +51,8 @@ export const messages = Rows.table<Message.Message>()(
     deliveredAt: Rows.nullable(Rows.Int8).pipe(Schema.fromKey("delivered_at")),
     carrierMessageId: Rows.nullable(Schema.String).pipe(Schema.fromKey("carrier_message_id")),
     carrier: Rows.nullable(Schema.String),
-    idempotencyKey: Rows.nullable(Schema.String).pipe(Schema.fromKey("idempotency_key"))
+    idempotencyKey: Rows.nullable(Schema.String).pipe(Schema.fromKey("idempotency_key")),
+    batchId: Rows.nullable(Schema.String).pipe(Schema.fromKey("batch_id"))
   })
 )
 
@@ -209,9 +211,10 @@ const chargeKey = ({ charge: c }: NewMessage) =>
  * @category constructors
  */
 export const make = (
-  { dialect, read, sql, transaction, unavailable, write }: Database.Database
+  db: Database.Database
 ): Effect.Effect<Context.Tag.Service<MessageStore.MessageStore>, never, Scope.Scope> =>
   Effect.gen(function*() {
+    const { dialect, read, sql, transaction, unavailable, write } = db
     // The messages and events of many concurrent sends in one write (group commit): atomic for the
     // batch, and when a batch fails the Batcher runs each of its items alone, so that one bad row
     // fails only its own caller.
@@ -318,6 +321,7 @@ export const make = (
       )
 
     return MessageStore.MessageStore.of({
+      ...Batches.make(db, (written) => insert(sql, written)),
       insert: (message, event, charge) =>
         Effect.flatMap(
           inserts.submit({ message, event, charge }),
@@ -345,6 +349,7 @@ export const make = (
         if (filter.status !== undefined) where.push(sql`status = ${filter.status}`)
         if (filter.senderId !== undefined) where.push(sql`sender_id = ${filter.senderId}`)
         if (filter.reference !== undefined) where.push(sql`reference = ${filter.reference}`)
+        if (filter.batchId !== undefined) where.push(sql`batch_id = ${filter.batchId}`)
         if (filter.from !== undefined) where.push(sql`created_at >= ${filter.from}`)
         if (filter.to !== undefined) where.push(sql`created_at <= ${filter.to}`)
         if (Option.isSome(after)) where.push(sql`(created_at, id) < (${after.value.createdAt}, ${after.value.id})`)

@@ -1,7 +1,7 @@
 /**
  * The shared test suite of the storage ports: every store (`store-sqlite`, `store-postgres`, …)
  * runs it against a real database, so that they all behave alike. The tests of each port live in
- * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `RegistrationStoreSuite`, `MessageStoreSuite`,
+ * its own module (`AccountStoreSuite`, `SenderIdStoreSuite`, `RegistrationStoreSuite`, `MessageStoreSuite`, `BatchStoreSuite`,
  * `EventStoreSuite`, `SubscriptionStoreSuite`, `DeliveryStoreSuite`, `IdempotencyStoreSuite`,
  * `MailStoreSuite`, `BrandStoreSuite`, `OptOutStoreSuite`, `QueueDepthsSuite`, `ReadinessSuite`), their fixtures in `Fixtures`.
  *
@@ -12,6 +12,7 @@ import type { Layer } from "effect"
 import type { Stores } from "../../Stores.js"
 import type { TableReader } from "../TableReader.js"
 import * as AccountStoreSuite from "./AccountStoreSuite.js"
+import * as BatchStoreSuite from "./BatchStoreSuite.js"
 import * as BrandStoreSuite from "./BrandStoreSuite.js"
 import * as DeliveryStoreSuite from "./DeliveryStoreSuite.js"
 import * as EventStoreSuite from "./EventStoreSuite.js"
@@ -40,6 +41,7 @@ export const suite = (name: string, store: Layer.Layer<Stores | TableReader, unk
     SenderIdStoreSuite.tests(it)
     RegistrationStoreSuite.tests(it)
     MessageStoreSuite.tests(it)
+    BatchStoreSuite.tests(it)
     EventStoreSuite.tests(it)
     SubscriptionStoreSuite.tests(it)
     DeliveryStoreSuite.tests(it)
