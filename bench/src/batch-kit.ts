@@ -110,7 +110,7 @@ export interface BatchAnswer {
   readonly messages: ReadonlyArray<{ readonly index: number; readonly id?: string; readonly error?: unknown }>
 }
 
-/** POSTs `body` to the batch endpoint of `origin` with `key`; fails unless it answers 201. */
+/** POSTs `body` to the batch endpoint of `origin` with `key`, its envelope's `data`; fails unless it answers 201. */
 export const postBatch = async (origin: string, key: string, body: string): Promise<BatchAnswer> => {
   const response = await fetch(`${origin}${BATCHES_PATH}`, {
     method: "POST",
@@ -122,10 +122,10 @@ export const postBatch = async (origin: string, key: string, body: string): Prom
   if (response.status !== 201) {
     throw new Error(`POST ${BATCHES_PATH} answered ${response.status}: ${text.slice(0, 300)}`)
   }
-  return JSON.parse(text) as BatchAnswer
+  return (JSON.parse(text) as { readonly data: BatchAnswer }).data
 }
 
-/** GET `path` on `origin` with `key`, its JSON; fails unless it answers 2xx. */
+/** GET `path` on `origin` with `key`, its JSON (the whole envelope); fails unless it answers 2xx. */
 export const getJson = async <A>(origin: string, key: string, path: string): Promise<A> => {
   const response = await fetch(`${origin}${path}`, {
     headers: { authorization: `Bearer ${key}` },

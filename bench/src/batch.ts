@@ -53,6 +53,8 @@ interface Row {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly messages: number
+  /** Requests that failed (a batch: not 201), and the first one's answer. */
+  readonly failed?: { readonly count: number; readonly first: string }
 }
 
 /** One store's three rows, or why the batch row is missing. */
@@ -146,12 +148,18 @@ const batches = (target: StoreTarget, load: LoadSpec): Promise<Row | string> =>
         return `not measured: ${(error as Error).message.slice(0, 160)}`
       }
       let last = ""
+      let failed: { count: number; first: string } | undefined
       const row = await closedLoop(
         `batch (${BATCH_SIZE.toLocaleString("en-US")} a request, ${CLIENTS} clients)`,
         CLIENTS,
         load,
         async () => {
-          const answer = await postBatch(server.origin, key, body)
+          const answer = await postBatch(server.origin, key, body).catch((error: Error) => {
+            // a failed batch (the store unavailable under load, say) is counted and shown, not fatal
+            failed = { count: (failed?.count ?? 0) + 1, first: failed?.first ?? error.message.slice(0, 200) }
+            return undefined
+          })
+          if (answer === undefined) return 0
           if (answer.accepted !== BATCH_SIZE) {
             throw new Error(
               `a batch accepted ${answer.accepted} of ${BATCH_SIZE}: ${
@@ -163,11 +171,9 @@ const batches = (target: StoreTarget, load: LoadSpec): Promise<Row | string> =>
           return answer.accepted
         }
       )
-      const read = await getJson<{ readonly accepted: number; readonly statuses: Record<string, number> }>(
-        server.origin,
-        key,
-        `${BATCHES_PATH}/${last}`
-      )
+      const { data: read } = await getJson<
+        { readonly data: { readonly accepted: number; readonly statuses: Record<string, number> } }
+      >(server.origin, key, `${BATCHES_PATH}/${last}`)
       const counted = Object.values(read.statuses).reduce((a, b) => a + b, 0)
       if (read.accepted !== BATCH_SIZE || counted !== BATCH_SIZE) {
         throw new Error(
@@ -180,7 +186,7 @@ const batches = (target: StoreTarget, load: LoadSpec): Promise<Row | string> =>
         `/v1/messaging/messages?batch_id=${last}&page_size=100`
       )
       if (listed.data.length !== 100) throw new Error(`the list by batch_id gave ${listed.data.length} of 100`)
-      return row
+      return failed === undefined ? row : { ...row, failed }
     } finally {
       await server.stop()
     }
