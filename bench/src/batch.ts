@@ -83,7 +83,9 @@ const closedLoop = async (
     await Promise.all(Array.from({ length: clients }, async () => {
       while (performance.now() < until) {
         const start = performance.now()
-        messages += await one()
+        // read after the await: `messages += await one()` would add to the count read before it
+        const written = await one()
+        messages += written
         latencies.push(performance.now() - start)
       }
     }))
