@@ -78,7 +78,7 @@ export const messageRow = (id: string, cells: MessageCells): Row => ({
 })
 
 /** The `message.queued` event of the message `row` (CONTRACT §3's event data). */
-export const queuedEvent = (row: Row): Row => ({
+const queuedEvent = (row: Row): Row => ({
   id: idAt("evt", row["created_at"] as number),
   account_id: row["account_id"]!,
   type: "message.queued",

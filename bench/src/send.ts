@@ -54,7 +54,7 @@ const TARGET_ASLEEP = 0.7
 const MAX_DRIFT = 0.25
 
 /** The path of the single send. */
-export const SEND_PATH = "/v1/messaging/messages"
+const SEND_PATH = "/v1/messaging/messages"
 const SEND_BODY = JSON.stringify({ to: "+61412345678", sender_id: "Sendline", body: "Bench message", market: "AU" })
 
 /** What `runSendBench` measured. */
@@ -91,7 +91,7 @@ interface SendBenchResult {
 }
 
 /** The request the send bench repeats, authorised with `key`. */
-export const sendRequest = (key: string): RequestSpec => ({
+const sendRequest = (key: string): RequestSpec => ({
   method: "POST",
   path: SEND_PATH,
   headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

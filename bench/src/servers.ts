@@ -77,7 +77,7 @@ export interface ServerFigures {
 }
 
 /** A TCP port free on 127.0.0.1 at the time of the call. */
-export const freePort = (): Promise<number> =>
+const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once("error", reject)
@@ -89,7 +89,7 @@ export const freePort = (): Promise<number> =>
   })
 
 /** Resolves after `ms` milliseconds. */
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 const tail = (text: string, lines = 20) => text.trimEnd().split("\n").slice(-lines).join("\n")
 
@@ -197,7 +197,7 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
 }
 
 /** A run's figures from autocannon's summary. */
-export const figures = (name: string, summary: autocannon.Result): ServerFigures => ({
+const figures = (name: string, summary: autocannon.Result): ServerFigures => ({
   name,
   requestsPerSecond: summary.requests.mean,
   p50Ms: summary.latency.p50,
@@ -210,7 +210,7 @@ export const figures = (name: string, summary: autocannon.Result): ServerFigures
 })
 
 /** Runs autocannon against `origin`: a warm-up whose figures are discarded, then the measured run. */
-export async function measure(origin: string, request: RequestSpec, load: LoadSpec): Promise<autocannon.Result> {
+async function measure(origin: string, request: RequestSpec, load: LoadSpec): Promise<autocannon.Result> {
   const options = {
     url: `${origin}${request.path}`,
     connections: load.connections,
