@@ -1,7 +1,7 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `oplist`, `webhooks`, `smpp`, `cli`, `batch`, `batch-e2e`, `msglist`).
+ * `lifecycle`, `oplist`, `webhooks`, `smpp`, `cli`, `batch`, `msglist`).
  */
 import { runBatchBench } from "./batch.js"
 import { runCliBench } from "./cli.js"
