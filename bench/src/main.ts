@@ -1,11 +1,13 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`, `optouts`).
+ * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`, `optouts`, `batch`, `msglist`).
  */
+import { runBatchBench } from "./batch.js"
 import { runCliBench } from "./cli.js"
 import { runDispatchBench } from "./dispatch.js"
 import { runLifecycleBench } from "./lifecycle.js"
+import { runMessageListBench } from "./msglist.js"
 import { runOperatorListBench } from "./oplist.js"
 import { runOptOutsBench } from "./optouts.js"
 import { runSegmentsBench } from "./segments.js"
@@ -28,7 +30,9 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
     "optouts",
     "Opt-outs: an import of 100,000 numbers beside other requests, and the send with 100,000 listed",
     runOptOutsBench
-  ]
+  ],
+  ["batch", "Batches: messages accepted a second, beside the single send and the driver alone", runBatchBench],
+  ["msglist", "Message list with each filter, batch_id too (10k vs 1M rows)", runMessageListBench]
 ]
 
 const only = process.argv.slice(2)
