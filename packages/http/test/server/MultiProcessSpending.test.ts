@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { TestDatabase } from "@sendline/store-postgres/testing"
 import { Effect, Option } from "effect"
-import { sendline, serve, type Server } from "../support/Processes.js"
+import { createAccount, sendline, serve, type Server } from "../support/Processes.js"
 import { startupPatience } from "../support/Waiting.js"
 
 const send = async (server: Server, key: string, reference: string) => {
@@ -44,16 +44,7 @@ if (Option.isNone(database)) {
         expect(result, result.stderr).toMatchObject({ code: 0 })
         return JSON.parse(result.stdout)
       }
-      const account = await run(
-        "accounts",
-        "create",
-        "--name",
-        "Acme",
-        "--type",
-        "cpaas",
-        "--admin-email",
-        "ops@acme.test"
-      )
+      const account = { id: await createAccount(env) }
       await run(
         "sids",
         "import",
