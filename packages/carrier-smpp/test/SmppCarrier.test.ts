@@ -49,6 +49,13 @@ const eventually = (condition: Effect.Effect<boolean>): Effect.Effect<void> =>
         : Effect.zipRight(Effect.promise(() => new Promise((r) => setTimeout(r, 5))), eventually(condition))
   )
 
+/** Waits until the SMSC holds one bound session and the carrier knows itself bound on it (its bind answered). */
+const bindsAgain = (smsc: TestSmsc.Smsc, view: SmppCarrier.SmppCarrier["Type"]) =>
+  Effect.zipRight(
+    smsc.until(() => smsc.boundSessions() === 1),
+    eventually(Effect.map(view.state, (state) => state === "bound"))
+  )
+
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex")
 const bytes = (...chunks: ReadonlyArray<ReadonlyArray<number> | Buffer>) =>
   Buffer.concat(chunks.map((chunk) => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk))))
@@ -182,13 +189,13 @@ describe("SmppCarrier: the session", () => {
       yield* eventually(Effect.map(view.state, (state) => state === "lost"))
       assert.strictEqual(smsc.binds.length, 1, "waits the backoff first")
       yield* TestClock.adjust("1 second")
-      yield* smsc.until(() => smsc.boundSessions() === 1)
+      yield* bindsAgain(smsc, view)
       assert.strictEqual(smsc.binds.length, 2)
 
       smsc.unbind()
       yield* eventually(Effect.map(view.state, (state) => state === "lost"))
       yield* TestClock.adjust("1 second")
-      yield* smsc.until(() => smsc.boundSessions() === 1)
+      yield* bindsAgain(smsc, view)
       assert.strictEqual(smsc.binds.length, 3)
       const receipt = yield* carrier.submit(outbound("after the rebind"))
       assert.strictEqual(receipt.carrierMessageId, smsc.messageIds.get(0))
@@ -580,7 +587,7 @@ describe("SmppCarrier: submits in doubt", () => {
       // the Dispatcher submits them again after their lease, once the carrier is bound again
       smsc.setAnswer(() => "accept")
       yield* TestClock.adjust("1 second")
-      yield* smsc.until(() => smsc.boundSessions() === 1)
+      yield* bindsAgain(smsc, view)
       const receipts = yield* Effect.forEach(messages, (m) => carrier.submit(m))
       assert.deepStrictEqual(receipts.map((r) => r.duplicate), [false, false, false])
       assert.deepStrictEqual(smsc.submits.map((s) => s.shortMessage.toString("latin1")), [

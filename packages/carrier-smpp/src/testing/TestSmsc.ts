@@ -322,7 +322,10 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
         },
         drop: () => {
           heldAnswers.length = 0
+          // no longer bound from now, not from when each socket's close event comes
+          bound.clear()
           for (const session of [...server.sessions]) session.destroy()
+          notify()
         },
         dropSession: () => {
           const [first] = bound
@@ -331,7 +334,10 @@ export const start = (options: Options = {}): Effect.Effect<Smsc, Error, Scope.S
           first.destroy()
         },
         unbind: () => {
-          for (const session of bound) session.unbind({}, () => session.close())
+          const unbinding = [...bound]
+          bound.clear()
+          for (const session of unbinding) session.unbind({}, () => session.close())
+          notify()
         },
         sendReceipt: (messageId, plan, destination = "61400000000") => {
           const session = [...bound][0]

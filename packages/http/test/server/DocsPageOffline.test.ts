@@ -140,12 +140,16 @@ if (!installed && process.env.CI !== "true") {
           )
           assert.deepStrictEqual(icons, [{ type: "image/svg+xml", inline: true }])
 
-          yield* Effect.promise(() => page.screenshot({ path: screenshot }))
+          // for a person to look at, not a check: a loaded machine that cannot paint it in time says so
+          const saved = yield* Effect.promise(() =>
+            page.screenshot({ path: screenshot }).then(() => screenshot, (error: Error) =>
+              `not saved (${error.message.split("\n")[0]})`)
+          )
           // eslint-disable-next-line no-console -- the page's timings, reported with each run
           console.log(
             `docs page: parsed in ${Math.round(parsedAfter)} ms, ${expected.length} operations listed ` +
               `${Math.round(listedAfter)} ms after navigation, ` +
-              `${requested.length} request(s), all to ${url}; screenshot: ${screenshot}`
+              `${requested.length} request(s), all to ${url}; screenshot: ${saved}`
           )
         }).pipe(Effect.scoped),
       120_000
