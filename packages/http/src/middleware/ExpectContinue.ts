@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 

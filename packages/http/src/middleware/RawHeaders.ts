@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import type { HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 
 /** How many times the header `name` (lower case) came with `request`; 0 or 1 when not served by Node. @since 0.1.0 @category headers */
 export const count = (request: HttpServerRequest.HttpServerRequest, name: string): number => {

@@ -8,7 +8,7 @@
  * @since 0.1.0
  */
 import { Headers, HttpIncomingMessage, type HttpServerError, HttpServerRequest } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { maxBatchBytes } from "@sendline/api/messaging/BatchesJson"
 import { type Checked, CheckedBody } from "@sendline/api/middleware/Pipeline"
 import { maxImportBytes } from "@sendline/api/optOuts/OptOutsJson"

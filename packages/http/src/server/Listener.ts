@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Ids } from "@sendline/core"
 import { Duration, Effect, Layer, Runtime, Schema } from "effect"
 import { createServer, type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from "node:http"

@@ -5,7 +5,7 @@
  * @since 0.1.0
  */
 import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpRouter, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Api } from "@sendline/api/Api"
 import type {
   Auth,

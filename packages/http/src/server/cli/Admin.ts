@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { NodeStream } from "@effect/platform-node"
+import * as NodeStream from "@effect/platform-node/NodeStream"
 import { type Account, Admin, Errors, Permission, Spending, type SpendingStore, Timestamp } from "@sendline/core"
 import { Console, Effect, Option, Schema, Stream } from "effect"
 import { createReadStream } from "node:fs"
