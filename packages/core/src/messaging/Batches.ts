@@ -189,31 +189,49 @@ export const make = Effect.gen(function*() {
 
   /** Each message filled and checked at `now`, in request order: valid with its message, or invalid with its rule. */
   const entriesOf = (principal: Principal, input: BatchInput, batchId: string, now: number) =>
-    Effect.forEach(input.messages, (message, index) => {
-      const fields = merged(input.defaults ?? {}, message)
-      // every placeholder needs its variable: a message without variables has none to fill it
-      const checked = Effect.flatMap(
-        fillBody(fields.body!, fields.variables ?? {}),
-        (body) =>
-          checks.check(principal, {
-            to: fields.to!,
-            senderId: fields.senderId!,
-            market: fields.market!,
-            body,
-            reference: fields.reference,
-            callbackUrl: fields.callbackUrl,
-            scheduledAt: fields.scheduledAt,
-            batchId
-          }, now)
-      )
-      return checked.pipe(
-        Effect.map((valid): Valid | Invalid => ({ _tag: "Valid", index, ...valid })),
-        Effect.catchTag(
-          "RuleViolation",
-          (violation) => Effect.succeed<Valid | Invalid>({ _tag: "Invalid", index, error: errorOf(violation) })
+    Effect.flatMap(
+      checks.forBatch(principal, input.messages.map((message) => merged(input.defaults ?? {}, message).to!)),
+      (check) =>
+        Effect.forEach(
+          input.messages,
+          (message, index) => entryOf(check, principal, input, message, index, batchId, now)
         )
+    )
+
+  /** One message filled and checked: valid with its message, or invalid with its rule. */
+  const entryOf = (
+    check: SendChecks.Check,
+    principal: Principal,
+    input: BatchInput,
+    message: BatchInput["messages"][number],
+    index: number,
+    batchId: string,
+    now: number
+  ) => {
+    const fields = merged(input.defaults ?? {}, message)
+    // every placeholder needs its variable: a message without variables has none to fill it
+    const checked = Effect.flatMap(
+      fillBody(fields.body!, fields.variables ?? {}),
+      (body) =>
+        check(principal, {
+          to: fields.to!,
+          senderId: fields.senderId!,
+          market: fields.market!,
+          body,
+          reference: fields.reference,
+          callbackUrl: fields.callbackUrl,
+          scheduledAt: fields.scheduledAt,
+          batchId
+        }, now)
+    )
+    return checked.pipe(
+      Effect.map((valid): Valid | Invalid => ({ _tag: "Valid", index, ...valid })),
+      Effect.catchTag(
+        "RuleViolation",
+        (violation) => Effect.succeed<Valid | Invalid>({ _tag: "Invalid", index, error: errorOf(violation) })
       )
-    })
+    )
+  }
 
   const create = (principal: Principal, input: BatchInput, now: number) =>
     Effect.gen(function*() {

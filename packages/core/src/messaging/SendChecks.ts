@@ -17,6 +17,7 @@ import * as MarketsModule from "../Markets.js"
 import { Markets as MarketsTag, price } from "../Markets.js"
 import { OptOutStore } from "../optOuts/OptOutStore.js"
 import * as Phone from "../Phone.js"
+import type { SenderIdRecord } from "../senderIds/SenderId.js"
 import * as SenderIdRules from "../senderIds/SenderIdRules.js"
 import { findSendable, SenderIdStore } from "../senderIds/SenderIdStore.js"
 import { Callbacks } from "./Callbacks.js"
@@ -25,7 +26,7 @@ import * as MessageEvents from "./MessageEvents.js"
 import { MessagingConfig } from "./MessagingConfig.js"
 import * as Segments from "./Segments.js"
 import * as Spending from "./Spending.js"
-import { type Charge, type SpendingLimitReached, SpendingStore } from "./SpendingStore.js"
+import { type Charge, type Limit, type SpendingLimitReached, SpendingStore } from "./SpendingStore.js"
 
 /** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.3.0 @category models */
 export interface Request {
@@ -49,15 +50,42 @@ export interface Checked {
   readonly charge: Charge
 }
 
+/** `request` checked in CONTRACT order at `now` for `principal`, and the message it makes. @since 0.3.0 @category models */
+export type Check = (
+  principal: Principal,
+  request: Request,
+  now: number
+) => Effect.Effect<Checked, RuleViolation | InvalidRequest | StoreUnavailable>
+
 /** The checks of one send. @since 0.3.0 @category models */
 export interface SendChecks {
-  /** `request` checked in CONTRACT order at `now` for `principal`, and the message it makes. */
-  readonly check: (
-    principal: Principal,
-    request: Request,
-    now: number
-  ) => Effect.Effect<Checked, RuleViolation | InvalidRequest | StoreUnavailable>
+  /** One send's checks, each reading the stores. */
+  readonly check: Check
+  /**
+   * The checks of a batch's messages, all for `principal` at one `now`: the same checks, with what
+   * they read of the stores read once for the batch (the opt-outs of every `recipients` in one
+   * lookup, each Sender ID and market's registration and each currency's limit once).
+   */
+  readonly forBatch: (principal: Principal, recipients: ReadonlyArray<string>) => Effect.Effect<Check, StoreUnavailable>
 }
+
+/** What a check reads of the stores: at each check, or once for a batch. */
+interface Lookups {
+  readonly sendable: (
+    accountId: string,
+    senderId: string,
+    market: string,
+    now: number
+  ) => Effect.Effect<Option.Option<SenderIdRecord>, StoreUnavailable>
+  readonly optedOut: (accountId: string, to: string) => Effect.Effect<boolean, StoreUnavailable>
+  readonly limitOf: (accountId: string, currency: string) => Effect.Effect<Option.Option<Limit>, StoreUnavailable>
+}
+
+/** `load`'s value for `key`, loaded once into `cache`. */
+const once = <A, E>(cache: Map<string, A>, key: string, load: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+  cache.has(key)
+    ? Effect.succeed(cache.get(key) as A)
+    : Effect.tap(load, (value) => Effect.sync(() => cache.set(key, value)))
 
 /**
  * `value` as a refusal may quote it: whole when short, else `instead`. A refusal is kept for its
@@ -135,7 +163,13 @@ export const make = Effect.gen(function*() {
 
   const checkMarket = (code: string) => MarketsModule.check(markets, code, "Sending to")
 
-  const check = (principal: Principal, input: Request, now: number) =>
+  const direct: Lookups = {
+    sendable: (accountId, senderId, market, now) => findSendable(senderIds, accountId, senderId, market, now),
+    optedOut: (accountId, to) => Effect.map(optOuts.listed(accountId, [to]), (listed) => listed.size > 0),
+    limitOf: (accountId, currency) => spending.limitOf(accountId, currency)
+  }
+
+  const checkWith = (lookups: Lookups): Check => (principal, input, now) =>
     Effect.gen(function*() {
       const market = yield* checkMarket(input.market)
       const phoneProblem = Phone.check(input.to, market.code)
@@ -143,7 +177,7 @@ export const make = Effect.gen(function*() {
         return yield* rule(phoneProblem, "to", phoneMessages[phoneProblem](input.to, market.code))
       }
       yield* SenderIdRules.check(market, input.senderId)
-      const registered = yield* findSendable(senderIds, principal.accountId, input.senderId, market.code, now)
+      const registered = yield* lookups.sendable(principal.accountId, input.senderId, market.code, now)
       if (Option.isNone(registered)) {
         return yield* rule(
           "sender_id_not_registered",
@@ -156,7 +190,7 @@ export const make = Effect.gen(function*() {
       if (input.callbackUrl !== undefined) yield* callbacks.check(principal.accountId, input.callbackUrl)
       yield* checkScheduledAt(input.scheduledAt, now)
       // CONTRACT §12, last of the rules: one lookup of the store's key, once every other check passed.
-      if ((yield* optOuts.listed(principal.accountId, [input.to])).size > 0) {
+      if (yield* lookups.optedOut(principal.accountId, input.to)) {
         return yield* rule(
           "recipient_opted_out",
           "to",
@@ -185,7 +219,7 @@ export const make = Effect.gen(function*() {
         ? Option.some(MessageEvents.make(yield* ids.make("evt"), message, now))
         : Option.none()
       // The price joins the month's spend in the insert's transaction, within the limit (CONTRACT §12).
-      const limit = yield* spending.limitOf(principal.accountId, message.price.currency)
+      const limit = yield* lookups.limitOf(principal.accountId, message.price.currency)
       const charge = yield* Spending.charge(principal.accountId, message.price, message.segments, now, limit).pipe(
         Effect.provideService(AccountStore, accounts),
         Effect.provideService(IdGenerator, ids)
@@ -193,7 +227,19 @@ export const make = Effect.gen(function*() {
       return { message, event, charge } satisfies Checked
     })
 
-  return { check } satisfies SendChecks
+  const forBatch = (principal: Principal, recipients: ReadonlyArray<string>) =>
+    Effect.map(optOuts.listed(principal.accountId, recipients), (listed) => {
+      const registrations = new Map<string, Option.Option<SenderIdRecord>>()
+      const limits = new Map<string, Option.Option<Limit>>()
+      return checkWith({
+        sendable: (accountId, senderId, market, now) =>
+          once(registrations, `${market} ${senderId}`, direct.sendable(accountId, senderId, market, now)),
+        optedOut: (_, to) => Effect.succeed(listed.has(to)),
+        limitOf: (accountId, currency) => once(limits, currency, direct.limitOf(accountId, currency))
+      })
+    })
+
+  return { check: checkWith(direct), forBatch } satisfies SendChecks
 })
 
 const phoneMessages: Record<Phone.PhoneProblem, (to: string, market: string) => string> = {
