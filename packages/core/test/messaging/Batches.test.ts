@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
-import { Batches, Idempotency, Messaging } from "@sendline/core"
-import { Effect } from "effect"
+import { Batches, Idempotency, Messaging, OptOutStore, SenderIdStore } from "@sendline/core"
+import { SqliteStore } from "@sendline/store-sqlite"
+import { Context, Effect, Layer } from "effect"
 import * as TestCore from "../TestCore.js"
 
 const defaults = { senderId: "Acme", market: "AU", body: "Hi {{name}}" }
@@ -49,5 +50,45 @@ layer(TestCore.layer)("Batches", (it) => {
       assert.strictEqual(other.code, "idempotency_conflict")
       const got = yield* batches.get(principal, first.id)
       assert.strictEqual(got.statuses.queued, 1)
+    }))
+})
+
+/** How often the send checks read the opt-outs and the Sender IDs' registrations. */
+const reads = { optOuts: 0, registrations: 0 }
+const countingStores = Layer.effectContext(Effect.gen(function*() {
+  const optOuts = yield* OptOutStore.OptOutStore
+  const senderIds = yield* SenderIdStore.SenderIdStore
+  return Context.make(OptOutStore.OptOutStore, {
+    ...optOuts,
+    listed: (accountId, phones) =>
+      Effect.zipRight(Effect.sync(() => reads.optOuts++), optOuts.listed(accountId, phones))
+  }).pipe(Context.add(SenderIdStore.SenderIdStore, {
+    ...senderIds,
+    findRegistered: (accountId, senderId, market) =>
+      Effect.zipRight(Effect.sync(() => reads.registrations++), senderIds.findRegistered(accountId, senderId, market))
+  }))
+})).pipe(Layer.provideMerge(SqliteStore.layerSqlite({ filename: ":memory:" })))
+
+layer(TestCore.layerOn(countingStores))("Batches' reads", (it) => {
+  it.effect("a batch reads its recipients' opt-outs once, and a Sender ID's registration once, not once a message", () =>
+    Effect.gen(function*() {
+      const { principal } = yield* TestCore.seedAccount()
+      const optOuts = yield* OptOutStore.OptOutStore
+      yield* optOuts.addMany(principal.accountId, ["+61412345002"], "import", 0)
+      const batches = yield* Batches.Batches
+      const messages = Array.from(
+        { length: 50 },
+        (_, i) => ({ to: `+614123450${String(i).padStart(2, "0")}`, variables: { name: "A" } })
+      )
+      reads.optOuts = 0
+      reads.registrations = 0
+      const batch = yield* batches.send(principal, { defaults, messages })
+      assert.deepStrictEqual(reads, { optOuts: 1, registrations: 1 })
+      assert.deepStrictEqual(
+        batch.results.flatMap((result, index) => "error" in result ? [[index, result.error.code]] : []),
+        [
+          [2, "recipient_opted_out"]
+        ]
+      )
     }))
 })
