@@ -15,6 +15,7 @@ import * as Database from "../Database.js"
 import * as Events from "../Events.js"
 import * as Migrations from "../Migrations.js"
 import * as Rows from "../Rows.js"
+import * as KeyedWrites from "./KeyedWrites.js"
 import * as Spending from "./Spending.js"
 
 /**
@@ -59,9 +60,11 @@ const zero: Batch.StatusCounts = {
  * @category constructors
  */
 export const make = (
-  { dialect, read, sql, unavailable, write }: Database.Database,
+  db: Database.Database,
   insertMessages: (messages: ReadonlyArray<Message.Message>) => Statement.Statement<object>
 ): BatchPorts => {
+  const { dialect, read, sql, unavailable } = db
+  const keyed = KeyedWrites.make(db, batches)
   /** Each valid entry's charge, in request order per currency (so that two transactions take the months' rows in one order): the refused ones. */
   const charge = (valid: ReadonlyArray<Batch.Valid>) =>
     Effect.gen(function*() {
@@ -112,16 +115,8 @@ export const make = (
         sql`SELECT * FROM sendline_batches WHERE id = ${id} AND account_id = ${accountId}`,
         batches.decodeFirst
       )),
-    findBatchByIdempotencyKey: (accountId, key, since) =>
-      read(Effect.flatMap(
-        sql`SELECT * FROM sendline_batches
-          WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at >= ${since}
-          ORDER BY created_at DESC, id DESC LIMIT 1`,
-        batches.decodeFirst
-      )),
-    releaseBatchIdempotencyKey: (accountId, key, before) =>
-      write(Effect.asVoid(sql`UPDATE sendline_batches SET idempotency_key = NULL
-          WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at < ${before}`)),
+    findBatchByIdempotencyKey: keyed.find,
+    releaseBatchIdempotencyKey: keyed.release,
     countBatch: (batchId) =>
       read(Effect.map(
         sql<{ readonly status: string; readonly n: number | string }>`SELECT status, COUNT(*) AS n

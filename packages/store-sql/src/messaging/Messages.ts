@@ -20,6 +20,7 @@ import * as Events from "../Events.js"
 import * as Migrations from "../Migrations.js"
 import * as Rows from "../Rows.js"
 import * as Batches from "./Batches.js"
+import * as KeyedWrites from "./KeyedWrites.js"
 import * as Spending from "./Spending.js"
 
 /**
@@ -431,6 +432,7 @@ export const make = (
         }
       )
 
+    const keyed = KeyedWrites.make(db, messages)
     return MessageStore.MessageStore.of({
       ...Batches.make(db, (written) => insert(sql, written)),
       insert: (message, event, charge) =>
@@ -443,16 +445,8 @@ export const make = (
           sql`SELECT * FROM sendline_messages WHERE id = ${id} AND account_id = ${accountId}`,
           messages.decodeFirst
         )),
-      findByIdempotencyKey: (accountId, key, since) =>
-        read(Effect.flatMap(
-          sql`SELECT * FROM sendline_messages
-            WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at >= ${since}
-            ORDER BY created_at DESC, id DESC LIMIT 1`,
-          messages.decodeFirst
-        )),
-      releaseIdempotencyKey: (accountId, key, before) =>
-        write(Effect.asVoid(sql`UPDATE sendline_messages SET idempotency_key = NULL
-          WHERE account_id = ${accountId} AND idempotency_key = ${key} AND created_at < ${before}`)),
+      findByIdempotencyKey: keyed.find,
+      releaseIdempotencyKey: keyed.release,
       // Keyset pagination, never OFFSET: each filter has an index that ends in (created_at, id).
       list: (accountId, filter, after, limit) => {
         const where = [sql`account_id = ${accountId}`]
