@@ -6,7 +6,7 @@
  * @since 0.3.0
  */
 import { type InvalidRequest, rule, RuleViolation, type StoreUnavailable } from "@sendline/api/Errors"
-import { Effect, Option } from "effect"
+import { Data, Effect, Option } from "effect"
 import type { Principal } from "../accounts/Account.js"
 import { AccountStore } from "../accounts/AccountStore.js"
 import type { Event } from "../Event.js"
@@ -80,12 +80,6 @@ interface Lookups {
   readonly optedOut: (accountId: string, to: string) => Effect.Effect<boolean, StoreUnavailable>
   readonly limitOf: (accountId: string, currency: string) => Effect.Effect<Option.Option<Limit>, StoreUnavailable>
 }
-
-/** `load`'s value for `key`, loaded once into `cache`. */
-const once = <A, E>(cache: Map<string, A>, key: string, load: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-  cache.has(key)
-    ? Effect.succeed(cache.get(key) as A)
-    : Effect.tap(load, (value) => Effect.sync(() => cache.set(key, value)))
 
 /**
  * `value` as a refusal may quote it: whole when short, else `instead`. A refusal is kept for its
@@ -228,14 +222,16 @@ export const make = Effect.gen(function*() {
     })
 
   const forBatch = (principal: Principal, recipients: ReadonlyArray<string>) =>
-    Effect.map(optOuts.listed(principal.accountId, recipients), (listed) => {
-      const registrations = new Map<string, Option.Option<SenderIdRecord>>()
-      const limits = new Map<string, Option.Option<Limit>>()
+    Effect.gen(function*() {
+      const listed = yield* optOuts.listed(principal.accountId, recipients)
+      const registration = yield* Effect.cachedFunction((key: readonly [string, string, string, number]) =>
+        direct.sendable(...key)
+      )
+      const limit = yield* Effect.cachedFunction((key: readonly [string, string]) => direct.limitOf(...key))
       return checkWith({
-        sendable: (accountId, senderId, market, now) =>
-          once(registrations, `${market} ${senderId}`, direct.sendable(accountId, senderId, market, now)),
+        sendable: (accountId, senderId, market, now) => registration(Data.tuple(accountId, senderId, market, now)),
         optedOut: (_, to) => Effect.succeed(listed.has(to)),
-        limitOf: (accountId, currency) => once(limits, currency, direct.limitOf(accountId, currency))
+        limitOf: (accountId, currency) => limit(Data.tuple(accountId, currency))
       })
     })
 
