@@ -26,7 +26,7 @@ import * as MessageEvents from "./MessageEvents.js"
 import { MessagingConfig } from "./MessagingConfig.js"
 import * as Segments from "./Segments.js"
 import * as Spending from "./Spending.js"
-import { type Charge, type Limit, type SpendingLimitReached, SpendingStore } from "./SpendingStore.js"
+import { type Charge, type SpendingLimitReached, SpendingStore, type ThresholdMails } from "./SpendingStore.js"
 
 /** A send request after shape checks; `scheduledAt` in epoch milliseconds. @since 0.3.0 @category models */
 export interface Request {
@@ -78,7 +78,12 @@ interface Lookups {
     now: number
   ) => Effect.Effect<Option.Option<SenderIdRecord>, StoreUnavailable>
   readonly optedOut: (accountId: string, to: string) => Effect.Effect<boolean, StoreUnavailable>
-  readonly limitOf: (accountId: string, currency: string) => Effect.Effect<Option.Option<Limit>, StoreUnavailable>
+  /** The threshold mails a charge in `currency` in `month` carries: some when the account has a limit in it. */
+  readonly mailsOf: (
+    accountId: string,
+    currency: string,
+    month: string
+  ) => Effect.Effect<Option.Option<ThresholdMails>, StoreUnavailable>
 }
 
 /**
@@ -160,7 +165,14 @@ export const make = Effect.gen(function*() {
   const direct: Lookups = {
     sendable: (accountId, senderId, market, now) => findSendable(senderIds, accountId, senderId, market, now),
     optedOut: (accountId, to) => Effect.map(optOuts.listed(accountId, [to]), (listed) => listed.size > 0),
-    limitOf: (accountId, currency) => spending.limitOf(accountId, currency)
+    mailsOf: (accountId, currency, month) =>
+      Effect.flatMap(spending.limitOf(accountId, currency), (limit) =>
+        Option.isNone(limit)
+          ? Effect.succeed(Option.none())
+          : Spending.thresholdMails(accountId, currency, month, limit.value).pipe(
+            Effect.provideService(AccountStore, accounts),
+            Effect.provideService(IdGenerator, ids)
+          ))
   }
 
   const checkWith = (lookups: Lookups): Check => (principal, input, now) =>
@@ -213,25 +225,23 @@ export const make = Effect.gen(function*() {
         ? Option.some(MessageEvents.make(yield* ids.make("evt"), message, now))
         : Option.none()
       // The price joins the month's spend in the insert's transaction, within the limit (CONTRACT §12).
-      const limit = yield* lookups.limitOf(principal.accountId, message.price.currency)
-      const charge = yield* Spending.charge(principal.accountId, message.price, message.segments, now, limit).pipe(
-        Effect.provideService(AccountStore, accounts),
-        Effect.provideService(IdGenerator, ids)
-      )
+      const mails = yield* lookups.mailsOf(principal.accountId, message.price.currency, Spending.monthOf(now))
+      const charge = Spending.charge(principal.accountId, message.price, message.segments, now, mails)
       return { message, event, charge } satisfies Checked
     })
 
   const forBatch = (principal: Principal, recipients: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       const listed = yield* optOuts.listed(principal.accountId, recipients)
+      // Keyed by strings, which hash and compare cheaply, rather than by tuples of them.
       const registration = yield* Effect.cachedFunction((key: readonly [string, string, string, number]) =>
         direct.sendable(...key)
       )
-      const limit = yield* Effect.cachedFunction((key: readonly [string, string]) => direct.limitOf(...key))
+      const mails = yield* Effect.cachedFunction((key: readonly [string, string, string]) => direct.mailsOf(...key))
       return checkWith({
-        sendable: (accountId, senderId, market, now) => registration(Data.tuple(accountId, senderId, market, now)),
+        sendable: (a, b, c, d) => registration(Data.tuple(a, b, c, d)),
         optedOut: (_, to) => Effect.succeed(listed.has(to)),
-        limitOf: (accountId, currency) => limit(Data.tuple(accountId, currency))
+        mailsOf: (a, b, c) => mails(Data.tuple(a, b, c))
       })
     })
 

@@ -19,7 +19,7 @@ import type { IdGenerator } from "../Ids.js"
 import * as UseCase from "../internal/useCase.js"
 import * as Mail from "../mail/Mail.js"
 import type { Price } from "../Markets.js"
-import { type Charge, type Limit, SpendingStore } from "./SpendingStore.js"
+import { type Charge, type Limit, SpendingStore, type ThresholdMails } from "./SpendingStore.js"
 
 const decimal = /^(\d{1,12})(?:\.(\d{1,4}))?$/
 
@@ -68,8 +68,8 @@ const thresholdMail = (to: string, accountName: string, currency: string, month:
   })
 
 /**
- * What a message of `price` and `segments`, accepted at `now`, charges its account: with the
- * threshold mails to its admin drafted when the account has a limit in that currency.
+ * What a message of `price` and `segments`, accepted at `now`, charges its account, with `mails`
+ * (`thresholdMails`) when the account has a limit in that currency.
  *
  * @since 0.2.0
  * @category charges
@@ -79,17 +79,31 @@ export const charge = (
   price: Price,
   segments: number,
   now: number,
-  limit: Option.Option<Limit>
-): Effect.Effect<Charge, StoreUnavailable, AccountStore | IdGenerator> =>
+  mails: Option.Option<ThresholdMails>
+): Charge => {
+  const base: Charge = { accountId, currency: price.currency, month: monthOf(now), amount: priceUnits(price), segments }
+  return Option.isSome(mails) ? { ...base, mails: mails.value } : base
+}
+
+/**
+ * The threshold mails (80 %, 100 %) to the admin of `accountId` for its `limit` in `currency` in
+ * `month`, drafted for a charge to carry; none when the account is not found.
+ *
+ * @since 0.3.0
+ * @category charges
+ */
+export const thresholdMails = (
+  accountId: string,
+  currency: string,
+  month: string,
+  limit: Limit
+): Effect.Effect<Option.Option<ThresholdMails>, StoreUnavailable, AccountStore | IdGenerator> =>
   Effect.gen(function*() {
-    const month = monthOf(now)
-    const base: Charge = { accountId, currency: price.currency, month, amount: priceUnits(price), segments }
-    if (Option.isNone(limit)) return base
     const account = yield* (yield* AccountStore).findAccount(accountId)
-    if (Option.isNone(account)) return base
+    if (Option.isNone(account)) return Option.none()
     const { adminEmail, name } = account.value
-    const draft = (pct: number) => thresholdMail(adminEmail, name, price.currency, month, limit.value.monthly, pct)
-    return { ...base, mails: { at80: yield* draft(80), at100: yield* draft(100) } }
+    const draft = (pct: number) => thresholdMail(adminEmail, name, currency, month, limit.monthly, pct)
+    return Option.some({ at80: yield* draft(80), at100: yield* draft(100) })
   })
 
 /** One currency of a month's usage; amounts in ten-thousandths. @since 0.2.0 @category models */

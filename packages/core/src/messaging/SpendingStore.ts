@@ -26,6 +26,12 @@ export interface Spend {
   readonly segments: number
 }
 
+/** The mails to an account's admin when its spend reaches 80 % (`at80`) and 100 % (`at100`) of a limit. @since 0.3.0 @category models */
+export interface ThresholdMails {
+  readonly at80: Mail
+  readonly at100: Mail
+}
+
 /**
  * What a new message adds to its account's spend of `month`: its price (`amount`, ten-thousandths)
  * and segments, and the mails to its admin that the store writes when this charge is the one that
@@ -40,7 +46,7 @@ export interface Charge {
   readonly month: string
   readonly amount: number
   readonly segments: number
-  readonly mails?: { readonly at80: Mail; readonly at100: Mail } | undefined
+  readonly mails?: ThresholdMails | undefined
 }
 
 /**

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Batches, Idempotency, Messaging, OptOutStore, SenderIdStore } from "@sendline/core"
+import { Admin, Batches, Idempotency, Messaging, OptOutStore, SenderIdStore, Spending } from "@sendline/core"
 import { SqliteStore } from "@sendline/store-sqlite"
 import { Context, Effect, Layer } from "effect"
 import * as TestCore from "../TestCore.js"
@@ -50,6 +50,33 @@ layer(TestCore.layer)("Batches", (it) => {
       assert.strictEqual(other.code, "idempotency_conflict")
       const got = yield* batches.get(principal, first.id)
       assert.strictEqual(got.statuses.queued, 1)
+    }))
+
+  it.effect("a batch's charges are taken in request order, as sends one after the other: one over what is left is refused, a later one that fits is not", () =>
+    Effect.gen(function*() {
+      const { account, principal } = yield* TestCore.seedAccount()
+      const admin = yield* Admin.Admin
+      yield* admin.setSpendingLimit({ accountId: account.id, currency: "AUD", monthly: "0.15" })
+      const batches = yield* Batches.Batches
+      // 0.05 a segment: 0.05 fits, 0.15 (3 segments) would make 0.20, then 0.05 and 0.05 make 0.15, then 0.05 would not.
+      const segments = [1, 3, 1, 1, 1]
+      const batch = yield* batches.send(principal, {
+        defaults: { senderId: "Acme", market: "AU" },
+        messages: segments.map((n, i) => ({ to: `+6141234567${i}`, body: "x".repeat(n === 1 ? 10 : 400) }))
+      })
+      const outcomes = batch.results.map((result) => "error" in result ? result.error.code : result.status)
+      assert.deepStrictEqual(outcomes, [
+        "queued",
+        "spending_limit_reached",
+        "queued",
+        "queued",
+        "spending_limit_reached"
+      ])
+      const refusals = batch.results.flatMap((result) => "error" in result ? [result.error.message] : [])
+      assert.include(refusals[0], "spend of 0.0500 AUD")
+      assert.include(refusals[1], "spend of 0.1500 AUD")
+      const usage = yield* (yield* Spending.Spending).usage(principal)
+      assert.deepStrictEqual(usage.spend.map((line) => [line.amount, line.messages]), [[1500, 3]])
     }))
 })
 

@@ -65,17 +65,11 @@ export const make = (
 ): BatchPorts => {
   const { dialect, read, sql, unavailable } = db
   const keyed = KeyedWrites.make(db, batches)
-  /** Each valid entry's charge, in request order per currency (so that two transactions take the months' rows in one order): the refused ones. */
+  /** Each valid entry's charge, in request order: the refused ones, by index. */
   const charge = (valid: ReadonlyArray<Batch.Valid>) =>
-    Effect.gen(function*() {
+    Effect.map(Spending.chargeAll(sql, valid.map((entry) => entry.charge)), (refusals) => {
       const refused = new Map<number, SpendingStore.SpendingLimitReached>()
-      const order = [...valid].sort((a, b) =>
-        a.charge.currency < b.charge.currency ? -1 : a.charge.currency > b.charge.currency ? 1 : a.index - b.index
-      )
-      for (const entry of order) {
-        const refusal = yield* Spending.charge(sql, entry.charge)
-        if (Option.isSome(refusal)) refused.set(entry.index, refusal.value)
-      }
+      refusals.forEach((refusal, i) => refusal !== undefined && refused.set(valid[i]!.index, refusal))
       return refused
     })
 

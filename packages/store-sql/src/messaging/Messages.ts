@@ -313,9 +313,6 @@ interface NewMessage {
   readonly charge: SpendingStore.Charge | undefined
 }
 
-const chargeKey = ({ charge: c }: NewMessage) =>
-  c === undefined ? "" : `${c.accountId}\u0000${c.month}\u0000${c.currency}`
-
 /**
  * `MessageStore` on `db`; its batcher of inserts lives as long as the scope.
  *
@@ -343,17 +340,7 @@ export const make = (
       batch: ReadonlyArray<NewMessage>
     ): Effect.Effect<Array<SpendingStore.SpendingLimitReached | undefined>, SqlError> =>
       Effect.gen(function*() {
-        const refusals: Array<SpendingStore.SpendingLimitReached | undefined> = batch.map(() => undefined)
-        // In key order: two transactions never wait on each other's rows (no deadlock).
-        const order = batch.map((_, i) => i).sort((a, b) => {
-          const [ka, kb] = [chargeKey(batch[a]!), chargeKey(batch[b]!)]
-          return ka < kb ? -1 : ka > kb ? 1 : a - b
-        })
-        for (const i of order) {
-          const c = batch[i]!.charge
-          if (c === undefined) continue
-          refusals[i] = Option.getOrUndefined(yield* Spending.charge(sql, c))
-        }
+        const refusals = yield* Spending.chargeAll(sql, batch.map(({ charge }) => charge))
         const accepted = batch.filter((_, i) => refusals[i] === undefined)
         if (accepted.length > 0) yield* insertAll(accepted)
         return refusals

@@ -35,53 +35,103 @@ const toSpend = (row: SpendRow): SpendingStore.Spend => ({
   segments: Number(row.segments)
 })
 
+/** The charges of one account, month and currency, in the order given, with their places. */
+interface Group {
+  readonly key: string
+  readonly charges: Array<{ readonly at: number; readonly charge: SpendingStore.Charge }>
+}
+
+/** `charges` grouped by their month's row, the groups in key order (the order every transaction takes the rows in). */
+const groupsOf = (charges: ReadonlyArray<SpendingStore.Charge | undefined>): ReadonlyArray<Group> => {
+  const groups = new Map<string, Group>()
+  charges.forEach((charge, at) => {
+    if (charge === undefined) return
+    const key = `${charge.accountId}\u0000${charge.month}\u0000${charge.currency}`
+    const group = groups.get(key) ?? { key, charges: [] }
+    group.charges.push({ at, charge })
+    groups.set(key, group)
+  })
+  return [...groups.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+}
+
+const sum = (charges: Group["charges"]) =>
+  charges.reduce(
+    (total, { charge }) => ({ amount: total.amount + charge.amount, segments: total.segments + charge.segments }),
+    { amount: 0, segments: 0 }
+  )
+
 /**
- * Adds `charge` to its month's spend while that keeps it within the account's limit, on the
- * caller's connection (run it in a transaction, with the message's insert): the refusal, naming
- * the limit and the spend, when it would not; else none, and the charge's mails written for the
- * thresholds (80 %, 100 %) it is the first of the month to reach.
+ * Adds each of `charges` to its month's spend, in the order given, while that keeps the spend
+ * within the account's limit, on the caller's connection (run it in a transaction, with the
+ * messages' insert): for each charge, the refusal naming the limit and the spend when it would
+ * not fit, else `undefined`. The threshold mails (80 %, 100 %) are written for the first charges
+ * of the month to reach them.
  *
- * @since 0.2.0
+ * The charges of one account, month and currency cost one conditional UPDATE when they all fit.
+ * When they do not, the month's row is locked and read, the charges taken in order while each fits
+ * (as one after the other would be), and their sum added by a conditional UPDATE still.
+ *
+ * @since 0.3.0
  * @category statements
  */
-export const charge = (
+export const chargeAll = (
   sql: SqlClient.SqlClient,
-  c: SpendingStore.Charge
-): Effect.Effect<Option.Option<SpendingStore.SpendingLimitReached>, SqlError> =>
+  charges: ReadonlyArray<SpendingStore.Charge | undefined>
+): Effect.Effect<Array<SpendingStore.SpendingLimitReached | undefined>, SqlError> =>
   Effect.gen(function*() {
-    const key = sql`account_id = ${c.accountId} AND month = ${c.month} AND currency = ${c.currency}`
-    const limit = sql`(SELECT monthly FROM sendline_spending_limits
-      WHERE account_id = ${c.accountId} AND currency = ${c.currency})`
-    yield* sql`INSERT INTO sendline_spend (account_id, currency, month, amount, messages, segments, warned_80, warned_100)
-      VALUES (${c.accountId}, ${c.currency}, ${c.month}, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING`
-    const charged = yield* sql`UPDATE sendline_spend
-      SET amount = amount + ${c.amount}, messages = messages + 1, segments = segments + ${c.segments}
-      WHERE ${key} AND amount + ${c.amount} <= COALESCE(${limit}, amount + ${c.amount})
-      RETURNING amount`
-    if (charged.length === 0) {
-      const [row] = yield* sql<{ readonly amount: number | string; readonly monthly: number | string | null }>`
-        SELECT amount, ${limit} AS monthly FROM sendline_spend WHERE ${key}`
-      return Option.some(
-        new SpendingStore.SpendingLimitReached({
-          currency: c.currency,
-          limit: Number(row?.monthly ?? 0),
-          spend: Number(row?.amount ?? 0)
-        })
-      )
+    const refusals: Array<SpendingStore.SpendingLimitReached | undefined> = charges.map(() => undefined)
+    for (const group of groupsOf(charges)) {
+      const c = group.charges[0]!.charge
+      const key = sql`account_id = ${c.accountId} AND month = ${c.month} AND currency = ${c.currency}`
+      const limit = sql`(SELECT monthly FROM sendline_spending_limits
+        WHERE account_id = ${c.accountId} AND currency = ${c.currency})`
+      const add = (taken: Group["charges"]) => {
+        const total = sum(taken)
+        return sql`UPDATE sendline_spend
+          SET amount = amount + ${total.amount}, messages = messages + ${taken.length},
+            segments = segments + ${total.segments}
+          WHERE ${key} AND amount + ${total.amount} <= COALESCE(${limit}, amount + ${total.amount})
+          RETURNING amount`
+      }
+      yield* sql`INSERT INTO sendline_spend (account_id, currency, month, amount, messages, segments, warned_80, warned_100)
+        VALUES (${c.accountId}, ${c.currency}, ${c.month}, 0, 0, 0, 0, 0) ON CONFLICT DO NOTHING`
+      let taken = group.charges
+      if ((yield* add(taken)).length === 0) {
+        // Some do not fit: the row locked (an UPDATE that changes nothing), then read with the limit.
+        yield* sql`UPDATE sendline_spend SET amount = amount WHERE ${key}`
+        const [row] = yield* sql<{ readonly amount: number | string; readonly monthly: number | string | null }>`
+          SELECT amount, ${limit} AS monthly FROM sendline_spend WHERE ${key}`
+        const monthly = row?.monthly === null || row?.monthly === undefined ? Infinity : Number(row.monthly)
+        let spend = Number(row?.amount ?? 0)
+        taken = []
+        for (const entry of group.charges) {
+          if (spend + entry.charge.amount <= monthly) {
+            spend += entry.charge.amount
+            taken.push(entry)
+          } else {
+            refusals[entry.at] = new SpendingStore.SpendingLimitReached({ currency: c.currency, limit: monthly, spend })
+          }
+        }
+        // Under the lock this fits; were it not to, nothing of the group is taken.
+        if (taken.length > 0 && (yield* add(taken)).length === 0) {
+          for (const entry of taken) {
+            refusals[entry.at] = new SpendingStore.SpendingLimitReached({ currency: c.currency, limit: monthly, spend })
+          }
+          taken = []
+        }
+      }
+      const mails = taken.find((entry) => entry.charge.mails !== undefined)?.charge.mails
+      if (mails !== undefined) {
+        // Each flag is set once a month, by the transaction whose charges reach its threshold: that
+        // transaction holds the row, so no other can set it too.
+        const at80 = yield* sql`UPDATE sendline_spend SET warned_80 = 1
+          WHERE ${key} AND warned_80 = 0 AND amount * 5 >= ${limit} * 4 RETURNING month`
+        const at100 = yield* sql`UPDATE sendline_spend SET warned_100 = 1
+          WHERE ${key} AND warned_100 = 0 AND amount >= ${limit} RETURNING month`
+        yield* Mails.insert(sql, [...(at80.length > 0 ? [mails.at80] : []), ...(at100.length > 0 ? [mails.at100] : [])])
+      }
     }
-    if (c.mails !== undefined) {
-      // Each flag is set once a month, by the charge that reaches its threshold: that charge's
-      // transaction holds the row, so no other can set it too.
-      const at80 = yield* sql`UPDATE sendline_spend SET warned_80 = 1
-        WHERE ${key} AND warned_80 = 0 AND amount * 5 >= ${limit} * 4 RETURNING month`
-      const at100 = yield* sql`UPDATE sendline_spend SET warned_100 = 1
-        WHERE ${key} AND warned_100 = 0 AND amount >= ${limit} RETURNING month`
-      yield* Mails.insert(sql, [
-        ...(at80.length > 0 ? [c.mails.at80] : []),
-        ...(at100.length > 0 ? [c.mails.at100] : [])
-      ])
-    }
-    return Option.none()
+    return refusals
   })
 
 /**
