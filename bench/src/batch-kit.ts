@@ -97,9 +97,13 @@ export const demoKey = async (server: RunningServer): Promise<string> =>
  * demo Sender ID, market and body as `defaults`.
  */
 export const batchBody = (count: number, first = 0): string =>
+  batchBodyTo(Array.from({ length: count }, (_, i) => `+6141${String(first + i).padStart(7, "0")}`))
+
+/** A batch request's body: a message to each of `numbers`, the demo Sender ID, market and body as `defaults`. */
+export const batchBodyTo = (numbers: ReadonlyArray<string>): string =>
   JSON.stringify({
     defaults: { sender_id: "Sendline", market: "AU", body: "Bench message" },
-    messages: Array.from({ length: count }, (_, i) => ({ to: `+6141${String(first + i).padStart(7, "0")}` }))
+    messages: numbers.map((to) => ({ to }))
   })
 
 /** A batch's answer (CONTRACT §13), as far as the benches read it. */

@@ -1,11 +1,12 @@
 /**
  * Sendline benchmarks: `npm run bench` from the repository root. Benches run one after another;
  * names given after `--` run only those (`npm run bench -- oplist`: `segments`, `send`,
- * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`, `optouts`, `batch`, `msglist`).
+ * `lifecycle`, `dispatch`, `oplist`, `webhooks`, `smpp`, `cli`, `optouts`, `batch`, `msglist`, `e2e`).
  */
 import { runBatchBench } from "./batch.js"
 import { runCliBench } from "./cli.js"
 import { runDispatchBench } from "./dispatch.js"
+import { runEndToEndBench } from "./endtoend.js"
 import { runLifecycleBench } from "./lifecycle.js"
 import { runMessageListBench } from "./msglist.js"
 import { runOperatorListBench } from "./oplist.js"
@@ -32,7 +33,8 @@ const benches: ReadonlyArray<readonly [name: string, title: string, run: () => P
     runOptOutsBench
   ],
   ["batch", "Batches: messages accepted a second, beside the single send and the driver alone", runBatchBench],
-  ["msglist", "Message list with each filter, batch_id too (10k vs 1M rows)", runMessageListBench]
+  ["msglist", "Message list with each filter, batch_id too (10k vs 1M rows)", runMessageListBench],
+  ["e2e", "End to end: 100,000 messages in 100 batches to their delivered webhooks", runEndToEndBench]
 ]
 
 const only = process.argv.slice(2)

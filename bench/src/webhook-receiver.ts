@@ -11,7 +11,8 @@
  *
  * Times are `performance.timeOrigin + performance.now()`, milliseconds since the epoch, as the
  * parent takes its commit times. Talks to the parent over IPC: it says `ready` with both ports,
- * and answers `reset`, `report` and `await` (the time the n-th distinct event id arrived).
+ * and answers `reset`, `report`, `count` (distinct signed events, requests, unsigned ones) and `await`
+ * (the time the n-th distinct event id arrived).
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer as createHttpServer } from "node:http"
@@ -31,6 +32,7 @@ export type Command =
   | { readonly type: "reset" }
   | { readonly type: "report" }
   | { readonly type: "await"; readonly distinct: number }
+  | { readonly type: "count" }
 
 /** An answer to the parent. */
 export type Reply =
@@ -38,6 +40,7 @@ export type Reply =
   | { readonly type: "reset" }
   | { readonly type: "report"; readonly received: ReadonlyArray<Received>; readonly stuckConnections: number }
   | { readonly type: "await"; readonly at: number }
+  | { readonly type: "count"; readonly distinct: number; readonly requests: number; readonly unsigned: number }
 
 const secret = process.env["WEBHOOK_SECRET"] ?? ""
 const now = () => performance.timeOrigin + performance.now()
@@ -102,6 +105,13 @@ process.on("message", (command: Command) => {
       return send({ type: "reset" })
     case "report":
       return send({ type: "report", received, stuckConnections })
+    case "count":
+      return send({
+        type: "count",
+        distinct: distinct.size,
+        requests: received.length,
+        unsigned: received.filter((r) => !r.signed).length
+      })
     case "await":
       if (distinct.size >= command.distinct) return send({ type: "await", at: received.at(-1)?.at ?? now() })
       waiting = command

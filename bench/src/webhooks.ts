@@ -61,14 +61,13 @@ import { SqliteStore } from "@sendline/store-sqlite"
 import { NodeWebhookTransport } from "@sendline/webhooks-node"
 import type { Scope } from "effect"
 import { Duration, Effect, Fiber, FiberSet, Layer, Logger, LogLevel, Option, Redacted, Tracer } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import * as http from "node:http"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import type { Command, Reply } from "./webhook-receiver.js"
+import type { Reply } from "./webhook-receiver.js"
+import { type Receiver, startReceiver } from "./webhook-receivers.js"
 
 const numberFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name]
@@ -93,7 +92,6 @@ const TARGET_STATEMENTS = 4
 const TARGET_P95_MS = 250
 const TARGET_STUCK_RATIO = 1.5
 
-const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url))
 const SECRET = "whsec_bench_0123456789abcdef"
 const POLICY = { allowHttp: true, allowPrivate: true } as const
 const now = () => performance.timeOrigin + performance.now()
@@ -243,57 +241,6 @@ const checkCounting = (sql: SqlClient.SqlClient) =>
       )
     }
     return expected
-  })
-
-// ---------------------------------------------------------------------------------------------
-// The receivers, in a child process
-
-interface Receiver {
-  readonly okUrl: string
-  readonly stuckUrl: string
-  readonly ask: <T extends Reply["type"]>(
-    command: Command & { readonly type: T }
-  ) => Promise<Extract<Reply, { type: T }>>
-  readonly stop: () => Promise<void>
-}
-
-const startReceiver = (): Promise<Receiver> =>
-  new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(
-      process.execPath,
-      ["--conditions=@sendline/source", "--import", "tsx", "bench/src/webhook-receiver.ts"],
-      {
-        cwd: REPO_ROOT,
-        env: { ...process.env, WEBHOOK_SECRET: SECRET },
-        stdio: ["ignore", "inherit", "inherit", "ipc"]
-      }
-    )
-    const pending = new Map<string, (reply: Reply) => void>()
-    child.on("message", (reply: Reply) => {
-      if (reply.type !== "ready") {
-        const answered = pending.get(reply.type)
-        pending.delete(reply.type)
-        return answered?.(reply)
-      }
-      resolve({
-        okUrl: `http://127.0.0.1:${reply.okPort}/webhooks`,
-        stuckUrl: `http://127.0.0.1:${reply.stuckPort}/webhooks`,
-        ask: (command) =>
-          new Promise((answered) => {
-            pending.set(command.type, answered as (reply: Reply) => void)
-            child.send(command)
-          }),
-        stop: () =>
-          new Promise((stopped) => {
-            if (child.exitCode !== null) return stopped()
-            child.once("exit", () => stopped())
-            child.disconnect()
-            setTimeout(() => child.kill("SIGKILL"), 5_000).unref()
-          })
-      })
-    })
-    child.once("error", reject)
-    child.once("exit", (code) => reject(new Error(`the webhook receiver exited (${code}) before it was ready`)))
   })
 
 // ---------------------------------------------------------------------------------------------
@@ -746,7 +693,7 @@ export async function runWebhooksBench(): Promise<{
       `then ${RATE} events/s for ${SECONDS} s (after ${WARMUP_SECONDS} s of warm-up), alone, beside a second healthy subscription,\n` +
       `and beside one whose receiver never answers\n`
   )
-  const receiver = await startReceiver()
+  const receiver = await startReceiver(SECRET)
   const throughputs: Array<ThroughputResult> = []
   const latencies: Array<LatencyResult> = []
   const breakdown: Array<ThroughputResult> = []
