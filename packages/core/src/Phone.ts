@@ -42,10 +42,12 @@ export const normalise = (number: string): string | undefined => {
 
 /** Checks `to` for sending in `market`; `undefined` when it passes. @since 0.1.0 @category checks */
 export const check = (to: string, market: string): PhoneProblem | undefined => {
-  const phone = parseE164(to)
-  if (phone === undefined) return "invalid_phone_number"
-  const type = phone.getType()
-  if (type !== undefined && type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return "not_a_mobile_number"
+  const phone = e164.test(to) ? parsePhoneNumberFromString(to) : undefined
+  // With the full metadata a number is valid exactly when it has a type (libphonenumber's
+  // `isValid` is `getType() !== undefined` there): one match of the plan's patterns, not two.
+  const type = phone?.number === to ? phone.getType() : undefined
+  if (phone === undefined || type === undefined) return "invalid_phone_number"
+  if (type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return "not_a_mobile_number"
   if (phone.country !== market) return "phone_market_mismatch"
   return undefined
 }

@@ -77,6 +77,9 @@ layer(TestCore.layer)("Batches", (it) => {
       assert.include(refusals[1], "spend of 0.1500 AUD")
       const usage = yield* (yield* Spending.Spending).usage(principal)
       assert.deepStrictEqual(usage.spend.map((line) => [line.amount, line.messages]), [[1500, 3]])
+      // The refused ones are not kept: the batch counts three messages, all queued.
+      const got = yield* batches.get(principal, batch.id)
+      assert.deepStrictEqual(Object.entries(got.statuses).filter(([, n]) => n > 0), [["queued", 3]])
     }))
 })
 

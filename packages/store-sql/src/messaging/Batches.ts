@@ -1,7 +1,7 @@
 /**
  * The batches of `MessageStore` on SQL (CONTRACT §13): the table `sendline_batches` (`0022_batches`)
- * and a batch's write, in one transaction: each valid message's charge in request order, then the
- * messages that remain, their events and the batch's record. A crash at any point leaves all of it
+ * and a batch's write, in one transaction: the valid messages and their events, their charges in
+ * request order, the refused ones taken out again, then the batch's record. A crash at any point leaves all of it
  * or none. A batch's counts by status are read from the index `sendline_messages_batch_status`.
  *
  * @since 0.3.0
@@ -61,7 +61,10 @@ const zero: Batch.StatusCounts = {
  */
 export const make = (
   db: Database.Database,
-  insertMessages: (messages: ReadonlyArray<Message.Message>) => Statement.Statement<object>
+  writes: {
+    readonly insert: (messages: ReadonlyArray<Message.Message>) => Statement.Statement<object>
+    readonly remove: (accountId: string, ids: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
+  }
 ): BatchPorts => {
   const { dialect, read, sql, unavailable } = db
   const keyed = KeyedWrites.make(db, batches)
@@ -73,18 +76,27 @@ export const make = (
       return refused
     })
 
+  // The messages first and their charges last: the month's spend row, which every batch of an
+  // account charges, is then locked only from the charge to the commit, not while the messages are
+  // written (on PostgreSQL, an account's concurrent batches waited on each other: 7,319 messages/s
+  // against 12,098 with no charge at all). Those the limit refuses are taken out again.
   const insert = (batch: Batch.NewBatch): Effect.Effect<Batch.Batch, SqlError> =>
     Effect.gen(function*() {
       const valid = batch.entries.filter((entry): entry is Batch.Valid => entry._tag === "Valid")
-      const refused = yield* charge(valid)
-      const record = Batch.recordOf(batch, refused)
-      if (record.accepted === 0) return record
-      const written = valid.filter((entry) => !refused.has(entry.index))
-      for (const chunk of Arr.chunksOf(written, Database.batchLimit)) {
-        yield* insertMessages(chunk.map((entry) => entry.message))
+      for (const chunk of Arr.chunksOf(valid, Database.batchLimit)) {
+        yield* writes.insert(chunk.map((entry) => entry.message))
         const events = chunk.flatMap((entry) => Option.toArray(entry.event))
         if (events.length > 0) yield* Events.insert(sql, events)
       }
+      const refused = yield* charge(valid)
+      if (refused.size > 0) {
+        yield* writes.remove(
+          batch.accountId,
+          valid.filter((entry) => refused.has(entry.index)).map((entry) => entry.message.id)
+        )
+      }
+      const record = Batch.recordOf(batch, refused)
+      if (record.accepted === 0) return record
       yield* sql`INSERT INTO sendline_batches ${sql.insert(batches.encode(record))}`
       return record
     })

@@ -63,6 +63,24 @@ export const insert = (
   inserted: ReadonlyArray<Message.Message>
 ): Statement.Statement<object> => sql`INSERT INTO sendline_messages ${sql.insert(inserted.map(messages.encode))}`
 
+/**
+ * Deletes the messages `ids` of `accountId` and their events, at most `batchLimit` of each a
+ * statement: for a write that takes back, in its own transaction, messages it inserted.
+ *
+ * @since 0.3.0
+ * @category statements
+ */
+export const remove = (
+  sql: SqlClient.SqlClient,
+  accountId: string,
+  ids: ReadonlyArray<string>
+): Effect.Effect<void, SqlError> =>
+  Effect.forEach(Arr.chunksOf(ids, Database.batchLimit), (chunk) =>
+    Effect.zipRight(
+      sql`DELETE FROM sendline_events WHERE account_id = ${accountId} AND subject_id IN ${sql.in(chunk)}`,
+      sql`DELETE FROM sendline_messages WHERE id IN ${sql.in(chunk)}`
+    ), { discard: true })
+
 // What a transition sets from `next`: every column of the row but `id` and `account_id` (the
 // keys), `created_at` and `idempotency_key`, which a transition never changes. `claimed_until`,
 // which the row does not hold, `update` clears itself.
@@ -421,7 +439,10 @@ export const make = (
 
     const keyed = KeyedWrites.make(db, messages)
     return MessageStore.MessageStore.of({
-      ...Batches.make(db, (written) => insert(sql, written)),
+      ...Batches.make(db, {
+        insert: (written) => insert(sql, written),
+        remove: (accountId, ids) => remove(sql, accountId, ids)
+      }),
       insert: (message, event, charge) =>
         Effect.flatMap(
           inserts.submit({ message, event, charge }),
