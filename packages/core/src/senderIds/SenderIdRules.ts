@@ -7,7 +7,7 @@
  */
 import { rule, type RuleViolation } from "@sendline/api/Errors"
 import { Either } from "effect"
-import type { Market } from "../Markets.js"
+import type { Market, SenderIdRules } from "../Markets.js"
 import { invalidFormatMessage, isValidFormat } from "./SenderId.js"
 
 /** Letters and digits only, lower case: how words are compared (`Anti-Fraud` is `antifraud`). */
@@ -26,6 +26,24 @@ const consistsOf = (text: string, words: ReadonlySet<string>): boolean => {
   return reachable[text.length]!
 }
 
+/** A market's words as they are compared, worked out once per rules (a check runs for every message sent). */
+const comparedWords = (() => {
+  const known = new WeakMap<
+    SenderIdRules,
+    { forbidden: ReadonlyArray<readonly [string, string]>; restricted: ReadonlySet<string> }
+  >()
+  return (rules: SenderIdRules) => {
+    const found = known.get(rules)
+    if (found !== undefined) return found
+    const words = {
+      forbidden: rules.forbiddenWords.map((word) => [word, comparable(word)] as const),
+      restricted: new Set(rules.restrictedWords.map(comparable))
+    }
+    known.set(rules, words)
+    return words
+  }
+})()
+
 /**
  * `senderId` when it keeps CONTRACT §3's format and `market`'s Sender ID rules, compared
  * case-insensitively; else `invalid_sender_id` on `sender_id`, its message naming the rule broken.
@@ -42,11 +60,12 @@ export const check = (market: Market, senderId: string): Either.Either<string, R
     return refuse(`sender_id must be at least ${rules.minLength} characters in ${market.code}.`)
   }
   const text = comparable(senderId)
-  const forbidden = rules.forbiddenWords.find((word) => text.includes(comparable(word)))
+  const words = comparedWords(rules)
+  const forbidden = words.forbidden.find(([, word]) => text.includes(word))
   if (forbidden !== undefined) {
-    return refuse(`sender_id must not contain the word ${forbidden} in ${market.code}.`)
+    return refuse(`sender_id must not contain the word ${forbidden[0]} in ${market.code}.`)
   }
-  if (consistsOf(text, new Set(rules.restrictedWords.map(comparable)))) {
+  if (consistsOf(text, words.restricted)) {
     return refuse(`sender_id must not consist only of restricted generic words in ${market.code} (${senderId} does).`)
   }
   return Either.right(senderId)
