@@ -35,7 +35,7 @@ import {
 } from "./batch-kit.js"
 import { batchWrite, pgWriter, sqliteWriter, type Writer } from "./message-rows.js"
 import { demoKeyRequest, verifyStored } from "./servers.js"
-import { type LoadSpec, runServerBench, secondsFromEnv, startServer } from "./servers.js"
+import { type LoadSpec, numberFromEnv, runServerBench, startServer } from "./servers.js"
 
 const BATCH_SIZE = 1000
 const CLIENTS = 4
@@ -268,8 +268,8 @@ const print = (f: StoreFigures) => {
 export async function runBatchBench(): Promise<ReadonlyArray<StoreFigures>> {
   const load: LoadSpec = {
     connections: CLIENTS,
-    warmupSeconds: secondsFromEnv("BENCH_WARMUP_SECONDS", 2),
-    durationSeconds: secondsFromEnv("BENCH_SECONDS", 10)
+    warmupSeconds: numberFromEnv("BENCH_WARMUP_SECONDS", 2),
+    durationSeconds: numberFromEnv("BENCH_SECONDS", 10)
   }
   console.log(
     `Messages accepted a second: POST ${BATCHES_PATH} (${BATCH_SIZE} messages a request, ${CLIENTS} clients) on ` +

@@ -16,7 +16,7 @@
  */
 import { batchBodyTo, BATCHES_PATH, demoKey, postBatch, rate, sendlineServe, storeTargets } from "./batch-kit.js"
 import type { StoreTarget } from "./batch-kit.js"
-import { secondsFromEnv, sleep, startServer } from "./servers.js"
+import { numberFromEnv, sleep, startServer } from "./servers.js"
 import { startReceiver } from "./webhook-receivers.js"
 
 const SECRET = "whsec_bench_end_to_end_0123456789"
@@ -142,9 +142,9 @@ const run = async (target: StoreTarget, messages: number, clients: number, timeo
 
 /** Runs the end-to-end bench on each store and prints its timeline, stages and limit. @since 0.3.0 */
 export async function runEndToEndBench(): Promise<void> {
-  const messages = secondsFromEnv("BENCH_E2E_MESSAGES", 100_000)
-  const clients = secondsFromEnv("BENCH_E2E_CLIENTS", 4)
-  const timeoutMs = secondsFromEnv("BENCH_E2E_TIMEOUT_SECONDS", 900) * 1000
+  const messages = numberFromEnv("BENCH_E2E_MESSAGES", 100_000)
+  const clients = numberFromEnv("BENCH_E2E_CLIENTS", 4)
+  const timeoutMs = numberFromEnv("BENCH_E2E_TIMEOUT_SECONDS", 900) * 1000
   console.log(
     `${rate(messages)} messages in ${
       rate(Math.ceil(messages / BATCH))

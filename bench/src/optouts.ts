@@ -30,9 +30,9 @@ import {
   format,
   type LoadSpec,
   type NodeLine,
+  numberFromEnv,
   type RunningServer,
   runServerBench,
-  secondsFromEnv,
   SEND_PATH,
   sendlineServer,
   type ServerFigures,
@@ -336,8 +336,8 @@ export async function runOptOutsBench(): Promise<void> {
   const csv = optOutCsv(LISTED)
   const load: LoadSpec = {
     connections: 32,
-    warmupSeconds: secondsFromEnv("BENCH_WARMUP_SECONDS", 2),
-    durationSeconds: secondsFromEnv("BENCH_SECONDS", 10)
+    warmupSeconds: numberFromEnv("BENCH_WARMUP_SECONDS", 2),
+    durationSeconds: numberFromEnv("BENCH_SECONDS", 10)
   }
   console.log(
     `${line.name} (${line.version}); ${rounds} round(s) of each part. Import: ${format.rate(LISTED)} numbers ` +

@@ -36,9 +36,9 @@ import {
   type LoadSpec,
   node,
   type NodeLine,
+  numberFromEnv,
   REPO_ROOT,
   runServerBench,
-  secondsFromEnv,
   SEND_PATH,
   sendlineServer,
   sendRequest,
@@ -262,8 +262,8 @@ async function measureOnBothLines(
 async function benchOnBothLines(loads: string): Promise<SendBenchResult> {
   const load: LoadSpec = {
     connections: CONNECTIONS,
-    warmupSeconds: secondsFromEnv("BENCH_WARMUP_SECONDS", 2),
-    durationSeconds: secondsFromEnv("BENCH_SECONDS", 10)
+    warmupSeconds: numberFromEnv("BENCH_WARMUP_SECONDS", 2),
+    durationSeconds: numberFromEnv("BENCH_SECONDS", 10)
   }
   const profileDir = process.env["BENCH_CPU_PROF_DIR"]
   const current = benchNode()

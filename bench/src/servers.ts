@@ -30,13 +30,14 @@ const SEND_TO = "+61412345678"
 const SEND_BODY = JSON.stringify({ to: SEND_TO, sender_id: "Sendline", body: "Bench message", market: "AU" })
 
 /** A server's start-up, at most (BENCH_READY_SECONDS, default 30: more on a machine this loaded). */
-const readyTimeoutMs = () => secondsFromEnv("BENCH_READY_SECONDS", 30) * 1000
+const readyTimeoutMs = () => numberFromEnv("BENCH_READY_SECONDS", 30) * 1000
 
-export const secondsFromEnv = (name: string, fallback: number): number => {
+/** The positive number in the environment variable `name`, or `fallback` when it is unset or empty. */
+export const numberFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name]
   if (raw === undefined || raw.trim() === "") return fallback
   const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, got ${raw}`)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`)
   return value
 }
 

@@ -66,16 +66,9 @@ import * as http from "node:http"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { numberFromEnv } from "./servers.js"
 import type { Reply } from "./webhook-receiver.js"
 import { type Receiver, startReceiver } from "./webhook-receivers.js"
-
-const numberFromEnv = (name: string, fallback: number): number => {
-  const raw = process.env[name]
-  if (raw === undefined || raw.trim() === "") return fallback
-  const value = Number(raw)
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`)
-  return value
-}
 
 const EVENTS = numberFromEnv("BENCH_WEBHOOK_EVENTS", 20_000)
 const EVENTS_PG = numberFromEnv("BENCH_WEBHOOK_EVENTS_PG", EVENTS)
