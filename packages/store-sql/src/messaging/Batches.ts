@@ -1,8 +1,9 @@
 /**
  * The batches of `MessageStore` on SQL (CONTRACT §13): the table `sendline_batches` (`0022_batches`)
  * and a batch's write, in one transaction: the valid messages and their events, their charges in
- * request order, the refused ones taken out again, then the batch's record. A crash at any point leaves all of it
- * or none. A batch's counts by status are read from the index `sendline_messages_batch_status`.
+ * request order, the refused ones taken out again, then the batch's record. A crash at any point
+ * leaves all of it or none. A batch's counts by status are read from the index
+ * `sendline_messages_batch_status`.
  *
  * @since 0.3.0
  */
