@@ -35,6 +35,12 @@ const toSpend = (row: SpendRow): SpendingStore.Spend => ({
   segments: Number(row.segments)
 })
 
+/**
+ * The key of a month's spend row, in the order charges and refunds take the rows: two transactions
+ * then never wait on each other's rows (no deadlock).
+ */
+const rowKey = (accountId: string, currency: string, month: string) => `${accountId}\u0000${currency}\u0000${month}`
+
 /** The charges of one account, month and currency, in the order given, with their places. */
 interface Group {
   readonly key: string
@@ -46,7 +52,7 @@ const groupsOf = (charges: ReadonlyArray<SpendingStore.Charge | undefined>): Rea
   const groups = new Map<string, Group>()
   charges.forEach((charge, at) => {
     if (charge === undefined) return
-    const key = `${charge.accountId}\u0000${charge.month}\u0000${charge.currency}`
+    const key = rowKey(charge.accountId, charge.currency, charge.month)
     const group = groups.get(key) ?? { key, charges: [] }
     group.charges.push({ at, charge })
     groups.set(key, group)
@@ -156,7 +162,7 @@ export const refund = (
   >()
   for (const m of refunded) {
     const month = Spending.monthOf(m.createdAt)
-    const k = `${m.accountId}\u0000${m.price.currency}\u0000${month}`
+    const k = rowKey(m.accountId, m.price.currency, month)
     const sum = byKey.get(k) ??
       { accountId: m.accountId, currency: m.price.currency, month, amount: 0, segments: 0, messages: 0 }
     byKey.set(k, {
