@@ -12,12 +12,17 @@ export type PhoneProblem = "invalid_phone_number" | "not_a_mobile_number" | "pho
 
 const e164 = /^\+[1-9]\d{1,14}$/
 
-/** `number` parsed, when it is E.164 exactly as written and valid for its numbering plan. */
-const parseE164 = (number: string) => {
+/** `number` parsed, when it is written in the canonical E.164 form: `+610412345678` (trunk prefix kept) parses, but is not it. */
+const parseCanonical = (number: string) => {
   if (!e164.test(number)) return undefined
   const phone = parsePhoneNumberFromString(number)
-  // `number` is the canonical E.164 form: `+610412345678` (trunk prefix kept) is valid but not E.164.
-  return phone !== undefined && phone.isValid() && phone.number === number ? phone : undefined
+  return phone?.number === number ? phone : undefined
+}
+
+/** `number` parsed, when it is E.164 exactly as written and valid for its numbering plan. */
+const parseE164 = (number: string) => {
+  const phone = parseCanonical(number)
+  return phone?.isValid() ? phone : undefined
 }
 
 /** Whether `number` is E.164, exactly as written, and valid for its numbering plan (any country, any kind of line). @since 0.1.0 @category checks */
@@ -42,10 +47,10 @@ export const normalise = (number: string): string | undefined => {
 
 /** Checks `to` for sending in `market`; `undefined` when it passes. @since 0.1.0 @category checks */
 export const check = (to: string, market: string): PhoneProblem | undefined => {
-  const phone = e164.test(to) ? parsePhoneNumberFromString(to) : undefined
+  const phone = parseCanonical(to)
   // With the full metadata a number is valid exactly when it has a type (libphonenumber's
   // `isValid` is `getType() !== undefined` there): one match of the plan's patterns, not two.
-  const type = phone?.number === to ? phone.getType() : undefined
+  const type = phone?.getType()
   if (phone === undefined || type === undefined) return "invalid_phone_number"
   if (type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return "not_a_mobile_number"
   if (phone.country !== market) return "phone_market_mismatch"
