@@ -14,6 +14,7 @@
  * 4), BENCH_E2E_TIMEOUT_SECONDS (default 900), BENCH_BATCH_STORES (`sqlite`, `pg`, default both),
  * TEST_DATABASE_URL.
  */
+import { CarrierMock } from "@sendline/carrier-mock"
 import { batchBodyTo, BATCHES_PATH, demoKey, postBatch, rate, sendlineServe, storeTargets } from "./batch-kit.js"
 import type { StoreTarget } from "./batch-kit.js"
 import { numberFromEnv, sleep, startServer } from "./servers.js"
@@ -42,16 +43,12 @@ const entered = (metrics: string, status: string): number => {
   return match === null ? 0 : Number(match[1])
 }
 
-/**
- * `count` AU mobiles that the simulated carrier delivers: none ends in a suffix it refuses, fails,
- * keeps silent or answers flakily (its README's table).
- */
+/** `count` AU mobiles that the simulated carrier delivers at the first try (`CarrierMock.ruleFor`). */
 const deliverable = (count: number): Array<string> => {
-  const special = /(0000|1111|2222|3333|4444|5555|6666|7777|8888|9999|0500)$/
   const numbers: Array<string> = []
   for (let n = 0; numbers.length < count; n++) {
     const to = `+6141${String(n).padStart(7, "0")}`
-    if (!special.test(to)) numbers.push(to)
+    if (CarrierMock.ruleFor(to) === "deliver") numbers.push(to)
   }
   return numbers
 }
